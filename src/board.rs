@@ -1,0 +1,55 @@
+//! Board size rules and the column masks every search starts from.
+//!
+//! All searches keep one bit per column in a `u64`, so the board size is bounded by what the
+//! diagonal masks can hold after shifting: 32 columns leave room for 32 more bits of shifted
+//! diagonals without any bit of a real column ever being lost.
+
+use crate::Error;
+
+/// Smallest board the engine accepts.
+pub const MIN_N: usize = 1;
+/// Largest board the engine accepts.
+pub const MAX_N: usize = 32;
+
+/// Checks that `n` is a board size the engine can count.
+pub fn validate(n: usize) -> Result<(), Error> {
+    if (MIN_N..=MAX_N).contains(&n) {
+        Ok(())
+    } else {
+        Err(Error::BoardSize(n))
+    }
+}
+
+/// The mask with the `n` low bits set: one bit per column of an `n`-wide board.
+#[inline]
+pub const fn full_mask(n: usize) -> u64 {
+    if n == 0 { 0 } else { u64::MAX >> (64 - n) }
+}
+
+/// The bit of column `c`.
+#[inline]
+pub const fn bit(c: usize) -> u64 {
+    1u64 << c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_outside_one_to_thirty_two_are_refused() {
+        assert!(validate(0).is_err());
+        assert!(validate(33).is_err());
+        assert!(validate(1).is_ok());
+        assert!(validate(32).is_ok());
+    }
+
+    #[test]
+    fn full_masks_have_n_bits() {
+        for n in 1..=MAX_N {
+            assert_eq!(full_mask(n).count_ones() as usize, n);
+            assert_eq!(full_mask(n).trailing_ones() as usize, n);
+        }
+        assert_eq!(full_mask(0), 0);
+    }
+}

@@ -1,0 +1,214 @@
+//! Exact counting of the solutions of the N-Queens problem, on every core.
+//!
+//! The data flows one way: a [`Config`] names the board and the method; a [`plan::Plan`] splits
+//! the count into independent subproblems with stable ids; [`run`] spreads them over a local
+//! thread pool; the [`kernel`] counts each one with an iterative bitmask backtrack; [`tally`]
+//! adds the pieces up in `u128`. The library never prints and never touches rayon's global pool,
+//! so it can be embedded anywhere.
+//!
+//! ```
+//! let counts = nqueens::count(&nqueens::Config::new(8)).unwrap();
+//! assert_eq!(counts.total, 92);
+//! assert_eq!(counts.unique, Some(12));
+//! ```
+
+pub mod board;
+pub mod hash;
+pub mod kernel;
+pub mod known;
+pub mod plan;
+pub mod run;
+pub mod solutions;
+pub mod symmetry;
+pub mod tally;
+pub mod trace;
+
+#[cfg(test)]
+pub(crate) mod tests_support;
+
+use std::time::Duration;
+
+pub use plan::{Algorithm, Plan};
+pub use tally::Sums;
+
+/// Everything that can go wrong in the library.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The board size is outside 1..=32.
+    #[error("board size {0} is out of range: N must be from 1 to 32")]
+    BoardSize(usize),
+    /// An unknown algorithm name.
+    #[error("unknown algorithm '{0}': expected plain or symmetry")]
+    Algorithm(String),
+    /// A split depth the plan cannot use.
+    #[error("split depth {depth} is out of range: it must be from {lowest} to {highest}")]
+    SplitDepth {
+        /// Asked for.
+        depth: usize,
+        /// Smallest allowed.
+        lowest: usize,
+        /// Largest allowed.
+        highest: usize,
+    },
+    /// The plan would hold too many subproblems.
+    #[error("a split depth of {depth} makes more than {limit} subproblems; choose a smaller one")]
+    PlanTooLarge {
+        /// The depth that overflowed.
+        depth: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// The thread pool could not be started.
+    #[error("cannot start the worker threads: {0}")]
+    ThreadPool(String),
+}
+
+/// What to count and how.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// Board size, 1..=32.
+    pub n: usize,
+    /// Worker threads; 0 means every hardware thread.
+    pub threads: usize,
+    /// Counting method.
+    pub algorithm: Algorithm,
+    /// Rows the plan pre-places; `None` picks a depth that gives every thread plenty of work.
+    pub split_depth: Option<usize>,
+}
+
+impl Config {
+    /// Counting an `n`×`n` board with the default method on every hardware thread.
+    pub fn new(n: usize) -> Config {
+        Config {
+            n,
+            threads: 0,
+            algorithm: Algorithm::Symmetry,
+            split_depth: None,
+        }
+    }
+
+    /// The same configuration with `threads` worker threads.
+    pub fn threads(mut self, threads: usize) -> Config {
+        self.threads = threads;
+        self
+    }
+
+    /// The same configuration with another algorithm.
+    pub fn algorithm(mut self, algorithm: Algorithm) -> Config {
+        self.algorithm = algorithm;
+        self
+    }
+
+    /// The same configuration with a fixed split depth.
+    pub fn split_depth(mut self, depth: usize) -> Config {
+        self.split_depth = Some(depth);
+        self
+    }
+
+    /// Builds the plan this configuration describes.
+    pub fn plan(&self) -> Result<Plan, Error> {
+        Plan::build(
+            self.n,
+            self.algorithm,
+            self.split_depth,
+            run::resolve_threads(self.threads),
+        )
+    }
+}
+
+/// The result of a count.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Counts {
+    /// Board size.
+    pub n: usize,
+    /// Number of solutions (OEIS A000170).
+    pub total: u128,
+    /// Number of solutions up to rotation and reflection (OEIS A002562), when the algorithm
+    /// computes it.
+    pub unique: Option<u128>,
+    /// Search nodes visited.
+    pub nodes: u128,
+    /// Counting method.
+    pub algorithm: Algorithm,
+    /// Subproblems in the plan.
+    pub subproblems: usize,
+    /// Rows the plan pre-placed.
+    pub split_depth: usize,
+    /// Worker threads used.
+    pub threads: usize,
+    /// Wall-clock time of the count.
+    pub elapsed: Duration,
+    /// Time each worker spent inside subproblems.
+    pub busy: Vec<Duration>,
+}
+
+impl Counts {
+    /// Nodes per second of wall-clock time.
+    pub fn nodes_per_second(&self) -> f64 {
+        let s = self.elapsed.as_secs_f64();
+        if s > 0.0 { self.nodes as f64 / s } else { 0.0 }
+    }
+}
+
+/// Counts the solutions `config` describes.
+pub fn count(config: &Config) -> Result<Counts, Error> {
+    let begun = std::time::Instant::now();
+    let plan = config.plan()?;
+    let todo: Vec<u64> = plan.subproblems.iter().map(|s| s.id).collect();
+    let report = run::execute(&plan, &todo, config.threads, run::Control::default())?;
+    let mut sums = Sums::default();
+    for piece in &report.pieces {
+        sums.add(&plan, piece);
+    }
+    Ok(Counts {
+        n: plan.n,
+        total: sums.total,
+        unique: sums.unique(&plan),
+        nodes: sums.nodes,
+        algorithm: plan.algorithm,
+        subproblems: plan.subproblems.len(),
+        split_depth: plan.split_depth,
+        threads: report.threads,
+        elapsed: begun.elapsed(),
+        busy: report.busy,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_totals_and_uniques_for_every_algorithm_and_thread_count() {
+        for n in 1..=13 {
+            for algorithm in Algorithm::ALL {
+                for threads in 1..=3 {
+                    let c = count(&Config::new(n).algorithm(algorithm).threads(threads)).unwrap();
+                    assert_eq!(Some(c.total), known::total(n), "{algorithm} n={n} t={threads}");
+                    match algorithm {
+                        Algorithm::Plain => assert_eq!(c.unique, None),
+                        Algorithm::Symmetry => assert_eq!(c.unique, known::unique(n)),
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_symmetry_plan_walks_far_fewer_nodes() {
+        let plain = count(&Config::new(12).algorithm(Algorithm::Plain)).unwrap();
+        let sym = count(&Config::new(12)).unwrap();
+        assert_eq!(plain.total, sym.total);
+        assert!(sym.nodes * 5 < plain.nodes * 3, "{} vs {}", sym.nodes, plain.nodes);
+    }
+
+    #[test]
+    fn brute_force_agrees_for_small_boards() {
+        for n in 1..=9 {
+            let sols = tests_support::all_solutions(n);
+            let c = count(&Config::new(n).threads(2)).unwrap();
+            assert_eq!(c.total, sols.len() as u128);
+            assert_eq!(c.unique, Some(tests_support::distinct_up_to_symmetry(n, &sols)));
+        }
+    }
+}

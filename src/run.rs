@@ -1,0 +1,174 @@
+//! Executing a plan: a local pool of exactly T threads works through the subproblems, largest
+//! estimate first, and hands every finished piece to the caller as it completes.
+//!
+//! The runner knows nothing about files or terminals: progress bars, checkpoint journals and
+//! shard files hang on the [`Control::on_piece`] callback. Cancellation is checked between
+//! subproblems, never inside the kernel, so a cancelled run stops once the pieces in flight end.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+use crate::Error;
+use crate::kernel;
+use crate::plan::{Plan, Subproblem, Work};
+use crate::symmetry;
+
+/// The result of one subproblem.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Piece {
+    /// The subproblem's id.
+    pub id: u64,
+    /// Raw count (before the subproblem's weight is applied).
+    pub count: u64,
+    /// Search nodes visited.
+    pub nodes: u64,
+}
+
+/// Computes one subproblem.
+pub fn solve(plan: &Plan, sub: &Subproblem) -> Piece {
+    let (count, nodes) = match sub.work {
+        Work::Complete { frame, start, .. } => {
+            let t = kernel::complete(&plan.frames[frame as usize], &start);
+            (t.count, t.nodes)
+        }
+        Work::Invariant { quarter, first } => {
+            symmetry::count_invariant(plan.n, quarter, usize::from(first))
+        }
+    };
+    Piece {
+        id: sub.id,
+        count,
+        nodes,
+    }
+}
+
+/// How the caller steers and observes a run.
+#[derive(Default, Clone, Copy)]
+pub struct Control<'a> {
+    /// Set to stop the run between subproblems.
+    pub cancel: Option<&'a AtomicBool>,
+    /// Called (from worker threads) with every finished piece.
+    pub on_piece: Option<&'a (dyn Fn(&Piece) + Sync)>,
+}
+
+/// What a run did.
+#[derive(Clone, Debug)]
+pub struct RunReport {
+    /// Pieces finished by this run, in no particular order.
+    pub pieces: Vec<Piece>,
+    /// Whether the run stopped before all the asked-for subproblems were done.
+    pub cancelled: bool,
+    /// Wall-clock time of the run.
+    pub wall: Duration,
+    /// Time each worker thread spent inside subproblems.
+    pub busy: Vec<Duration>,
+    /// Threads used.
+    pub threads: usize,
+}
+
+/// The worker count for a requested one: 0 means every hardware thread.
+pub fn resolve_threads(requested: usize) -> usize {
+    if requested > 0 {
+        requested
+    } else {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    }
+}
+
+/// Runs the subproblems whose ids are in `todo` on `threads` threads (0: all).
+pub fn execute(
+    plan: &Plan,
+    todo: &[u64],
+    threads: usize,
+    control: Control<'_>,
+) -> Result<RunReport, Error> {
+    let threads = resolve_threads(threads);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("nqueens-worker-{i}"))
+        .build()
+        .map_err(|e| Error::ThreadPool(e.to_string()))?;
+
+    let mut order: Vec<&Subproblem> = todo
+        .iter()
+        .map(|&id| &plan.subproblems[id as usize])
+        .collect();
+    order.sort_by(|a, b| b.estimate.total_cmp(&a.estimate).then(a.id.cmp(&b.id)));
+
+    let busy: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
+    let stopped = AtomicBool::new(false);
+    let cancelled = || control.cancel.is_some_and(|c| c.load(Ordering::Relaxed));
+    let begun = Instant::now();
+    let pieces: Vec<Piece> = pool.install(|| {
+        order
+            .par_iter()
+            .with_max_len(1)
+            .filter_map(|sub| {
+                if cancelled() {
+                    stopped.store(true, Ordering::Relaxed);
+                    return None;
+                }
+                let t0 = Instant::now();
+                let piece = solve(plan, sub);
+                let spent = t0.elapsed().as_nanos() as u64;
+                if let Some(i) = rayon::current_thread_index() {
+                    busy[i].fetch_add(spent, Ordering::Relaxed);
+                }
+                if let Some(f) = control.on_piece {
+                    f(&piece);
+                }
+                Some(piece)
+            })
+            .collect()
+    });
+    Ok(RunReport {
+        cancelled: stopped.load(Ordering::Relaxed) || pieces.len() < todo.len(),
+        pieces,
+        wall: begun.elapsed(),
+        busy: busy
+            .iter()
+            .map(|b| Duration::from_nanos(b.load(Ordering::Relaxed)))
+            .collect(),
+        threads,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::Algorithm;
+
+    #[test]
+    fn a_cancelled_run_stops_early_and_says_so() {
+        let plan = Plan::build(10, Algorithm::Plain, Some(3), 1).unwrap();
+        let all: Vec<u64> = plan.subproblems.iter().map(|s| s.id).collect();
+        let flag = AtomicBool::new(true);
+        let control = Control {
+            cancel: Some(&flag),
+            on_piece: None,
+        };
+        let report = execute(&plan, &all, 2, control).unwrap();
+        assert!(report.cancelled);
+        assert!(report.pieces.is_empty());
+    }
+
+    #[test]
+    fn every_piece_is_reported_once() {
+        let plan = Plan::build(9, Algorithm::Symmetry, Some(1), 1).unwrap();
+        let all: Vec<u64> = plan.subproblems.iter().map(|s| s.id).collect();
+        let seen = std::sync::Mutex::new(Vec::new());
+        let record = |p: &Piece| seen.lock().unwrap().push(p.id);
+        let control = Control {
+            cancel: None,
+            on_piece: Some(&record),
+        };
+        let report = execute(&plan, &all, 3, control).unwrap();
+        assert!(!report.cancelled);
+        assert_eq!(report.busy.len(), 3);
+        let mut ids = seen.into_inner().unwrap();
+        ids.sort_unstable();
+        assert_eq!(ids, all);
+    }
+}

@@ -1,0 +1,287 @@
+//! Streaming the n-queens solutions themselves, not just their count.
+//!
+//! The counting kernels only need to know *how many* placements exist, so they
+//! never materialise a board. Listing solutions (`--list`, `--limit`, board
+//! output) needs the actual column tuples, in a stable and predictable order,
+//! without holding them all in memory: n = 16 alone has 14 772 512 of them.
+//!
+//! [`for_each_solution`] therefore walks the search tree iteratively with bit
+//! masks and fixed-size stacks, hands each solution to a callback as a borrowed
+//! slice of one reused buffer, and lets the callback stop the walk early. The
+//! order is lexicographic in the column tuple, so "the first k solutions" is a
+//! well-defined answer. [`format_tuple`] and [`board_rows`] render a solution,
+//! and [`is_solution`] is a deliberately naive checker that shares no code with
+//! the search, so tests can use it as an independent oracle.
+
+use std::ops::ControlFlow;
+
+/// Largest board side the search supports (one bit per column in a `u64`
+/// with room for the diagonal shifts, and the fixed stack depth).
+const MAX_N: usize = 32;
+
+/// Calls `visit` with each solution of the n-queens problem, in lexicographic
+/// order of the column tuple (`cols[r]` = 0-based column of the queen in row
+/// `r`). Stops early when `visit` returns [`ControlFlow::Break`]. Returns the
+/// number of solutions visited (including the one that asked to stop).
+///
+/// The walk is an iterative depth-first backtracking search over rows, with
+/// one `u64` mask each for occupied columns and the two diagonal directions.
+/// Candidate columns are taken lowest first, which is what makes the output
+/// lexicographic. Memory use is constant: the per-row state lives in
+/// fixed-size arrays and every solution is passed as `&buf[..n]` of a single
+/// reused buffer, so `visit` must copy the slice if it wants to keep it.
+///
+/// `n` is expected in `1..=32`; any other value visits nothing and returns 0.
+pub fn for_each_solution(n: usize, mut visit: impl FnMut(&[u8]) -> ControlFlow<()>) -> u64 {
+    if n == 0 || n > MAX_N {
+        return 0;
+    }
+    let full: u64 = (1u64 << n) - 1;
+
+    // The state of the row being filled: the columns, "down-right" diagonals
+    // and "down-left" diagonals attacked by the queens above it (already
+    // shifted so that bit c means "column c of this row is attacked"), and the
+    // candidate columns of this row not tried yet. Descending pushes it on the
+    // fixed-size stacks, indexed by row; backtracking pops it.
+    let mut cols = 0u64;
+    let mut down_right = 0u64;
+    let mut down_left = 0u64;
+    let mut untried = full;
+    let mut cols_stack = [0u64; MAX_N];
+    let mut down_right_stack = [0u64; MAX_N];
+    let mut down_left_stack = [0u64; MAX_N];
+    let mut untried_stack = [0u64; MAX_N];
+    let mut tuple = [0u8; MAX_N];
+
+    let mut visited = 0u64;
+    if n == 1 {
+        visited += 1;
+        let _ = visit(&tuple[..1]);
+        return visited;
+    }
+
+    // Rows 0..=n-2 are searched with the stacks. The last row needs no stack
+    // entry: its n-1 predecessors leave exactly one free column, so it has at
+    // most one candidate and is settled on the spot.
+    let second_last = n - 2;
+    let mut row = 0usize;
+    loop {
+        if untried == 0 {
+            if row == 0 {
+                break;
+            }
+            row -= 1;
+            cols = cols_stack[row];
+            down_right = down_right_stack[row];
+            down_left = down_left_stack[row];
+            untried = untried_stack[row];
+            continue;
+        }
+        let bit = untried & untried.wrapping_neg();
+        untried ^= bit;
+        // `bit` is a single bit below position 32, so this fits in a u8.
+        tuple[row] = bit.trailing_zeros() as u8;
+
+        let next_cols = cols | bit;
+        let next_down_right = ((down_right | bit) << 1) & full;
+        let next_down_left = (down_left | bit) >> 1;
+        let next_untried = full & !(next_cols | next_down_right | next_down_left);
+        if row == second_last {
+            if next_untried != 0 {
+                tuple[row + 1] = next_untried.trailing_zeros() as u8;
+                visited += 1;
+                if visit(&tuple[..n]).is_break() {
+                    break;
+                }
+            }
+            continue;
+        }
+        cols_stack[row] = cols;
+        down_right_stack[row] = down_right;
+        down_left_stack[row] = down_left;
+        untried_stack[row] = untried;
+        row += 1;
+        cols = next_cols;
+        down_right = next_down_right;
+        down_left = next_down_left;
+        untried = next_untried;
+    }
+    visited
+}
+
+/// Formats a solution as `2 4 1 3` (1-based columns, single spaces).
+#[must_use]
+pub fn format_tuple(cols: &[u8]) -> String {
+    let mut text = String::with_capacity(cols.len() * 3);
+    for (i, &c) in cols.iter().enumerate() {
+        if i > 0 {
+            text.push(' ');
+        }
+        text.push_str(&(u32::from(c) + 1).to_string());
+    }
+    text
+}
+
+/// Formats a solution as n strings of `Q` and `.` (row 0 first), e.g.
+/// `[".Q..", "...Q", "Q...", "..Q."]`.
+///
+/// The board is `cols.len()` squares wide; a column outside the board leaves
+/// its row without a `Q` rather than panicking.
+#[must_use]
+pub fn board_rows(cols: &[u8]) -> Vec<String> {
+    let n = cols.len();
+    cols.iter()
+        .map(|&c| {
+            (0..n)
+                .map(|square| if square == usize::from(c) { 'Q' } else { '.' })
+                .collect()
+        })
+        .collect()
+}
+
+/// True when `cols` is a valid n-queens solution for n = `cols.len()`
+/// (independent, naive O(n^2) check: every column on the board, distinct
+/// columns, no shared diagonal). Used by tests as an independent checker.
+///
+/// The empty tuple is vacuously accepted.
+#[must_use]
+pub fn is_solution(cols: &[u8]) -> bool {
+    let n = cols.len();
+    if cols.iter().any(|&c| usize::from(c) >= n) {
+        return false;
+    }
+    for r1 in 0..n {
+        for r2 in (r1 + 1)..n {
+            let c1 = usize::from(cols[r1]);
+            let c2 = usize::from(cols[r2]);
+            if c1 == c2 || c1.abs_diff(c2) == r2 - r1 {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn collect(n: usize) -> Vec<Vec<u8>> {
+        let mut all = Vec::new();
+        let visited = for_each_solution(n, |cols| {
+            all.push(cols.to_vec());
+            ControlFlow::Continue(())
+        });
+        assert_eq!(visited, all.len() as u64);
+        all
+    }
+
+    fn one_based(cols: &[u8]) -> Vec<u8> {
+        cols.iter().map(|&c| c + 1).collect()
+    }
+
+    #[test]
+    fn four_queens_exact() {
+        assert_eq!(collect(4), vec![vec![1, 3, 0, 2], vec![2, 0, 3, 1]]);
+    }
+
+    #[test]
+    fn eight_queens_first_and_last() {
+        let all = collect(8);
+        assert_eq!(all.len(), 92);
+        assert_eq!(one_based(&all[0]), vec![1, 5, 8, 6, 3, 7, 2, 4]);
+        assert_eq!(one_based(&all[91]), vec![8, 4, 1, 3, 6, 2, 7, 5]);
+        assert_eq!(format_tuple(&all[0]), "1 5 8 6 3 7 2 4");
+    }
+
+    #[test]
+    fn counts_up_to_ten() {
+        let expected = [1u64, 0, 0, 2, 10, 4, 40, 92, 352, 724];
+        for (i, &want) in expected.iter().enumerate() {
+            let n = i + 1;
+            let got = for_each_solution(n, |_| ControlFlow::Continue(()));
+            assert_eq!(got, want, "n = {n}");
+        }
+    }
+
+    #[test]
+    fn valid_and_strictly_increasing() {
+        for n in 1..=9 {
+            let all = collect(n);
+            for cols in &all {
+                assert_eq!(cols.len(), n);
+                assert!(is_solution(cols), "n = {n}: {cols:?}");
+            }
+            for pair in all.windows(2) {
+                assert!(pair[0] < pair[1], "n = {n}: {:?} !< {:?}", pair[0], pair[1]);
+            }
+        }
+    }
+
+    #[test]
+    fn early_stop_after_k() {
+        let all = collect(8);
+        for k in [1usize, 2, 5, 91, 92] {
+            let mut seen = Vec::new();
+            let visited = for_each_solution(8, |cols| {
+                seen.push(cols.to_vec());
+                if seen.len() == k {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            });
+            assert_eq!(visited, k as u64);
+            assert_eq!(seen, all[..k].to_vec());
+        }
+    }
+
+    #[test]
+    fn out_of_range_n_visits_nothing() {
+        let mut calls = 0;
+        let visited = for_each_solution(0, |_| {
+            calls += 1;
+            ControlFlow::Continue(())
+        });
+        assert_eq!((visited, calls), (0, 0));
+        assert_eq!(for_each_solution(33, |_| ControlFlow::Continue(())), 0);
+    }
+
+    #[test]
+    fn large_n_first_solution_is_valid() {
+        for n in [20usize, 32] {
+            let mut first = Vec::new();
+            let visited = for_each_solution(n, |cols| {
+                first = cols.to_vec();
+                ControlFlow::Break(())
+            });
+            assert_eq!(visited, 1);
+            assert_eq!(first.len(), n);
+            assert!(is_solution(&first));
+        }
+    }
+
+    #[test]
+    fn is_solution_rejects_bad_tuples() {
+        assert!(is_solution(&[1, 3, 0, 2]));
+        assert!(is_solution(&[0]));
+        // same column
+        assert!(!is_solution(&[1, 3, 1, 2]));
+        // same down-right diagonal only (rows 2 and 3, columns 1 and 2)
+        assert!(!is_solution(&[0, 3, 1, 2]));
+        // same down-left diagonal only (rows 1 and 2, columns 3 and 2)
+        assert!(!is_solution(&[1, 3, 2, 0]));
+        // column off the board
+        assert!(!is_solution(&[1, 3, 0, 4]));
+        assert!(!is_solution(&[0, 1]));
+    }
+
+    #[test]
+    fn formatting_of_four_queens_solution() {
+        let cols = [1u8, 3, 0, 2];
+        assert_eq!(format_tuple(&cols), "2 4 1 3");
+        assert_eq!(board_rows(&cols), vec![".Q..", "...Q", "Q...", "..Q."]);
+        assert_eq!(format_tuple(&[]), "");
+        assert_eq!(board_rows(&[0]), vec!["Q"]);
+    }
+}

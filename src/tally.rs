@@ -1,0 +1,56 @@
+//! Adding pieces up: weighted totals, the rotation-invariant counts and nodes, in `u128`.
+//!
+//! Each piece's own count fits a `u64`; the sums may not (Q(29) exceeds 2^64), so every sum is a
+//! `u128`. Sums of disjoint sets of pieces add, which is what resuming and merging shards rely
+//! on.
+
+use serde::{Deserialize, Serialize};
+
+use crate::plan::{Plan, Work};
+use crate::run::Piece;
+use crate::symmetry;
+
+/// Running sums over a set of pieces of one plan.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sums {
+    /// Solutions: each completion times its subproblem's weight.
+    pub total: u128,
+    /// Solutions a half turn leaves unchanged.
+    pub half_turn: u128,
+    /// Solutions a quarter turn leaves unchanged.
+    pub quarter_turn: u128,
+    /// Search nodes visited.
+    pub nodes: u128,
+    /// Pieces added.
+    pub pieces: u64,
+}
+
+impl Sums {
+    /// Adds one piece of `plan`.
+    pub fn add(&mut self, plan: &Plan, piece: &Piece) {
+        let c = u128::from(piece.count);
+        match plan.subproblems[piece.id as usize].work {
+            Work::Complete { weight, .. } => self.total += c * u128::from(weight),
+            Work::Invariant { quarter: false, .. } => self.half_turn += c,
+            Work::Invariant { quarter: true, .. } => self.quarter_turn += c,
+        }
+        self.nodes += u128::from(piece.nodes);
+        self.pieces += 1;
+    }
+
+    /// Adds the sums of a disjoint set of pieces.
+    pub fn merge(&mut self, other: &Sums) {
+        self.total += other.total;
+        self.half_turn += other.half_turn;
+        self.quarter_turn += other.quarter_turn;
+        self.nodes += other.nodes;
+        self.pieces += other.pieces;
+    }
+
+    /// The unique count, when the plan computes one and these sums are complete.
+    pub fn unique(&self, plan: &Plan) -> Option<u128> {
+        plan.has_unique().then(|| {
+            symmetry::unique_from(plan.n, self.total, self.half_turn, self.quarter_turn)
+        })
+    }
+}

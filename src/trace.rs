@@ -1,0 +1,434 @@
+//! The classic state-space tree walk-through of n-queens backtracking.
+//!
+//! Textbooks introduce backtracking with the 4-queens problem drawn as a tree
+//! (Horowitz & Sahni's "tree organization of the 4-queens solution space"):
+//! the tree of permutations, whose level d holds every way of putting queens
+//! in rows 1..=d on distinct columns, and whose nodes are numbered depth-first.
+//! The search then walks that tree, killing a node as soon as its newest queen
+//! shares a diagonal with an earlier one. This module prints exactly that walk
+//! for small boards, so the numbers can be compared with the figure, which is
+//! a good way to understand what the fast counters are pruning.
+//!
+//! # Numbering
+//!
+//! Nodes carry their preorder index in the *full* permutation tree: the root
+//! is node 1, the children of a node are its choices of column for the next
+//! row in increasing column order (columns already used are not children), and
+//! a killed node's subtree, although never generated, still uses up its
+//! numbers. A node with d queens placed roots a subtree of
+//! S(d) = 1 + (n - d) * S(d + 1) nodes (S(n) = 1), so its children are numbered
+//! k + 1, k + 1 + S(d + 1), k + 1 + 2 S(d + 1), ... For n = 4 the tree has
+//! 1 + 4 + 12 + 24 + 24 = 65 nodes and the two solutions are nodes 31 and 39.
+//!
+//! # Output format
+//!
+//! Rows and columns are printed 1-based. The first line is a header, then one
+//! line per node the search generates, indented two spaces per queen placed:
+//!
+//! * `node 1: root` for the root;
+//! * `node K: row R, column C` for a live node whose subtree is searched;
+//! * `node K: row R, column C -- killed: DIRECTION with queen at row R', column C'`
+//!   for a node whose new queen is attacked, naming the topmost attacking queen;
+//! * `node K: row R, column C -- solution I: C1 C2 ... Cn` for a complete
+//!   placement, I counting from 1.
+//!
+//! DIRECTION is `diagonal` when both queens lie on the same down-right line
+//! (row - column equal, like (1, 1) and (2, 2)) and `anti-diagonal` when they
+//! lie on the same down-left line (row + column equal, like (2, 3) and
+//! (3, 2)). Column conflicts never occur: the permutation tree has no node
+//! that reuses a column.
+//!
+//! The last line is `N-queens: S solutions, T nodes in the tree of
+//! permutations, G generated`, where G counts the node lines printed, root
+//! included (`1 solution` when there is exactly one). The start of the n = 4
+//! trace:
+//!
+//! ```text
+//! trace of 4-queens: plain row-by-row backtracking, nodes numbered depth-first over the tree of permutations
+//! node 1: root
+//!   node 2: row 1, column 1
+//!     node 3: row 2, column 2 -- killed: diagonal with queen at row 1, column 1
+//!     node 8: row 2, column 3
+//!       node 9: row 3, column 2 -- killed: anti-diagonal with queen at row 2, column 3
+//!       node 11: row 3, column 4 -- killed: diagonal with queen at row 2, column 3
+//!     node 13: row 2, column 4
+//!       node 14: row 3, column 2
+//!         node 15: row 4, column 3 -- killed: diagonal with queen at row 3, column 2
+//!       node 16: row 3, column 3 -- killed: diagonal with queen at row 1, column 1
+//!   node 18: row 1, column 2
+//!     ...
+//!         node 31: row 4, column 3 -- solution 1: 2 4 1 3
+//!     ...
+//! 4-queens: 2 solutions, 65 nodes in the tree of permutations, 33 generated
+//! ```
+
+use std::io::{self, Write};
+
+/// Largest n that `write_trace` accepts (the tree is too big to read beyond it).
+pub const MAX_TRACE_N: usize = 8;
+
+/// Summary of a trace.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TraceSummary {
+    /// Nodes the search generated, i.e. node lines printed, root included.
+    pub nodes: u64,
+    /// Complete placements found.
+    pub solutions: u64,
+}
+
+/// Writes the state-space tree of the plain row-by-row backtracking for n
+/// (1..=[`MAX_TRACE_N`]) to `out` as an indented outline, in the format
+/// described in the module documentation. Returns an `io::Error` from the
+/// writer (the caller handles broken pipes). Never panics; for n > `MAX_TRACE_N`
+/// or n == 0 it returns an `io::Error` of kind `InvalidInput` without writing
+/// anything.
+///
+/// The output is written line by line; pass a buffered writer for speed.
+///
+/// # Errors
+///
+/// `InvalidInput` when n is outside `1..=MAX_TRACE_N`; otherwise whatever
+/// error `out` reports, at the point where it is reported (the output is then
+/// cut short).
+pub fn write_trace(n: usize, out: &mut impl Write) -> io::Result<TraceSummary> {
+    if n == 0 || n > MAX_TRACE_N {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("the trace needs 1 <= n <= {MAX_TRACE_N}, got n = {n}"),
+        ));
+    }
+    let sizes = subtree_sizes(n);
+    writeln!(
+        out,
+        "trace of {n}-queens: plain row-by-row backtracking, \
+         nodes numbered depth-first over the tree of permutations"
+    )?;
+    writeln!(out, "node 1: root")?;
+    let mut walk = Walk {
+        n,
+        sizes,
+        queens: [0; MAX_TRACE_N],
+        generated: 1,
+        solutions: 0,
+        out,
+    };
+    walk.expand(0, 1)?;
+    let (generated, solutions) = (walk.generated, walk.solutions);
+    let plural = if solutions == 1 { "" } else { "s" };
+    writeln!(
+        out,
+        "{n}-queens: {solutions} solution{plural}, {} nodes in the tree of permutations, \
+         {generated} generated",
+        sizes[0]
+    )?;
+    Ok(TraceSummary {
+        nodes: generated,
+        solutions,
+    })
+}
+
+/// `sizes[d]` = number of nodes in the permutation subtree below (and
+/// including) a node with d queens placed; `sizes[0]` is the whole tree.
+fn subtree_sizes(n: usize) -> [u64; MAX_TRACE_N + 1] {
+    let mut sizes = [0u64; MAX_TRACE_N + 1];
+    sizes[n] = 1;
+    for d in (0..n).rev() {
+        sizes[d] = 1 + (n - d) as u64 * sizes[d + 1];
+    }
+    sizes
+}
+
+/// The two ways two queens in different rows and columns can attack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Line {
+    /// Same row - column (down-right line).
+    Diagonal,
+    /// Same row + column (down-left line).
+    AntiDiagonal,
+}
+
+impl Line {
+    fn name(self) -> &'static str {
+        match self {
+            Line::Diagonal => "diagonal",
+            Line::AntiDiagonal => "anti-diagonal",
+        }
+    }
+}
+
+/// State of the recursive walk (depth is at most `MAX_TRACE_N`).
+struct Walk<'a, W: Write> {
+    n: usize,
+    sizes: [u64; MAX_TRACE_N + 1],
+    /// `queens[r]` = 0-based column of the queen in row r, for rows above
+    /// the node being expanded.
+    queens: [usize; MAX_TRACE_N],
+    generated: u64,
+    solutions: u64,
+    out: &'a mut W,
+}
+
+impl<W: Write> Walk<'_, W> {
+    /// Generates the children of the live node `number`, which has queens in
+    /// rows `0..row`, and searches below each child that survives.
+    fn expand(&mut self, row: usize, number: u64) -> io::Result<()> {
+        let mut child = number + 1;
+        for col in 0..self.n {
+            if self.queens[..row].contains(&col) {
+                // Not a node of the permutation tree: no number used.
+                continue;
+            }
+            self.generated += 1;
+            write!(
+                self.out,
+                "{:indent$}node {child}: row {}, column {}",
+                "",
+                row + 1,
+                col + 1,
+                indent = 2 * (row + 1)
+            )?;
+            if let Some((line, other_row)) = self.attacker(row, col) {
+                writeln!(
+                    self.out,
+                    " -- killed: {} with queen at row {}, column {}",
+                    line.name(),
+                    other_row + 1,
+                    self.queens[other_row] + 1
+                )?;
+            } else if row + 1 == self.n {
+                self.solutions += 1;
+                write!(self.out, " -- solution {}:", self.solutions)?;
+                for &c in &self.queens[..row] {
+                    write!(self.out, " {}", c + 1)?;
+                }
+                writeln!(self.out, " {}", col + 1)?;
+            } else {
+                writeln!(self.out)?;
+                self.queens[row] = col;
+                self.expand(row + 1, child)?;
+            }
+            child += self.sizes[row + 1];
+        }
+        Ok(())
+    }
+
+    /// The topmost queen above `row` that attacks square (`row`, `col`)
+    /// along a diagonal, with the kind of line they share.
+    fn attacker(&self, row: usize, col: usize) -> Option<(Line, usize)> {
+        self.queens[..row].iter().enumerate().find_map(|(r, &c)| {
+            if row - r != col.abs_diff(c) {
+                None
+            } else if c < col {
+                Some((Line::Diagonal, r))
+            } else {
+                Some((Line::AntiDiagonal, r))
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn trace(n: usize) -> (String, TraceSummary) {
+        let mut buf = Vec::new();
+        let summary = write_trace(n, &mut buf).expect("trace succeeds");
+        (String::from_utf8(buf).expect("utf-8"), summary)
+    }
+
+    /// Node numbers of the solution lines, in order.
+    fn solution_nodes(text: &str) -> Vec<u64> {
+        text.lines()
+            .filter(|line| line.contains(" -- solution "))
+            .map(|line| {
+                let rest = line.trim_start().strip_prefix("node ").unwrap();
+                rest[..rest.find(':').unwrap()].parse().unwrap()
+            })
+            .collect()
+    }
+
+    fn node_lines(text: &str) -> usize {
+        text.lines()
+            .filter(|line| line.trim_start().starts_with("node "))
+            .count()
+    }
+
+    const FOUR_QUEENS: &str = "\
+trace of 4-queens: plain row-by-row backtracking, nodes numbered depth-first over the tree of permutations
+node 1: root
+  node 2: row 1, column 1
+    node 3: row 2, column 2 -- killed: diagonal with queen at row 1, column 1
+    node 8: row 2, column 3
+      node 9: row 3, column 2 -- killed: anti-diagonal with queen at row 2, column 3
+      node 11: row 3, column 4 -- killed: diagonal with queen at row 2, column 3
+    node 13: row 2, column 4
+      node 14: row 3, column 2
+        node 15: row 4, column 3 -- killed: diagonal with queen at row 3, column 2
+      node 16: row 3, column 3 -- killed: diagonal with queen at row 1, column 1
+  node 18: row 1, column 2
+    node 19: row 2, column 1 -- killed: anti-diagonal with queen at row 1, column 2
+    node 24: row 2, column 3 -- killed: diagonal with queen at row 1, column 2
+    node 29: row 2, column 4
+      node 30: row 3, column 1
+        node 31: row 4, column 3 -- solution 1: 2 4 1 3
+      node 32: row 3, column 3 -- killed: anti-diagonal with queen at row 2, column 4
+  node 34: row 1, column 3
+    node 35: row 2, column 1
+      node 36: row 3, column 2 -- killed: diagonal with queen at row 2, column 1
+      node 38: row 3, column 4
+        node 39: row 4, column 2 -- solution 2: 3 1 4 2
+    node 40: row 2, column 2 -- killed: anti-diagonal with queen at row 1, column 3
+    node 45: row 2, column 4 -- killed: diagonal with queen at row 1, column 3
+  node 50: row 1, column 4
+    node 51: row 2, column 1
+      node 52: row 3, column 2 -- killed: anti-diagonal with queen at row 1, column 4
+      node 54: row 3, column 3
+        node 55: row 4, column 2 -- killed: anti-diagonal with queen at row 3, column 3
+    node 56: row 2, column 2
+      node 57: row 3, column 1 -- killed: anti-diagonal with queen at row 2, column 2
+      node 59: row 3, column 3 -- killed: diagonal with queen at row 2, column 2
+    node 61: row 2, column 3 -- killed: anti-diagonal with queen at row 1, column 4
+4-queens: 2 solutions, 65 nodes in the tree of permutations, 33 generated
+";
+
+    #[test]
+    fn four_queens_snapshot() {
+        let (text, summary) = trace(4);
+        assert_eq!(text, FOUR_QUEENS);
+        assert_eq!(
+            summary,
+            TraceSummary {
+                nodes: 33,
+                solutions: 2
+            }
+        );
+    }
+
+    #[test]
+    fn four_queens_solutions_at_textbook_nodes() {
+        let (text, summary) = trace(4);
+        assert_eq!(solution_nodes(&text), vec![31, 39]);
+        assert!(text.contains("node 31: row 4, column 3 -- solution 1: 2 4 1 3\n"));
+        assert!(text.contains("node 39: row 4, column 2 -- solution 2: 3 1 4 2\n"));
+        assert_eq!(summary.solutions, 2);
+    }
+
+    #[test]
+    fn four_queens_node_counts() {
+        assert_eq!(subtree_sizes(4)[..5], [65, 16, 5, 2, 1]);
+        let (text, summary) = trace(4);
+        assert_eq!(node_lines(&text) as u64, summary.nodes);
+        // header + node lines + summary line
+        assert_eq!(text.lines().count(), node_lines(&text) + 2);
+        assert!(text.ends_with(", 65 nodes in the tree of permutations, 33 generated\n"));
+    }
+
+    /// Recomputes each node's number from its path alone (preorder index in
+    /// the full permutation tree, by counting) and checks the printed one.
+    #[test]
+    fn numbering_matches_permutation_preorder() {
+        for n in 1..=6 {
+            let sizes = subtree_sizes(n);
+            let (text, _) = trace(n);
+            let mut path: Vec<usize> = Vec::new();
+            for line in text.lines().filter(|l| l.contains(": row ")) {
+                let depth = (line.len() - line.trim_start().len()) / 2;
+                let col: usize = line
+                    .split("column ")
+                    .nth(1)
+                    .unwrap()
+                    .split(|ch: char| !ch.is_ascii_digit())
+                    .next()
+                    .unwrap()
+                    .parse()
+                    .unwrap();
+                path.truncate(depth - 1);
+                path.push(col - 1);
+                let mut expected = 1u64;
+                for (d, &c) in path.iter().enumerate() {
+                    let rank = (0..c).filter(|x| !path[..d].contains(x)).count() as u64;
+                    expected += 1 + rank * sizes[d + 1];
+                }
+                let printed: u64 = line.trim_start()["node ".len()..]
+                    .split(':')
+                    .next()
+                    .unwrap()
+                    .parse()
+                    .unwrap();
+                assert_eq!(printed, expected, "n = {n}: {line}");
+            }
+        }
+    }
+
+    #[test]
+    fn eight_queens_finds_92() {
+        let (text, summary) = trace(8);
+        assert_eq!(summary.solutions, 92);
+        assert_eq!(solution_nodes(&text).len(), 92);
+        assert_eq!(node_lines(&text) as u64, summary.nodes);
+        assert!(text.contains("node 2: row 1, column 1\n"));
+        assert!(text.contains(" -- solution 1: 1 5 8 6 3 7 2 4\n"));
+        assert!(text.contains(" -- solution 92: 8 4 1 3 6 2 7 5\n"));
+        assert!(text.ends_with(&format!(
+            "8-queens: 92 solutions, 109601 nodes in the tree of permutations, {} generated\n",
+            summary.nodes
+        )));
+    }
+
+    #[test]
+    fn one_queen() {
+        let (text, summary) = trace(1);
+        assert_eq!(
+            text,
+            "trace of 1-queens: plain row-by-row backtracking, \
+             nodes numbered depth-first over the tree of permutations\n\
+             node 1: root\n  node 2: row 1, column 1 -- solution 1: 1\n\
+             1-queens: 1 solution, 2 nodes in the tree of permutations, 2 generated\n"
+        );
+        assert_eq!(
+            summary,
+            TraceSummary {
+                nodes: 2,
+                solutions: 1
+            }
+        );
+    }
+
+    #[test]
+    fn two_and_three_have_no_solution() {
+        for n in [2, 3] {
+            let (text, summary) = trace(n);
+            assert_eq!(summary.solutions, 0);
+            assert!(!text.contains("solution 1"));
+            assert!(text.contains(&format!("{n}-queens: 0 solutions, ")));
+        }
+        let (text, _) = trace(3);
+        assert!(text.ends_with(", 16 nodes in the tree of permutations, 12 generated\n"));
+    }
+
+    #[test]
+    fn out_of_range_is_invalid_input() {
+        for n in [0, MAX_TRACE_N + 1, 1000] {
+            let mut buf = Vec::new();
+            let err = write_trace(n, &mut buf).unwrap_err();
+            assert_eq!(err.kind(), io::ErrorKind::InvalidInput);
+            assert!(buf.is_empty());
+        }
+    }
+
+    #[test]
+    fn writer_errors_are_returned() {
+        struct Failing;
+        impl Write for Failing {
+            fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+                Err(io::Error::new(io::ErrorKind::BrokenPipe, "closed"))
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let err = write_trace(4, &mut Failing).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::BrokenPipe);
+    }
+}
