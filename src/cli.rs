@@ -1,0 +1,349 @@
+//! The command line: clap's derive types and the parsers for board ranges and shards.
+//!
+//! Everything here turns text into typed values; nothing is computed. Bad input becomes a
+//! clap error, which `main` prints as one line and exit code 2.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use nqueens::Algorithm;
+use nqueens::board::{MAX_N, MIN_N};
+
+/// Counts the solutions of the N-Queens problem exactly, on every core.
+#[derive(Debug, Parser)]
+#[command(
+    name = "nqueens-count",
+    version,
+    args_conflicts_with_subcommands = true,
+    allow_negative_numbers = true,
+    subcommand_negates_reqs = true,
+    after_help = "Examples:\n  nqueens-count 16 --threads 8\n  nqueens-count 8..=12 --json\n  nqueens-count 20 --checkpoint q20.json\n  nqueens-count 21 --shard auto/64 --out shard.json\n  nqueens-count merge shard-*.json\n  nqueens-count list 8 --format board"
+)]
+pub struct Cli {
+    /// What to count.
+    #[command(flatten)]
+    pub count: CountArgs,
+    /// Other tasks.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The counting options (the default task).
+#[derive(Debug, Args)]
+pub struct CountArgs {
+    /// Board size from 1 to 32, or an inclusive range such as 8..=12.
+    #[arg(value_name = "N", required = true, value_parser = parse_sizes)]
+    pub sizes: Option<Sizes>,
+
+    /// Worker threads; 0 means every hardware thread.
+    #[arg(short, long, default_value_t = 0, value_name = "T")]
+    pub threads: usize,
+
+    /// Counting method: symmetry (all eight board symmetries, also gives the unique count) or
+    /// plain (first-row mirror only).
+    #[arg(short, long, value_enum, default_value_t = AlgorithmArg::Symmetry)]
+    pub algorithm: AlgorithmArg,
+
+    /// Rows the plan pre-places to make subproblems (plain: from 1; symmetry: from 0, beyond
+    /// the border queens). Default: deep enough for many threads.
+    #[arg(long, value_name = "K")]
+    pub split_depth: Option<usize>,
+
+    /// One JSON object per line instead of the table.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Compare the counts with the published values (OEIS A000170, A002562; n ≤ 27) and exit
+    /// with 1 when they differ.
+    #[arg(long)]
+    pub verify: bool,
+
+    /// Save finished subproblems to FILE every few seconds and on Ctrl-C; resume from FILE if
+    /// it exists.
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
+
+    /// Count only shard I of M (0-based), or auto/M to take I from the scheduler
+    /// (SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX, PBS_ARRAY_INDEX). Needs --out.
+    #[arg(long, value_name = "I/M", value_parser = parse_shard)]
+    pub shard: Option<ShardArg>,
+
+    /// Where a shard writes its result file.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+
+    /// Never show the progress bar (it only shows when stderr is a terminal).
+    #[arg(long)]
+    pub no_progress: bool,
+
+    /// Print load-balance statistics (busy time of each thread) to stderr.
+    #[arg(long)]
+    pub stats: bool,
+}
+
+/// The tasks besides counting.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Print the solutions themselves, in lexicographic order of the column tuple.
+    List(ListArgs),
+    /// Print the backtracking tree of the classic row-by-row search (N ≤ 8).
+    Trace(TraceArgs),
+    /// Check and add up the result files of all shards of a count.
+    Merge(MergeArgs),
+}
+
+/// Options of `list`.
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// Board size from 1 to 32.
+    #[arg(value_name = "N", value_parser = parse_n)]
+    pub n: usize,
+    /// Stop after K solutions.
+    #[arg(long, value_name = "K")]
+    pub limit: Option<u64>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ListFormat::Tuple)]
+    pub format: ListFormat,
+}
+
+/// How `list` prints a solution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ListFormat {
+    /// `2 4 1 3`: the 1-based column of the queen in each row.
+    Tuple,
+    /// N lines of `Q` and `.`, a blank line between solutions.
+    Board,
+    /// One JSON array of boards, each a list of row strings.
+    Json,
+}
+
+/// Options of `trace`.
+#[derive(Debug, Args)]
+pub struct TraceArgs {
+    /// Board size from 1 to 8.
+    #[arg(value_name = "N", value_parser = parse_trace_n)]
+    pub n: usize,
+}
+
+/// Options of `merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The result files of every shard.
+    #[arg(value_name = "FILES", required = true)]
+    pub files: Vec<PathBuf>,
+    /// Print the result as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// Compare the merged counts with the published values.
+    #[arg(long)]
+    pub verify: bool,
+}
+
+/// The algorithms as the command line names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum AlgorithmArg {
+    /// First-row mirror symmetry only.
+    Plain,
+    /// All eight symmetries; also counts unique solutions.
+    Symmetry,
+}
+
+impl From<AlgorithmArg> for Algorithm {
+    fn from(a: AlgorithmArg) -> Algorithm {
+        match a {
+            AlgorithmArg::Plain => Algorithm::Plain,
+            AlgorithmArg::Symmetry => Algorithm::Symmetry,
+        }
+    }
+}
+
+/// An inclusive range of board sizes (a single size is a range of one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sizes {
+    /// First size.
+    pub first: usize,
+    /// Last size (inclusive).
+    pub last: usize,
+}
+
+/// A shard request: a fixed index, or one the scheduler provides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShardArg {
+    /// `I/M`.
+    Fixed {
+        /// 0-based index.
+        index: u64,
+        /// Number of shards.
+        count: u64,
+    },
+    /// `auto/M`.
+    Auto {
+        /// Number of shards.
+        count: u64,
+    },
+}
+
+/// Parses a board size.
+pub fn parse_n(s: &str) -> Result<usize, String> {
+    let n: usize = s.trim().parse().map_err(|_| {
+        format!("'{s}' is not a board size: expected a whole number from {MIN_N} to {MAX_N}")
+    })?;
+    if (MIN_N..=MAX_N).contains(&n) {
+        Ok(n)
+    } else {
+        Err(format!(
+            "board size {n} is out of range: N must be from {MIN_N} to {MAX_N}"
+        ))
+    }
+}
+
+fn parse_trace_n(s: &str) -> Result<usize, String> {
+    let n = parse_n(s)?;
+    if n > nqueens::trace::MAX_TRACE_N {
+        return Err(format!(
+            "trace is for N up to {}: the tree of {n}-queens is too big to read",
+            nqueens::trace::MAX_TRACE_N
+        ));
+    }
+    Ok(n)
+}
+
+/// Parses `N` or `A..=B`.
+pub fn parse_sizes(s: &str) -> Result<Sizes, String> {
+    if let Some((a, b)) = s.split_once("..=") {
+        let first = parse_n(a)?;
+        let last = parse_n(b)?;
+        if first > last {
+            return Err(format!("the range {s} is reversed: write {last}..={first}"));
+        }
+        return Ok(Sizes { first, last });
+    }
+    if s.contains("..") {
+        return Err(format!(
+            "'{s}' is not a range: write an inclusive range as A..=B"
+        ));
+    }
+    let n = parse_n(s)?;
+    Ok(Sizes { first: n, last: n })
+}
+
+/// Parses `I/M` or `auto/M`.
+pub fn parse_shard(s: &str) -> Result<ShardArg, String> {
+    let (i, m) = s
+        .split_once('/')
+        .ok_or_else(|| format!("'{s}' is not a shard: expected I/M (e.g. 3/16) or auto/M"))?;
+    let count: u64 = m
+        .parse()
+        .map_err(|_| format!("'{m}' is not a shard count: expected a whole number from 1"))?;
+    if count == 0 {
+        return Err("the shard count M must be at least 1".to_string());
+    }
+    if i == "auto" {
+        return Ok(ShardArg::Auto { count });
+    }
+    let index: u64 = i
+        .parse()
+        .map_err(|_| format!("'{i}' is not a shard index: expected a whole number or auto"))?;
+    if index >= count {
+        return Err(format!(
+            "shard index {index} is out of range: with {count} shards it must be from 0 to {}",
+            count - 1
+        ));
+    }
+    Ok(ShardArg::Fixed { index, count })
+}
+
+/// Reads the shard index from a scheduler's environment: Slurm job arrays, Kubernetes Indexed
+/// Jobs, PBS job arrays.
+pub fn shard_index_from_env(get: impl Fn(&str) -> Option<String>) -> Result<u64, String> {
+    let number = |name: &str| -> Result<Option<u64>, String> {
+        match get(name) {
+            None => Ok(None),
+            Some(v) => v
+                .trim()
+                .parse::<u64>()
+                .map(Some)
+                .map_err(|_| format!("{name}={v} is not a whole number")),
+        }
+    };
+    if let Some(id) = number("SLURM_ARRAY_TASK_ID")? {
+        let min = number("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
+        return id.checked_sub(min).ok_or_else(|| {
+            format!("SLURM_ARRAY_TASK_ID={id} is below SLURM_ARRAY_TASK_MIN={min}")
+        });
+    }
+    for name in ["JOB_COMPLETION_INDEX", "PBS_ARRAY_INDEX"] {
+        if let Some(i) = number(name)? {
+            return Ok(i);
+        }
+    }
+    Err("--shard auto/M needs SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX or PBS_ARRAY_INDEX in the environment".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_and_ranges() {
+        assert_eq!(
+            parse_sizes("16"),
+            Ok(Sizes {
+                first: 16,
+                last: 16
+            })
+        );
+        assert_eq!(parse_sizes("8..=12"), Ok(Sizes { first: 8, last: 12 }));
+        for bad in ["0", "33", "abc", "-3", "12..=8", "8..12", "", "8..=", "1.5"] {
+            assert!(parse_sizes(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn shards() {
+        assert_eq!(
+            parse_shard("3/16"),
+            Ok(ShardArg::Fixed {
+                index: 3,
+                count: 16
+            })
+        );
+        assert_eq!(parse_shard("auto/8"), Ok(ShardArg::Auto { count: 8 }));
+        for bad in ["16/16", "1/0", "x/3", "3", "-1/4", "auto/0"] {
+            assert!(parse_shard(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn shard_index_from_schedulers() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |k: &str| {
+                pairs
+                    .iter()
+                    .find(|(n, _)| *n == k)
+                    .map(|(_, v)| v.to_string())
+            }
+        };
+        assert_eq!(
+            shard_index_from_env(env(&[("SLURM_ARRAY_TASK_ID", "5")])),
+            Ok(5)
+        );
+        assert_eq!(
+            shard_index_from_env(env(&[
+                ("SLURM_ARRAY_TASK_ID", "5"),
+                ("SLURM_ARRAY_TASK_MIN", "1")
+            ])),
+            Ok(4)
+        );
+        assert_eq!(
+            shard_index_from_env(env(&[("JOB_COMPLETION_INDEX", "2")])),
+            Ok(2)
+        );
+        assert_eq!(
+            shard_index_from_env(env(&[("PBS_ARRAY_INDEX", "7")])),
+            Ok(7)
+        );
+        assert!(shard_index_from_env(env(&[])).is_err());
+        assert!(shard_index_from_env(env(&[("SLURM_ARRAY_TASK_ID", "x")])).is_err());
+    }
+}

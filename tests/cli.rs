@@ -1,0 +1,131 @@
+//! Command-line behaviour: output formats, exit codes, and every kind of bad input.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn cmd() -> Command {
+    Command::cargo_bin("nqueens-count").unwrap()
+}
+
+fn stdout_of(args: &[&str]) -> String {
+    let out = cmd().args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn human_output_has_one_aligned_row_per_n() {
+    let text = stdout_of(&["8..=10", "--threads", "2"]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    assert!(lines[0].contains("solutions") && lines[0].contains("nodes/s"));
+    let fields: Vec<&str> = lines[1].split_whitespace().collect();
+    assert_eq!(&fields[..3], ["8", "92", "12"]);
+    assert!(lines[3].split_whitespace().take(3).eq(["10", "724", "92"]));
+    // Aligned: every row as wide as the header.
+    assert!(lines.iter().all(|l| l.len() == lines[0].len()), "{text}");
+}
+
+#[test]
+fn json_output_is_one_object_per_n_with_integer_counts() {
+    let text = stdout_of(&["11..=12", "--json", "-t", "1"]);
+    let rows: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0]["n"], 11);
+    assert_eq!(rows[0]["solutions"], 2680);
+    assert_eq!(rows[0]["unique"], 341);
+    assert_eq!(rows[1]["solutions"].as_u64(), Some(14200));
+    for r in &rows {
+        for field in ["seconds", "threads", "algorithm", "subproblems", "nodes"] {
+            assert!(!r[field].is_null(), "{field} in {r}");
+        }
+        assert_eq!(r["threads"], 1);
+        assert_eq!(r["algorithm"], "symmetry");
+    }
+}
+
+#[test]
+fn plain_reports_no_unique_count() {
+    let text = stdout_of(&["9", "--json", "--algorithm", "plain"]);
+    let row: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
+    assert_eq!(row["solutions"], 352);
+    assert!(row["unique"].is_null());
+    assert_eq!(row["algorithm"], "plain");
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_code_two() {
+    let cases: &[&[&str]] = &[
+        &["0"],
+        &["33"],
+        &["abc"],
+        &["-3"],
+        &["12..=8"],
+        &["8..12"],
+        &[],
+        &["8", "--threads", "x"],
+        &["8", "--threads", "-1"],
+        &["8", "--algorithm", "magic"],
+        &["8", "--split-depth", "99"],
+        &["8", "--algorithm", "plain", "--split-depth", "0"],
+        &["8", "--shard", "3/3", "--out", "x.json"],
+        &["8", "--shard", "1/0", "--out", "x.json"],
+        &["8", "--shard", "0/2"],
+        &["8", "--out", "x.json"],
+        &["8..=9", "--checkpoint", "c.json"],
+        &["list", "0"],
+        &["list", "33"],
+        &["trace", "9"],
+        &["merge"],
+    ];
+    for args in cases {
+        let out = cmd()
+            .args(*args)
+            .env_remove("SLURM_ARRAY_TASK_ID")
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+        assert!(!err.contains("panicked"));
+    }
+}
+
+#[test]
+fn shard_auto_without_a_scheduler_is_a_usage_error() {
+    cmd()
+        .args(["8", "--shard", "auto/4", "--out", "x.json"])
+        .env_remove("SLURM_ARRAY_TASK_ID")
+        .env_remove("JOB_COMPLETION_INDEX")
+        .env_remove("PBS_ARRAY_INDEX")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("SLURM_ARRAY_TASK_ID"));
+}
+
+#[test]
+fn verify_agrees_for_known_counts() {
+    cmd()
+        .args(["10", "--verify"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("agrees"));
+}
+
+#[test]
+fn help_and_version_exit_zero() {
+    cmd()
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("--threads"));
+    cmd().arg("--version").assert().success();
+}
