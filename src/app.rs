@@ -406,3 +406,103 @@ pub fn trace(args: &TraceArgs) -> u8 {
         Err(e) => failure(format!("cannot write the trace: {e}")),
     }
 }
+
+/// What this machine is, for benchmark reports.
+fn machine_line() -> String {
+    let model = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, m)| m.trim().to_string())
+        })
+        .unwrap_or_else(|| std::env::consts::ARCH.to_string());
+    format!(
+        "{model}, {} physical cores, {} hardware threads",
+        num_cpus::get_physical(),
+        run::resolve_threads(0)
+    )
+}
+
+/// `bench`: the fixed workload at several thread counts.
+pub fn bench(args: &crate::cli::BenchArgs) -> u8 {
+    use nqueens::bench;
+    let workload = if args.quick {
+        bench::QUICK
+    } else {
+        bench::STANDARD
+    };
+    let counts = args
+        .threads
+        .clone()
+        .unwrap_or_else(|| bench::default_thread_counts(run::resolve_threads(0)));
+    let machine = machine_line();
+    if !args.json {
+        out(&format!("machine: {machine}"));
+        out(&format!(
+            "workload {}: {} algorithm, n = {}, median of {} runs per thread count",
+            workload.name, workload.algorithm, workload.n, workload.runs
+        ));
+        out(&format!(
+            "{:>7}  {:>9}  {:>12}  {:>10}  {:>8}  {:>10}",
+            "threads", "time", "solutions/s", "nodes/s", "speedup", "efficiency"
+        ));
+    }
+    let mut samples = Vec::new();
+    for &t in &counts {
+        let s = match bench::measure(&workload, t) {
+            Ok(s) => s,
+            Err(e) => return failure(e),
+        };
+        let base = samples
+            .first()
+            .map_or(s.seconds, |b: &bench::Sample| b.seconds * b.threads as f64);
+        let speedup = base / s.seconds;
+        let efficiency = speedup / t as f64;
+        if args.json {
+            let row = serde_json::json!({
+                "workload": workload.name,
+                "n": workload.n,
+                "algorithm": workload.algorithm.name(),
+                "threads": t,
+                "seconds": s.seconds,
+                "solutions_per_second": s.solutions_per_second.round(),
+                "nodes_per_second": s.nodes_per_second.round(),
+                "speedup": speedup,
+                "efficiency": efficiency,
+            });
+            out(&row.to_string());
+        } else {
+            out(&format!(
+                "{:>7}  {:>7.3} s  {:>12}  {:>10}  {:>7.2}x  {:>9.0}%",
+                t,
+                s.seconds,
+                report::si(s.solutions_per_second),
+                report::si(s.nodes_per_second),
+                speedup,
+                100.0 * efficiency
+            ));
+        }
+        samples.push(s);
+    }
+    let score = bench::score(&samples);
+    if args.json {
+        let row = serde_json::json!({
+            "summary": true,
+            "workload": workload.name,
+            "score": (score * 100.0).round() / 100.0,
+            "machine": machine,
+            "physical_cores": num_cpus::get_physical(),
+            "logical_cores": run::resolve_threads(0),
+            "version": env!("CARGO_PKG_VERSION"),
+        });
+        out(&row.to_string());
+    } else {
+        out(&format!(
+            "score: {score:.2} (million solutions per second, workload {}; counts checked)",
+            workload.name
+        ));
+    }
+    OK
+}

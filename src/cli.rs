@@ -90,6 +90,12 @@ pub enum Command {
     Trace(TraceArgs),
     /// Check and add up the result files of all shards of a count.
     Merge(MergeArgs),
+    /// Benchmark this machine: a fixed workload at 1, 2, 4, ... threads, counts checked.
+    ///
+    /// Workload v1-standard: the symmetry algorithm on n = 17, three runs per thread count
+    /// (median kept), about a minute on two cores. Workload v1-quick (--quick): n = 15, three
+    /// runs, a few seconds. The score is million solutions per second at the best thread count.
+    Bench(BenchArgs),
 }
 
 /// Options of `list`.
@@ -137,6 +143,29 @@ pub struct MergeArgs {
     /// Compare the merged counts with the published values.
     #[arg(long)]
     pub verify: bool,
+}
+
+/// Options of `bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// The quick workload (a few seconds) instead of the standard one (about a minute).
+    #[arg(long)]
+    pub quick: bool,
+    /// Thread counts to measure, e.g. 1,2,4 (default: 1, 2, 4, ... and every hardware thread).
+    #[arg(short, long, value_delimiter = ',', value_name = "LIST", value_parser = parse_positive)]
+    pub threads: Option<Vec<usize>>,
+    /// One JSON object per thread count, then a summary object with the score.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn parse_positive(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(t) if t >= 1 => Ok(t),
+        _ => Err(format!(
+            "'{s}' is not a thread count: expected a whole number from 1"
+        )),
+    }
 }
 
 /// The algorithms as the command line names them.

@@ -12,6 +12,7 @@
 //! assert_eq!(counts.unique, Some(12));
 //! ```
 
+pub mod bench;
 pub mod board;
 pub mod checkpoint;
 pub mod hash;

@@ -30,6 +30,7 @@ fn main() -> ExitCode {
         Some(cli::Command::List(args)) => app::list(&args),
         Some(cli::Command::Trace(args)) => app::trace(&args),
         Some(cli::Command::Merge(args)) => app::merge(&args),
+        Some(cli::Command::Bench(args)) => app::bench(&args),
         None => app::count(&cli.count),
     };
     ExitCode::from(code)

@@ -129,3 +129,34 @@ fn help_and_version_exit_zero() {
         .stdout(predicate::str::contains("--threads"));
     cmd().arg("--version").assert().success();
 }
+
+#[test]
+fn bench_quick_checks_its_counts_and_posts_a_score() {
+    let text = stdout_of(&["bench", "--quick", "--threads", "1,2", "--json"]);
+    let rows: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 3, "{text}");
+    assert_eq!(rows[0]["threads"], 1);
+    assert_eq!(rows[1]["threads"], 2);
+    assert_eq!(rows[0]["speedup"], 1.0);
+    assert!(rows[1]["nodes_per_second"].as_f64().unwrap() > 0.0);
+    assert_eq!(rows[2]["summary"], true);
+    assert!(rows[2]["score"].as_f64().unwrap() > 0.0);
+    assert!(rows[2]["physical_cores"].as_u64().unwrap() >= 1);
+    let human = stdout_of(&["bench", "--quick", "--threads", "1"]);
+    assert!(
+        human.contains("workload v1-quick") && human.contains("score:"),
+        "{human}"
+    );
+}
+
+#[test]
+fn bench_help_states_the_workload() {
+    cmd()
+        .args(["bench", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("n = 17").and(predicate::str::contains("n = 15")));
+}

@@ -1,0 +1,157 @@
+//! The built-in machine benchmark: a fixed, versioned workload counted at several thread
+//! counts, with its counts checked so that a broken build or machine cannot post a score.
+//!
+//! The workload never changes under a given version name; a faster program simply finishes it
+//! sooner. Each thread count is run `runs` times and the median time is kept.
+
+use std::time::Duration;
+
+use crate::{Algorithm, Config, Error, count, known};
+
+/// A benchmark workload: what is counted, and how often.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Workload {
+    /// Name and version, printed with every result.
+    pub name: &'static str,
+    /// Board size.
+    pub n: usize,
+    /// Algorithm.
+    pub algorithm: Algorithm,
+    /// Runs per thread count (the median is kept).
+    pub runs: usize,
+}
+
+/// The default workload: about a minute on a two-core machine.
+pub const STANDARD: Workload = Workload {
+    name: "v1-standard",
+    n: 17,
+    algorithm: Algorithm::Symmetry,
+    runs: 3,
+};
+
+/// The quick workload: a few seconds.
+pub const QUICK: Workload = Workload {
+    name: "v1-quick",
+    n: 15,
+    algorithm: Algorithm::Symmetry,
+    runs: 3,
+};
+
+/// One thread count's measurement.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sample {
+    /// Worker threads.
+    pub threads: usize,
+    /// Median wall time of the runs.
+    pub seconds: f64,
+    /// Solutions counted per second.
+    pub solutions_per_second: f64,
+    /// Search nodes per second.
+    pub nodes_per_second: f64,
+}
+
+/// Why a benchmark could not post a result.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    /// The count itself failed.
+    #[error(transparent)]
+    Count(#[from] Error),
+    /// The count came out wrong: the build or the machine is broken.
+    #[error(
+        "wrong count for n = {n} on {threads} threads: {got} solutions, {got_unique:?} unique; expected {want}, {want_unique:?}"
+    )]
+    WrongCount {
+        /// Board size.
+        n: usize,
+        /// Threads.
+        threads: usize,
+        /// Computed total.
+        got: u128,
+        /// Computed unique.
+        got_unique: Option<u128>,
+        /// Published total.
+        want: u128,
+        /// Published unique.
+        want_unique: Option<u128>,
+    },
+}
+
+/// Measures `workload` on `threads` threads.
+pub fn measure(workload: &Workload, threads: usize) -> Result<Sample, BenchError> {
+    let config = Config::new(workload.n)
+        .algorithm(workload.algorithm)
+        .threads(threads);
+    let want = known::total(workload.n).expect("workloads use published sizes");
+    let want_unique = (workload.algorithm == Algorithm::Symmetry)
+        .then(|| known::unique(workload.n).expect("published"));
+    let mut times = Vec::with_capacity(workload.runs);
+    let mut nodes = 0;
+    for _ in 0..workload.runs.max(1) {
+        let c = count(&config)?;
+        if c.total != want || c.unique != want_unique {
+            return Err(BenchError::WrongCount {
+                n: workload.n,
+                threads,
+                got: c.total,
+                got_unique: c.unique,
+                want,
+                want_unique,
+            });
+        }
+        nodes = c.nodes;
+        times.push(c.elapsed);
+    }
+    times.sort();
+    let median: Duration = times[times.len() / 2];
+    let s = median.as_secs_f64().max(1e-9);
+    Ok(Sample {
+        threads,
+        seconds: s,
+        solutions_per_second: want as f64 / s,
+        nodes_per_second: nodes as f64 / s,
+    })
+}
+
+/// The default thread counts: 1, 2, 4, ... and every hardware thread.
+pub fn default_thread_counts(hardware: usize) -> Vec<usize> {
+    let mut v: Vec<usize> = std::iter::successors(Some(1usize), |t| Some(t * 2))
+        .take_while(|&t| t < hardware)
+        .collect();
+    v.push(hardware.max(1));
+    v
+}
+
+/// The overall score: million solutions per second at the best thread count.
+pub fn score(samples: &[Sample]) -> f64 {
+    samples
+        .iter()
+        .map(|s| s.solutions_per_second / 1e6)
+        .fold(0.0, f64::max)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thread_counts_double_up_to_the_hardware() {
+        assert_eq!(default_thread_counts(1), [1]);
+        assert_eq!(default_thread_counts(2), [1, 2]);
+        assert_eq!(default_thread_counts(6), [1, 2, 4, 6]);
+        assert_eq!(default_thread_counts(8), [1, 2, 4, 8]);
+    }
+
+    #[test]
+    fn a_small_workload_measures_and_scores() {
+        let w = Workload {
+            name: "test",
+            n: 10,
+            algorithm: Algorithm::Symmetry,
+            runs: 1,
+        };
+        let s = measure(&w, 2).unwrap();
+        assert_eq!(s.threads, 2);
+        assert!(s.seconds > 0.0 && s.solutions_per_second > 0.0);
+        assert!(score(std::slice::from_ref(&s)) > 0.0);
+    }
+}
