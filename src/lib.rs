@@ -184,7 +184,11 @@ mod tests {
             for algorithm in Algorithm::ALL {
                 for threads in 1..=3 {
                     let c = count(&Config::new(n).algorithm(algorithm).threads(threads)).unwrap();
-                    assert_eq!(Some(c.total), known::total(n), "{algorithm} n={n} t={threads}");
+                    assert_eq!(
+                        Some(c.total),
+                        known::total(n),
+                        "{algorithm} n={n} t={threads}"
+                    );
                     match algorithm {
                         Algorithm::Plain => assert_eq!(c.unique, None),
                         Algorithm::Symmetry => assert_eq!(c.unique, known::unique(n)),
@@ -199,7 +203,12 @@ mod tests {
         let plain = count(&Config::new(12).algorithm(Algorithm::Plain)).unwrap();
         let sym = count(&Config::new(12)).unwrap();
         assert_eq!(plain.total, sym.total);
-        assert!(sym.nodes * 5 < plain.nodes * 3, "{} vs {}", sym.nodes, plain.nodes);
+        assert!(
+            sym.nodes * 5 < plain.nodes * 3,
+            "{} vs {}",
+            sym.nodes,
+            plain.nodes
+        );
     }
 
     #[test]
@@ -208,7 +217,10 @@ mod tests {
             let sols = tests_support::all_solutions(n);
             let c = count(&Config::new(n).threads(2)).unwrap();
             assert_eq!(c.total, sols.len() as u128);
-            assert_eq!(c.unique, Some(tests_support::distinct_up_to_symmetry(n, &sols)));
+            assert_eq!(
+                c.unique,
+                Some(tests_support::distinct_up_to_symmetry(n, &sols))
+            );
         }
     }
 }

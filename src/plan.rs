@@ -408,9 +408,10 @@ pub fn canonical_constellations(n: usize) -> Vec<(Constellation, u8)> {
                     if Constellation::from_squares(n, &squares) != Some(k) {
                         continue;
                     }
-                    let peaceful = squares.iter().enumerate().all(|(i, &a)| {
-                        squares[i + 1..].iter().all(|&b| !attack(a, b))
-                    });
+                    let peaceful = squares
+                        .iter()
+                        .enumerate()
+                        .all(|(i, &a)| squares[i + 1..].iter().all(|&b| !attack(a, b)));
                     if !peaceful {
                         continue;
                     }
@@ -560,7 +561,12 @@ mod tests {
             let a = Plan::build(12, alg, None, 2).unwrap();
             let b = Plan::build(12, alg, None, 2).unwrap();
             assert_eq!(a.hash, b.hash);
-            assert!(a.subproblems.iter().enumerate().all(|(i, s)| s.id == i as u64));
+            assert!(
+                a.subproblems
+                    .iter()
+                    .enumerate()
+                    .all(|(i, s)| s.id == i as u64)
+            );
             let c = Plan::build(12, alg, Some(a.split_depth + 1), 2).unwrap();
             assert_ne!(a.hash, c.hash);
         }
@@ -592,9 +598,10 @@ mod tests {
                                 right,
                             };
                             let s = k.squares(n);
-                            let peaceful = s.iter().enumerate().all(|(i, &a)| {
-                                s[i + 1..].iter().all(|&b| !attack(a, b))
-                            });
+                            let peaceful = s
+                                .iter()
+                                .enumerate()
+                                .all(|(i, &a)| s[i + 1..].iter().all(|&b| !attack(a, b)));
                             if Constellation::from_squares(n, &s) == Some(k) && peaceful {
                                 all += 1;
                             }

@@ -139,7 +139,8 @@ impl Occupancy {
     fn place_orbit(&mut self, sq: (usize, usize), images: usize) -> bool {
         let orbit = self.orbit(sq, images);
         let distinct = orbit_len(&orbit[..images]);
-        let (mut rows, mut cols, mut sums, mut diffs) = (self.rows, self.cols, self.sums, self.diffs);
+        let (mut rows, mut cols, mut sums, mut diffs) =
+            (self.rows, self.cols, self.sums, self.diffs);
         for &(r, c) in &orbit[..distinct] {
             let (rb, cb, sb, db) = line_bits(self.n, r, c);
             if (rows & rb) | (cols & cb) | (sums & sb) | (diffs & db) != 0 {

@@ -14,8 +14,7 @@ pub fn all_solutions(n: usize) -> Vec<Vec<usize>> {
 
 fn permute(p: &mut Vec<usize>, k: usize, out: &mut Vec<Vec<usize>>) {
     if k == p.len() {
-        let ok = (0..p.len())
-            .all(|i| (i + 1..p.len()).all(|j| p[i].abs_diff(p[j]) != j - i));
+        let ok = (0..p.len()).all(|i| (i + 1..p.len()).all(|j| p[i].abs_diff(p[j]) != j - i));
         if ok {
             out.push(p.clone());
         }
