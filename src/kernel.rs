@@ -192,7 +192,11 @@ impl Lane {
         let next = lv + 1;
         let nf = sh.mask & !(c | d | a | sh.fixed[next & 63]);
         let at_pen = next == sh.pen;
-        let bulk = last_two(sh.mask, c, d, a, nf, sh.k_pen, sh.fixed_last);
+        let bulk = if at_pen {
+            last_two(sh.mask, c, d, a, nf, sh.k_pen, sh.fixed_last)
+        } else {
+            0
+        };
         self.cols[next & 63] = c;
         self.diag[next & 63] = d;
         self.anti[next & 63] = a;
@@ -203,7 +207,7 @@ impl Lane {
         at.live = live;
         // `| 1` keeps the index in range when the lane has just run dry; `live` says so.
         at.lv = (31 - (live | 1).leading_zeros()) as usize;
-        bulk & 0u64.wrapping_sub(u64::from(at_pen))
+        bulk
     }
 
     /// Hands one untried square of this lane's shallowest live level to `thief` (which must
