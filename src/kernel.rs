@@ -213,7 +213,6 @@ impl Lane {
     /// Hands one untried square of this lane's shallowest live level to `thief` (which must
     /// be empty), if this lane keeps something to do.
     /// Returns the thief's new cursor, or `None` when this lane has a single square left.
-    #[inline(never)]
     fn give(&mut self, at: &mut Cursor, thief: &mut Lane) -> Option<Cursor> {
         let live = at.live;
         let l = live.trailing_zeros() as usize;
@@ -237,11 +236,79 @@ impl Lane {
     }
 }
 
+/// How many searches [`complete_tight`] interleaves.
+const LANES: usize = 3;
+
+/// Runs `L` interleaved lanes over the search below `start` (level `base`, squares `first`)
+/// until all run dry; returns the completions and the nodes.
+fn lanes<const L: usize>(sh: &Shape, base: usize, start: &Start, first: u64) -> (u64, u64) {
+    let mut lane: [Lane; L] = std::array::from_fn(|_| Lane::empty());
+    let mut cur = [Cursor { live: 0, lv: 0 }; L];
+    cur[0] = lane[0].begin(base, start.cols, start.diag, start.anti, first);
+    let mut count = 0u64;
+    let mut nodes = 0u64;
+    loop {
+        if cur.iter().any(|c| c.live == 0) {
+            if refill(&mut lane, &mut cur) {
+                for i in 0..L {
+                    count += lane[i].turn(&mut cur[i], sh);
+                }
+                nodes += L as u64;
+                continue;
+            }
+            if cur.iter().all(|c| c.live == 0) {
+                break;
+            }
+            for i in 0..L {
+                if cur[i].live != 0 {
+                    count += lane[i].turn(&mut cur[i], sh);
+                    nodes += 1;
+                }
+            }
+            continue;
+        }
+        for i in 0..L {
+            count += lane[i].turn(&mut cur[i], sh);
+        }
+        nodes += L as u64;
+    }
+    (count, nodes)
+}
+
+/// Gives every dry lane a square from another lane that can spare one; returns whether every
+/// lane is live afterwards.
+#[inline(never)]
+fn refill<const L: usize>(lane: &mut [Lane; L], cur: &mut [Cursor; L]) -> bool {
+    for i in 0..L {
+        if cur[i].live != 0 {
+            continue;
+        }
+        for j in 0..L {
+            if j == i || cur[j].live == 0 {
+                continue;
+            }
+            let (donor, thief) = if j < i {
+                let (lo, hi) = lane.split_at_mut(i);
+                (&mut lo[j], &mut hi[0])
+            } else {
+                let (lo, hi) = lane.split_at_mut(j);
+                (&mut hi[0], &mut lo[i])
+            };
+            if let Some(c) = donor.give(&mut cur[j], thief) {
+                cur[i] = c;
+                break;
+            }
+        }
+    }
+    cur.iter().all(|c| c.live != 0)
+}
+
 /// The kernel for tight frames: every level has exactly as many free columns as levels remain.
 ///
-/// The search runs as two independent lanes whose turns alternate, so that the processor
+/// The search runs as [`LANES`] independent lanes whose turns alternate, so that the processor
 /// overlaps their dependency chains; a lane that runs dry takes over a square from the
-/// shallowest live level of the other. A child at level `last - 1` is not entered: its
+/// shallowest live level of another (measured at n = 16: 2 lanes 1.33 s, 3 lanes 1.26 s,
+/// 4 lanes 1.42 s). A child at level `last - 1` is not entered: its
 /// completions are counted by [`last_two`].
 fn complete_tight(frame: &Frame, start: &Start) -> Tally {
     let depth = frame.depth;
@@ -279,41 +346,7 @@ fn complete_tight(frame: &Frame, start: &Start) -> Tally {
     sh.fixed[..MAX_N].copy_from_slice(&frame.fixed);
     sh.step[..MAX_N].copy_from_slice(&frame.step);
 
-    let mut x = Lane::empty();
-    let mut y = Lane::empty();
-    let mut xa = x.begin(base, start.cols, start.diag, start.anti, first_free);
-    let mut ya = Cursor { live: 0, lv: 0 };
-    let mut count = 0u64;
-    let mut nodes = 0u64;
-    loop {
-        if xa.live == 0 || ya.live == 0 {
-            if xa.live == 0 && ya.live == 0 {
-                break;
-            }
-            if xa.live == 0 {
-                match y.give(&mut ya, &mut x) {
-                    Some(c) => xa = c,
-                    None => {
-                        count += y.turn(&mut ya, &sh);
-                        nodes += 1;
-                        continue;
-                    }
-                }
-            } else {
-                match x.give(&mut xa, &mut y) {
-                    Some(c) => ya = c,
-                    None => {
-                        count += x.turn(&mut xa, &sh);
-                        nodes += 1;
-                        continue;
-                    }
-                }
-            }
-        }
-        count += x.turn(&mut xa, &sh);
-        count += y.turn(&mut ya, &sh);
-        nodes += 2;
-    }
+    let (count, nodes) = lanes::<LANES>(&sh, base, start, first_free);
     Tally { count, nodes }
 }
 
