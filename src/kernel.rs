@@ -11,9 +11,12 @@
 //! (by `k` bits when the next empty row is `k` rows further, so rows that already hold a queen
 //! cost nothing).
 //!
-//! Two cheap prunes are built in: the last empty row is never entered (its completions are the
-//! popcount of its free squares, 0 or 1), and a child whose row has no free square is never
-//! pushed. There is no I/O, no allocation and no threading here.
+//! Frames where as many columns are free as levels are empty (every frame the plans make) run
+//! a loop without data-dependent branches on the squares: the next level is the highest bit
+//! of a mask of levels with squares left, three independent searches of the subproblem take
+//! turns to overlap their latency, and the last two levels are counted from the two columns
+//! left. Other frames use a plain backtrack that counts the last level by popcount. There is
+//! no I/O, no allocation and no threading here.
 
 use crate::board::MAX_N;
 
@@ -80,19 +83,280 @@ pub struct Start {
 pub struct Tally {
     /// Number of ways to fill every remaining level.
     pub count: u64,
-    /// Queens placed on the way (every level but the last, which is counted in bulk).
+    /// Search nodes: queens the loop placed one at a time. The last two levels are counted in
+    /// bulk and place no nodes (the last level alone when the frame has spare columns).
     pub nodes: u64,
 }
 
 /// Counts the ways to complete `start` within `frame`.
 ///
-/// The loop keeps one free-square mask per level on a fixed stack; the column and diagonal
-/// masks of the level are stored beside it so that going back up costs nothing.
+/// When the frame is tight (as many free columns as empty levels, as in every frame the plans
+/// make), the branch-free loop of [`complete_tight`] runs; otherwise a plain backtrack.
 pub fn complete(frame: &Frame, start: &Start) -> Tally {
     let depth = frame.depth;
     if start.level >= depth {
         return Tally { count: 1, nodes: 0 };
     }
+    let spare = (frame.mask & !start.cols).count_ones() as usize;
+    if spare == depth - start.level {
+        complete_tight(frame, start)
+    } else {
+        complete_loose(frame, start)
+    }
+}
+
+/// Stack slots; a level index is always below 32, its child below 33.
+const SLOTS: usize = 64;
+
+/// The ways to fill the last two levels, given the state `(c, d, a)` at the top of level
+/// `last - 1`, whose free squares are `f1`; exactly two columns are free (`mask & !c`).
+///
+/// One queen goes in each remaining column, so there are two candidate fillings; each is
+/// possible when both of its squares are free and the two queens are not on one diagonal.
+#[inline(always)]
+fn last_two(mask: u64, c: u64, d: u64, a: u64, f1: u64, k: u32, fixed_last: u64) -> u64 {
+    let f2 = mask & !(c | (d << k) | (a >> k) | fixed_last);
+    let rem = mask & !c;
+    let u = rem & rem.wrapping_neg();
+    let v = rem ^ u;
+    let apart = (((u << k) | (u >> k)) & v) == 0;
+    let down = (f1 & u != 0) & (f2 & v != 0);
+    let up = (f1 & v != 0) & (f2 & u != 0);
+    (u64::from(down) + u64::from(up)) * u64::from(apart)
+}
+
+/// What every search of one frame shares: the frame's per-level tables, widened to
+/// [`SLOTS`] entries so that masked level indices need no bounds checks.
+struct Shape {
+    mask: u64,
+    fixed: [u64; SLOTS],
+    step: [u32; SLOTS],
+    /// Level `last - 1`, which is counted by [`last_two`] instead of being entered.
+    pen: usize,
+    k_pen: u32,
+    fixed_last: u64,
+}
+
+/// The stack of one depth-first search in progress: slot `l` holds what the queens above
+/// level `l` attack there and the squares of level `l` not yet tried.
+struct Lane {
+    cols: [u64; SLOTS],
+    diag: [u64; SLOTS],
+    anti: [u64; SLOTS],
+    free: [u64; SLOTS],
+}
+
+/// Where a search stands (kept apart from its [`Lane`] so that it lives in registers): bit `l`
+/// of `live` says that level `l` has untried squares, `lv` is the highest such level.
+#[derive(Clone, Copy)]
+struct Cursor {
+    live: u32,
+    lv: usize,
+}
+
+impl Lane {
+    fn empty() -> Lane {
+        Lane {
+            cols: [0; SLOTS],
+            diag: [0; SLOTS],
+            anti: [0; SLOTS],
+            free: [0; SLOTS],
+        }
+    }
+
+    /// Makes the lane search the squares `free` of level `l`, from the state `(c, d, a)`.
+    fn begin(&mut self, l: usize, c: u64, d: u64, a: u64, free: u64) -> Cursor {
+        self.cols[l & 63] = c;
+        self.diag[l & 63] = d;
+        self.anti[l & 63] = a;
+        self.free[l & 63] = free;
+        Cursor {
+            live: u32::from(free != 0) << l,
+            lv: l,
+        }
+    }
+
+    /// Places one queen (the lane must be live) and returns the completions it settled.
+    ///
+    /// No data-dependent branch: the child's state is always written to its slot, the bulk
+    /// count is always computed and kept only at level `last - 1`, and the next level is the
+    /// highest bit of `live` (the child, or the nearest ancestor with squares left).
+    #[inline(always)]
+    fn turn(&mut self, at: &mut Cursor, sh: &Shape) -> u64 {
+        let lv = at.lv;
+        let f = self.free[lv & 63];
+        let b = f & f.wrapping_neg();
+        let rest = f ^ b;
+        self.free[lv & 63] = rest;
+        let k = sh.step[lv & 63];
+        let c = self.cols[lv & 63] | b;
+        let d = (self.diag[lv & 63] | b) << k;
+        let a = (self.anti[lv & 63] | b) >> k;
+        let next = lv + 1;
+        let nf = sh.mask & !(c | d | a | sh.fixed[next & 63]);
+        let at_pen = next == sh.pen;
+        let bulk = if at_pen {
+            last_two(sh.mask, c, d, a, nf, sh.k_pen, sh.fixed_last)
+        } else {
+            0
+        };
+        self.cols[next & 63] = c;
+        self.diag[next & 63] = d;
+        self.anti[next & 63] = a;
+        self.free[next & 63] = nf;
+        let enter = (nf != 0) & !at_pen;
+        let mut live = at.live ^ (u32::from(rest == 0) << lv);
+        live |= u32::from(enter) << next;
+        at.live = live;
+        // `| 1` keeps the index in range when the lane has just run dry; `live` says so.
+        at.lv = (31 - (live | 1).leading_zeros()) as usize;
+        bulk
+    }
+
+    /// Hands one untried square of this lane's shallowest live level to `thief` (which must
+    /// be empty), if this lane keeps something to do.
+    /// Returns the thief's new cursor, or `None` when this lane has a single square left.
+    fn give(&mut self, at: &mut Cursor, thief: &mut Lane) -> Option<Cursor> {
+        let live = at.live;
+        let l = live.trailing_zeros() as usize;
+        let f = self.free[l & 63];
+        if live & live.wrapping_sub(1) == 0 && f & f.wrapping_sub(1) == 0 {
+            return None;
+        }
+        let s = 1u64 << (63 - f.leading_zeros());
+        let rest = f ^ s;
+        self.free[l & 63] = rest;
+        if rest == 0 {
+            at.live ^= 1 << l;
+        }
+        Some(thief.begin(
+            l,
+            self.cols[l & 63],
+            self.diag[l & 63],
+            self.anti[l & 63],
+            s,
+        ))
+    }
+}
+
+/// How many searches [`complete_tight`] interleaves.
+const LANES: usize = 3;
+
+/// Runs `L` interleaved lanes over the search below `start` (level `base`, squares `first`)
+/// until all run dry; returns the completions and the nodes.
+fn lanes<const L: usize>(sh: &Shape, base: usize, start: &Start, first: u64) -> (u64, u64) {
+    let mut lane: [Lane; L] = std::array::from_fn(|_| Lane::empty());
+    let mut cur = [Cursor { live: 0, lv: 0 }; L];
+    cur[0] = lane[0].begin(base, start.cols, start.diag, start.anti, first);
+    let mut count = 0u64;
+    let mut nodes = 0u64;
+    loop {
+        if cur.iter().any(|c| c.live == 0) {
+            if refill(&mut lane, &mut cur) {
+                for i in 0..L {
+                    count += lane[i].turn(&mut cur[i], sh);
+                }
+                nodes += L as u64;
+                continue;
+            }
+            if cur.iter().all(|c| c.live == 0) {
+                break;
+            }
+            for i in 0..L {
+                if cur[i].live != 0 {
+                    count += lane[i].turn(&mut cur[i], sh);
+                    nodes += 1;
+                }
+            }
+            continue;
+        }
+        for i in 0..L {
+            count += lane[i].turn(&mut cur[i], sh);
+        }
+        nodes += L as u64;
+    }
+    (count, nodes)
+}
+
+/// Gives every dry lane a square from another lane that can spare one; returns whether every
+/// lane is live afterwards.
+#[inline(never)]
+fn refill<const L: usize>(lane: &mut [Lane; L], cur: &mut [Cursor; L]) -> bool {
+    for i in 0..L {
+        if cur[i].live != 0 {
+            continue;
+        }
+        for j in 0..L {
+            if j == i || cur[j].live == 0 {
+                continue;
+            }
+            let (donor, thief) = if j < i {
+                let (lo, hi) = lane.split_at_mut(i);
+                (&mut lo[j], &mut hi[0])
+            } else {
+                let (lo, hi) = lane.split_at_mut(j);
+                (&mut hi[0], &mut lo[i])
+            };
+            if let Some(c) = donor.give(&mut cur[j], thief) {
+                cur[i] = c;
+                break;
+            }
+        }
+    }
+    cur.iter().all(|c| c.live != 0)
+}
+
+/// The kernel for tight frames: every level has exactly as many free columns as levels remain.
+///
+/// The search runs as [`LANES`] independent lanes whose turns alternate, so that the processor
+/// overlaps their dependency chains; a lane that runs dry takes over a square from the
+/// shallowest live level of another (measured at n = 16: 2 lanes 1.33 s, 3 lanes 1.26 s,
+/// 4 lanes 1.42 s). A child at level `last - 1` is not entered: its
+/// completions are counted by [`last_two`].
+fn complete_tight(frame: &Frame, start: &Start) -> Tally {
+    let depth = frame.depth;
+    let mask = frame.mask;
+    let last = depth - 1;
+    let first_free = frame.free(start);
+    let base = start.level;
+    if base == last {
+        return Tally {
+            count: u64::from(first_free != 0),
+            nodes: 0,
+        };
+    }
+    if base + 1 == last {
+        let count = last_two(
+            mask,
+            start.cols,
+            start.diag,
+            start.anti,
+            first_free,
+            frame.step[base],
+            frame.fixed[last],
+        );
+        return Tally { count, nodes: 0 };
+    }
+    let pen = last - 1;
+    let mut sh = Shape {
+        mask,
+        fixed: [0; SLOTS],
+        step: [0; SLOTS],
+        pen,
+        k_pen: frame.step[pen],
+        fixed_last: frame.fixed[last],
+    };
+    sh.fixed[..MAX_N].copy_from_slice(&frame.fixed);
+    sh.step[..MAX_N].copy_from_slice(&frame.step);
+
+    let (count, nodes) = lanes::<LANES>(&sh, base, start, first_free);
+    Tally { count, nodes }
+}
+
+/// Plain backtrack for frames with spare columns (never made by the plans; kept so that any
+/// frame gives the right count). The last level is counted by popcount.
+fn complete_loose(frame: &Frame, start: &Start) -> Tally {
+    let depth = frame.depth;
     let mask = frame.mask;
     let first_free = frame.free(start);
     let last = depth - 1;
@@ -230,5 +494,41 @@ mod tests {
             ..Start::default()
         };
         assert_eq!(complete(&frame, &s), Tally { count: 1, nodes: 0 });
+    }
+
+    #[test]
+    fn tight_and_loose_kernels_agree_on_every_subproblem() {
+        use crate::plan::{Algorithm, Plan, Work};
+        for n in 4..=11 {
+            for alg in Algorithm::ALL {
+                for depth in [1usize, 2] {
+                    let Ok(plan) = Plan::build(n, alg, Some(depth), 1) else {
+                        continue;
+                    };
+                    for sub in &plan.subproblems {
+                        if let Work::Complete { frame, start, .. } = sub.work {
+                            let f = &plan.frames[frame as usize];
+                            if start.level >= f.depth {
+                                continue;
+                            }
+                            let t = complete_tight(f, &start);
+                            let l = complete_loose(f, &start);
+                            assert_eq!(t.count, l.count, "n = {n} {alg} sub {}", sub.id);
+                            assert!(t.nodes <= l.nodes);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn loose_frames_use_the_plain_backtrack() {
+        // Four rows of an 8-wide board: more free columns than levels.
+        let frame = Frame::open(8, 4);
+        let t = complete(&frame, &Start::default());
+        let l = complete_loose(&frame, &Start::default());
+        assert_eq!(t, l);
+        assert!(t.count > 0);
     }
 }
