@@ -1,14 +1,13 @@
 //! Executing a plan: a local pool of exactly T threads works through the subproblems, largest
-//! estimate first, and hands every finished piece to the caller as it completes.
+//! estimate first (each worker takes the next one from a shared counter), and hands every
+//! finished piece to the caller as it completes.
 //!
 //! The runner knows nothing about files or terminals: progress bars, checkpoint journals and
 //! shard files hang on the [`Control::on_piece`] callback. Cancellation is checked between
 //! subproblems, never inside the kernel, so a cancelled run stops once the pieces in flight end.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
-
-use rayon::prelude::*;
 
 use crate::Error;
 use crate::kernel;
@@ -98,31 +97,32 @@ pub fn execute(
     order.sort_by(|a, b| b.estimate.total_cmp(&a.estimate).then(a.id.cmp(&b.id)));
 
     let busy: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
+    let next = AtomicUsize::new(0);
     let stopped = AtomicBool::new(false);
     let cancelled = || control.cancel.is_some_and(|c| c.load(Ordering::Relaxed));
     let begun = Instant::now();
-    let pieces: Vec<Piece> = pool.install(|| {
-        order
-            .par_iter()
-            .with_max_len(1)
-            .filter_map(|sub| {
-                if cancelled() {
-                    stopped.store(true, Ordering::Relaxed);
-                    return None;
-                }
-                let t0 = Instant::now();
-                let piece = solve(plan, sub);
-                let spent = t0.elapsed().as_nanos() as u64;
-                if let Some(i) = rayon::current_thread_index() {
-                    busy[i].fetch_add(spent, Ordering::Relaxed);
-                }
-                if let Some(f) = control.on_piece {
-                    f(&piece);
-                }
-                Some(piece)
-            })
-            .collect()
+    // Every worker takes the next subproblem in the shared order (largest estimate first), so
+    // the small pieces fill the last seconds of the run on every thread.
+    let collected: Vec<Vec<Piece>> = pool.broadcast(|ctx| {
+        let mut mine = Vec::new();
+        loop {
+            if cancelled() {
+                stopped.store(true, Ordering::Relaxed);
+                break;
+            }
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(sub) = order.get(i) else { break };
+            let t0 = Instant::now();
+            let piece = solve(plan, sub);
+            busy[ctx.index()].fetch_add(t0.elapsed().as_nanos() as u64, Ordering::Relaxed);
+            if let Some(f) = control.on_piece {
+                f(&piece);
+            }
+            mine.push(piece);
+        }
+        mine
     });
+    let pieces: Vec<Piece> = collected.into_iter().flatten().collect();
     Ok(RunReport {
         cancelled: stopped.load(Ordering::Relaxed) || pieces.len() < todo.len(),
         pieces,
