@@ -62,6 +62,31 @@ impl FromStr for Algorithm {
     }
 }
 
+/// The family of a frame, for reports and diagnostics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Family {
+    /// Plain: prefixes of the first rows.
+    Prefix,
+    /// Symmetry: a queen in a corner.
+    Corner,
+    /// Symmetry: the row-0 queen strictly nearest a corner.
+    Nearest,
+    /// Symmetry: another border queen as near a corner as the row-0 queen.
+    Tie,
+}
+
+impl Family {
+    /// A short description.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Family::Prefix => "plain prefixes",
+            Family::Corner => "corner queen",
+            Family::Nearest => "row-0 queen nearest a corner",
+            Family::Tie => "tie constellations",
+        }
+    }
+}
+
 /// What one subproblem asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Work {
@@ -107,6 +132,8 @@ pub struct Plan {
     pub split_depth: usize,
     /// The row layouts the kernel searches; subproblems refer to them by index.
     pub frames: Vec<Frame>,
+    /// Which family of the plan each frame belongs to (parallel to `frames`).
+    pub families: Vec<Family>,
     /// The subproblems, `subproblems[i].id == i`.
     pub subproblems: Vec<Subproblem>,
     /// Fingerprint of everything above.
@@ -149,7 +176,7 @@ impl Plan {
                 });
             }
         }
-        let (frames, roots) = match algorithm {
+        let (frames, families, roots) = match algorithm {
             Algorithm::Plain => plain_roots(n),
             Algorithm::Symmetry => constellations(n),
         };
@@ -209,6 +236,7 @@ impl Plan {
             algorithm,
             split_depth: depth,
             frames,
+            families,
             subproblems,
             hash: 0,
         };
@@ -271,13 +299,13 @@ type Piece = (u32, Start, u8);
 
 /// The plain plan's first row: the left half counted twice, and for odd n the middle column
 /// with row 1 in its left half, counted twice. A 1×1 board has its single square.
-fn plain_roots(n: usize) -> (Vec<Frame>, Vec<Piece>) {
+fn plain_roots(n: usize) -> (Vec<Frame>, Vec<Family>, Vec<Piece>) {
     let frame = Frame::open(n, n);
     let root = Start::default();
     let mut pieces = Vec::new();
     if n == 1 {
         pieces.push((0, frame.descend(&root, 1), 1));
-        return (vec![frame], pieces);
+        return (vec![frame], vec![Family::Prefix], pieces);
     }
     for c in 0..n / 2 {
         pieces.push((0, frame.descend(&root, board::bit(c)), 2));
@@ -289,7 +317,7 @@ fn plain_roots(n: usize) -> (Vec<Frame>, Vec<Piece>) {
             pieces.push((0, frame.descend(&middle, board::bit(c)), 2));
         }
     }
-    (vec![frame], pieces)
+    (vec![frame], vec![Family::Prefix], pieces)
 }
 
 /// Every piece's children one level down, in increasing column order.
@@ -478,14 +506,15 @@ fn corner_distance(n: usize, x: usize) -> usize {
 ///    so that all of them share one tree;
 /// 3. no corner queen, and another border queen exactly as near a corner as the row-0 queen:
 ///    the canonical constellations of all four border queens, weighted by orbit size.
-fn constellations(n: usize) -> (Vec<Frame>, Vec<Piece>) {
+fn constellations(n: usize) -> (Vec<Frame>, Vec<Family>, Vec<Piece>) {
     let mut frames = Vec::new();
+    let mut families = Vec::new();
     let mut pieces = Vec::new();
     let root = Start::default();
     if n == 1 {
         let frame = Frame::open(1, 1);
         pieces.push((0, frame.descend(&root, 1), 1));
-        return (vec![frame], pieces);
+        return (vec![frame], vec![Family::Corner], pieces);
     }
     // 1. A corner queen at (0, 0); row 1 in column a >= 2; column 1 empty in rows 2..=a.
     for a in 2..n {
@@ -497,6 +526,7 @@ fn constellations(n: usize) -> (Vec<Frame>, Vec<Piece>) {
         if frame.free(&s0) & board::bit(a) != 0 {
             pieces.push((frames.len() as u32, frame.descend(&s0, board::bit(a)), 8));
             frames.push(frame);
+            families.push(Family::Corner);
         }
     }
     // 2. Row 0 in column i, every other border queen strictly further from its corners.
@@ -515,6 +545,7 @@ fn constellations(n: usize) -> (Vec<Frame>, Vec<Piece>) {
         }
         pieces.push((frames.len() as u32, frame.descend(&root, board::bit(i)), 8));
         frames.push(frame);
+        families.push(Family::Nearest);
     }
     // 3. Ties: canonical constellations with another border queen at the row-0 queen's
     //    distance from a corner.
@@ -529,8 +560,9 @@ fn constellations(n: usize) -> (Vec<Frame>, Vec<Piece>) {
         let (frame, start) = constellation_frame(n, &k);
         pieces.push((frames.len() as u32, start, weight));
         frames.push(frame);
+        families.push(Family::Tie);
     }
-    (frames, pieces)
+    (frames, families, pieces)
 }
 
 /// A rough size of the search below `start`: the product of the free squares each remaining
@@ -560,6 +592,7 @@ mod tests {
         for alg in Algorithm::ALL {
             let a = Plan::build(12, alg, None, 2).unwrap();
             let b = Plan::build(12, alg, None, 2).unwrap();
+            assert_eq!(a.families.len(), a.frames.len());
             assert_eq!(a.hash, b.hash);
             assert!(
                 a.subproblems
