@@ -320,7 +320,7 @@ pub fn merge(args: &MergeArgs) -> u8 {
                     shards: m.shards,
                     plan: &m.plan,
                     nodes: m.sums.nodes,
-                    shard_seconds: m.shard_seconds,
+                    shard_seconds: (m.shard_seconds * 1000.0).round() / 1000.0,
                     verified: verdict.map(report::verdict_name),
                 };
                 out(&serde_json::to_string(&row).expect("rows serialise"));

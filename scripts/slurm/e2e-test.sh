@@ -148,7 +148,7 @@ cleanup() {
   exit "$rc"
 }
 trap cleanup EXIT
-trap 'echo "[slurm e2e] interrupted" >&2; exit 130' INT TERM
+trap 'echo "FAIL: interrupted" >&2; echo "slurm e2e: 0 passed, 1 failed"; exit 130' INT TERM
 
 # wait_for DESCRIPTION SECONDS COMMAND...: polls COMMAND every half second.
 wait_for() {
@@ -191,10 +191,19 @@ if [[ -n "$MISSING" ]]; then
   fi
   export DEBIAN_FRONTEND=noninteractive
   APT_LOG="$(mktemp /tmp/nqueens-slurm-e2e-apt.XXXXXX.log)" || fail "mktemp failed"
-  apt-get update -q >"$APT_LOG" 2>&1 ||
-    { tail -n 20 "$APT_LOG" >&2; fail "apt-get update failed (see above)"; }
-  apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout=120 \
-    slurmctld slurmd slurm-client munge >>"$APT_LOG" 2>&1 ||
+  # A registry can fail for a moment: three tries, a pause between them.
+  INSTALLED=""
+  for try in 1 2 3; do
+    if apt-get update -q >>"$APT_LOG" 2>&1 &&
+      apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout=120 \
+        slurmctld slurmd slurm-client munge >>"$APT_LOG" 2>&1; then
+      INSTALLED=1
+      break
+    fi
+    say "installing Slurm failed (try $try of 3)"
+    sleep $((try * 10))
+  done
+  [[ -n "$INSTALLED" ]] ||
     { tail -n 20 "$APT_LOG" >&2; fail "apt-get install of Slurm failed (see above)"; }
   if [[ -n "$POLICY_RC_ADDED" ]]; then rm -f /usr/sbin/policy-rc.d; POLICY_RC_ADDED=""; fi
   MISSING="$(missing_tools)"
