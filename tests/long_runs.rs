@@ -18,6 +18,30 @@ fn json_row(out: &[u8]) -> serde_json::Value {
     serde_json::from_str(String::from_utf8_lossy(out).trim()).unwrap()
 }
 
+/// Runs a command that must succeed and print one JSON line; returns it.
+fn success_json(c: &mut Command) -> serde_json::Value {
+    let out = c.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    json_row(&out.stdout)
+}
+
+/// A journal's text with the count of its first piece raised by one.
+fn first_count_bumped(text: &str) -> String {
+    let v: serde_json::Value = serde_json::from_str(text).unwrap();
+    let p = &v["pieces"][0];
+    let bumped = text.replacen(
+        &format!("[{},{},", p[0], p[1]),
+        &format!("[{},{},", p[0], p[1].as_u64().unwrap() + 1),
+        1,
+    );
+    assert_ne!(bumped, text);
+    bumped
+}
+
 /// Starts a count in a child process, signals it once the checkpoint exists, and returns its
 /// exit code.
 fn interrupt(n: &str, checkpoint: &Path, signal: &str) -> Option<i32> {
@@ -57,17 +81,11 @@ fn an_interrupted_run_resumes_to_the_exact_count() {
         let saved: serde_json::Value = serde_json::from_slice(&fs::read(&cp).unwrap()).unwrap();
         let done = saved["pieces"].as_array().unwrap().len();
         assert!(done > 0, "nothing was saved");
-        let out = cmd()
-            .args(["17", "--json", "--threads", "2", "--checkpoint"])
-            .arg(&cp)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        let row = success_json(
+            cmd()
+                .args(["17", "--json", "--threads", "2", "--checkpoint"])
+                .arg(&cp),
         );
-        let row = json_row(&out.stdout);
         assert_eq!(row["solutions"].as_u64(), Some(95_815_104));
         assert_eq!(row["unique"].as_u64(), Some(11_977_939));
     }
@@ -107,14 +125,7 @@ fn bad_checkpoints_are_refused_and_left_untouched() {
         .assert()
         .success();
     let text = fs::read_to_string(&good).unwrap();
-    let value: serde_json::Value = serde_json::from_str(&text).unwrap();
-    let first = &value["pieces"][0];
-    let edited = text.replacen(
-        &format!("[{},{},", first[0], first[1]),
-        &format!("[{},{},", first[0], first[1].as_u64().unwrap() + 1),
-        1,
-    );
-    assert_ne!(edited, text);
+    let edited = first_count_bumped(&text);
     let cases: Vec<(&str, String, Vec<&str>, &str)> = vec![
         (
             "truncated",
@@ -189,18 +200,7 @@ fn shards_merge_to_the_exact_count_and_bad_sets_are_refused() {
                 path
             })
             .collect();
-        let out = cmd()
-            .arg("merge")
-            .args(&files)
-            .arg("--json")
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let row = json_row(&out.stdout);
+        let row = success_json(cmd().arg("merge").args(&files).arg("--json"));
         assert_eq!(row["solutions"], 14200);
         assert_eq!(row["unique"], 1787);
         assert_eq!(row["shards"], m);
@@ -234,14 +234,7 @@ fn shards_merge_to_the_exact_count_and_bad_sets_are_refused() {
     // Altered: one count changed by one.
     let altered = dir.path().join("altered.json");
     let text = fs::read_to_string(&three[1]).unwrap();
-    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
-    let p = &v["pieces"][0];
-    let changed = text.replacen(
-        &format!("[{},{},", p[0], p[1]),
-        &format!("[{},{},", p[0], p[1].as_u64().unwrap() + 1),
-        1,
-    );
-    fs::write(&altered, changed).unwrap();
+    fs::write(&altered, first_count_bumped(&text)).unwrap();
     cmd()
         .arg("merge")
         .args([&three[0], &altered, &three[2]])
