@@ -300,6 +300,7 @@ struct RecorderState {
     journal: Journal,
     pieces: BTreeMap<u64, Piece>,
     last_save: Instant,
+    save_cost: Duration,
     dirty: bool,
     error: Option<String>,
 }
@@ -316,6 +317,7 @@ impl<'a> Recorder<'a> {
                 journal,
                 pieces,
                 last_save: Instant::now(),
+                save_cost: Duration::ZERO,
                 dirty: false,
                 error: None,
             }),
@@ -327,7 +329,9 @@ impl<'a> Recorder<'a> {
         let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
         st.pieces.insert(piece.id, *piece);
         st.dirty = true;
-        if st.last_save.elapsed() >= self.interval {
+        // Saving a very large journal takes a while: wait at least twenty times as long as
+        // the last save took, so that saving never costs more than about 5% of the run.
+        if st.last_save.elapsed() >= self.interval.max(st.save_cost * 20) {
             self.save_locked(&mut st);
         }
     }
@@ -336,8 +340,11 @@ impl<'a> Recorder<'a> {
         let RecorderState {
             journal, pieces, ..
         } = st;
+        let began = Instant::now();
         journal.set_pieces(self.plan, pieces);
-        match journal.write_atomic(&self.path) {
+        let written = journal.write_atomic(&self.path);
+        st.save_cost = began.elapsed();
+        match written {
             Ok(()) => {
                 st.dirty = false;
                 st.error = None;

@@ -196,8 +196,13 @@ impl Plan {
                     limit: MAX_SUBPROBLEMS,
                 });
             }
-            if split_depth.is_none() && deeper.len() == pieces.len() {
-                break; // nothing left to split
+            // For large boards, a default plan that already has half its target stops short of
+            // overshooting it by far: millions of pieces cost memory and make checkpoints slow
+            // to write. (Small targets always split: a few huge frames would run alone.)
+            let overshoot =
+                target >= 1 << 16 && 2 * pieces.len() >= target && deeper.len() > 4 * target;
+            if split_depth.is_none() && (deeper.len() == pieces.len() || overshoot) {
+                break;
             }
             pieces = deeper;
             depth += 1;
