@@ -76,6 +76,8 @@ pub struct JsonRow<'a> {
     nodes: u128,
     nodes_per_second: f64,
     busy_seconds: Vec<f64>,
+    physical_cores: usize,
+    hardware_threads: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     verified: Option<&'static str>,
 }
@@ -94,6 +96,8 @@ pub fn json_row(c: &Counts, verdict: Option<Verdict>) -> String {
         nodes: c.nodes,
         nodes_per_second: c.nodes_per_second().round(),
         busy_seconds: c.busy.iter().map(|d| d.as_secs_f64()).collect(),
+        physical_cores: num_cpus::get_physical(),
+        hardware_threads: nqueens::run::resolve_threads(0),
         verified: verdict.map(verdict_name),
     };
     serde_json::to_string(&row).expect("rows serialise")
@@ -109,12 +113,14 @@ pub fn stats(c: &Counts) -> String {
         .collect();
     let total: f64 = c.busy.iter().map(|b| b.as_secs_f64()).sum();
     format!(
-        "stats: n = {}: {} subproblems (split depth {}), {} nodes, threads busy {} (mean {:.0}%)",
+        "stats: n = {}: {} subproblems (split depth {}), {} nodes, threads busy {} (mean {:.0}%); machine: {} physical cores, {} hardware threads",
         c.n,
         c.subproblems,
         c.split_depth,
         c.nodes,
         fractions.join(" "),
-        100.0 * total / (wall * c.busy.len().max(1) as f64)
+        100.0 * total / (wall * c.busy.len().max(1) as f64),
+        num_cpus::get_physical(),
+        nqueens::run::resolve_threads(0)
     )
 }
