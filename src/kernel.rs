@@ -165,6 +165,7 @@ impl Lane {
     }
 
     /// Makes the lane search the squares `free` of level `l`, from the state `(c, d, a)`.
+    #[inline(always)]
     fn begin(&mut self, l: usize, c: u64, d: u64, a: u64, free: u64) -> Cursor {
         self.cols[l & 63] = c;
         self.diag[l & 63] = d;
@@ -178,9 +179,9 @@ impl Lane {
 
     /// Places one queen (the lane must be live) and returns the completions it settled.
     ///
-    /// No data-dependent branch: the child's state is always written to its slot, the bulk
-    /// count is always computed and kept only at level `last - 1`, and the next level is the
-    /// highest bit of `live` (the child, or the nearest ancestor with squares left).
+    /// The only data-dependent branch is the bulk count for a child at level `last - 1`: the
+    /// child's state is always written to its slot, and the next level is the highest bit of
+    /// `live` (the child, or the nearest ancestor with squares left).
     #[inline(always)]
     fn turn(&mut self, at: &mut Cursor, sh: &Shape) -> u64 {
         let lv = at.lv;
@@ -216,6 +217,7 @@ impl Lane {
     /// Hands one untried square of this lane's shallowest live level to `thief` (which must
     /// be empty), if this lane keeps something to do.
     /// Returns the thief's new cursor, or `None` when this lane has a single square left.
+    #[inline(always)]
     fn give(&mut self, at: &mut Cursor, thief: &mut Lane) -> Option<Cursor> {
         let live = at.live;
         let l = live.trailing_zeros() as usize;
@@ -244,6 +246,10 @@ const LANES: usize = 3;
 
 /// Runs `L` interleaved lanes over the search below `start` (level `base`, squares `first`)
 /// until all run dry; returns the completions and the nodes.
+///
+/// Always inlined, so that each caller (see [`run_lanes`]) compiles it for its own
+/// instruction set.
+#[inline(always)]
 fn lanes<const L: usize>(sh: &Shape, base: usize, start: &Start, first: u64) -> (u64, u64) {
     let mut lane: [Lane; L] = std::array::from_fn(|_| Lane::empty());
     let mut cur = [Cursor { live: 0, lv: 0 }; L];
@@ -280,7 +286,7 @@ fn lanes<const L: usize>(sh: &Shape, base: usize, start: &Start, first: u64) -> 
 
 /// Gives every dry lane a square from another lane that can spare one; returns whether every
 /// lane is live afterwards.
-#[inline(never)]
+#[inline(always)]
 fn refill<const L: usize>(lane: &mut [Lane; L], cur: &mut [Cursor; L]) -> bool {
     for i in 0..L {
         if cur[i].live != 0 {
@@ -349,8 +355,49 @@ fn complete_tight(frame: &Frame, start: &Start) -> Tally {
     sh.fixed[..MAX_N].copy_from_slice(&frame.fixed);
     sh.step[..MAX_N].copy_from_slice(&frame.step);
 
-    let (count, nodes) = lanes::<LANES>(&sh, base, start, first_free);
+    let (count, nodes) = run_lanes(&sh, base, start, first_free);
     Tally { count, nodes }
+}
+
+/// [`lanes`] compiled for the baseline instruction set of the target.
+fn lanes_portable(sh: &Shape, base: usize, start: &Start, first: u64) -> (u64, u64) {
+    lanes::<LANES>(sh, base, start, first)
+}
+
+/// [`lanes`] compiled with the x86-64 bit-manipulation extensions (`popcnt`, `lzcnt`, `bmi1`,
+/// `bmi2`): three-operand shifts and `andn`, `blsi`, `blsr` and `lzcnt` shorten each turn.
+///
+/// # Safety
+///
+/// The processor must support `popcnt`, `lzcnt`, `bmi1` and `bmi2`; [`has_bit_extensions`]
+/// says so.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]
+unsafe fn lanes_bmi(sh: &Shape, base: usize, start: &Start, first: u64) -> (u64, u64) {
+    lanes::<LANES>(sh, base, start, first)
+}
+
+/// Whether this processor has the extensions [`lanes_bmi`] is compiled for. Detected once
+/// (the standard library caches the answer).
+#[cfg(target_arch = "x86_64")]
+fn has_bit_extensions() -> bool {
+    std::arch::is_x86_feature_detected!("popcnt")
+        && std::arch::is_x86_feature_detected!("lzcnt")
+        && std::arch::is_x86_feature_detected!("bmi1")
+        && std::arch::is_x86_feature_detected!("bmi2")
+}
+
+/// Runs [`lanes`] with the fastest variant this processor supports. Both variants compute
+/// the same function; they differ only in the instructions they are made of.
+#[inline]
+fn run_lanes(sh: &Shape, base: usize, start: &Start, first: u64) -> (u64, u64) {
+    #[cfg(target_arch = "x86_64")]
+    if has_bit_extensions() {
+        // SAFETY: `lanes_bmi` needs popcnt, lzcnt, bmi1 and bmi2, and the processor was just
+        // found to have all four.
+        return unsafe { lanes_bmi(sh, base, start, first) };
+    }
+    lanes_portable(sh, base, start, first)
 }
 
 /// Plain backtrack for frames with spare columns (never made by the plans; kept so that any
@@ -520,6 +567,66 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The shared tables of `frame` as [`complete_tight`] builds them, for a start at level
+    /// `base` at least two levels above the last.
+    #[cfg(target_arch = "x86_64")]
+    fn shape_of(frame: &Frame) -> Shape {
+        let last = frame.depth - 1;
+        let pen = last - 1;
+        let mut sh = Shape {
+            mask: frame.mask,
+            fixed: [0; SLOTS],
+            step: [0; SLOTS],
+            pen,
+            k_pen: frame.step[pen],
+            fixed_last: frame.fixed[last],
+        };
+        sh.fixed[..MAX_N].copy_from_slice(&frame.fixed);
+        sh.step[..MAX_N].copy_from_slice(&frame.step);
+        sh
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn instruction_set_variants_agree_on_every_subproblem() {
+        use crate::plan::{Algorithm, Plan, Work};
+        if !has_bit_extensions() {
+            eprintln!("no popcnt/lzcnt/bmi1/bmi2 here: only the portable variant can run");
+            return;
+        }
+        let mut compared = 0;
+        for n in 4..=12 {
+            for alg in Algorithm::ALL {
+                for depth in [None, Some(1usize), Some(2)] {
+                    let Ok(plan) = Plan::build(n, alg, depth, 1) else {
+                        continue;
+                    };
+                    for sub in &plan.subproblems {
+                        let Work::Complete { frame, start, .. } = sub.work else {
+                            continue;
+                        };
+                        let f = &plan.frames[frame as usize];
+                        if start.level + 3 > f.depth {
+                            continue;
+                        }
+                        let first = f.free(&start);
+                        let sh = shape_of(f);
+                        let portable = lanes_portable(&sh, start.level, &start, first);
+                        // SAFETY: the processor has the extensions (checked above).
+                        let fast = unsafe { lanes_bmi(&sh, start.level, &start, first) };
+                        assert_eq!(
+                            portable, fast,
+                            "n = {n} {alg} depth {depth:?} sub {}",
+                            sub.id
+                        );
+                        compared += 1;
+                    }
+                }
+            }
+        }
+        assert!(compared > 100);
     }
 
     #[test]
