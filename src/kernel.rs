@@ -129,12 +129,40 @@ fn last_two(mask: u64, c: u64, d: u64, a: u64, f1: u64, k: u32, fixed_last: u64)
 /// [`SLOTS`] entries so that masked level indices need no bounds checks.
 struct Shape {
     mask: u64,
-    fixed: [u64; SLOTS],
+    /// Squares a level may not take whatever the queens above: those attacked by fixed queens
+    /// and those off the board (`fixed | !mask`), so that free squares are `!(c | d | a |
+    /// block)`.
+    block: [u64; SLOTS],
     step: [u32; SLOTS],
-    /// Level `last - 1`, which is counted by [`last_two`] instead of being entered.
+    /// Bit `l` set for the levels a search enters: those above `last - 1` (counted by
+    /// [`last_two`]).
+    enter: u32,
+    /// Level `last - 1`.
     pen: usize,
     k_pen: u32,
     fixed_last: u64,
+}
+
+impl Shape {
+    /// The tables of `frame`, whose depth must be at least 3.
+    fn new(frame: &Frame) -> Shape {
+        let last = frame.depth - 1;
+        let pen = last - 1;
+        let mut sh = Shape {
+            mask: frame.mask,
+            block: [!frame.mask; SLOTS],
+            step: [0; SLOTS],
+            enter: (1u32 << pen) - 1,
+            pen,
+            k_pen: frame.step[pen],
+            fixed_last: frame.fixed[last],
+        };
+        for (b, f) in sh.block.iter_mut().zip(frame.fixed) {
+            *b |= f;
+        }
+        sh.step[..MAX_N].copy_from_slice(&frame.step);
+        sh
+    }
 }
 
 /// The stack of one depth-first search in progress: slot `l` holds what the queens above
@@ -184,30 +212,29 @@ impl Lane {
     /// `live` (the child, or the nearest ancestor with squares left).
     #[inline(always)]
     fn turn(&mut self, at: &mut Cursor, sh: &Shape) -> u64 {
-        let lv = at.lv;
-        let f = self.free[lv & 63];
+        // Below 32 (the highest bit of a `u32`), so `next` indexes a slot without a mask.
+        let lv = at.lv & 31;
+        let f = self.free[lv];
         let b = f & f.wrapping_neg();
         let rest = f ^ b;
-        self.free[lv & 63] = rest;
-        let k = sh.step[lv & 63];
-        let c = self.cols[lv & 63] | b;
-        let d = (self.diag[lv & 63] | b) << k;
-        let a = (self.anti[lv & 63] | b) >> k;
+        self.free[lv] = rest;
+        let k = sh.step[lv];
+        let c = self.cols[lv] | b;
+        let d = (self.diag[lv] | b) << k;
+        let a = (self.anti[lv] | b) >> k;
         let next = lv + 1;
-        let nf = sh.mask & !(c | d | a | sh.fixed[next & 63]);
-        let at_pen = next == sh.pen;
-        let bulk = if at_pen {
+        let nf = !(c | d | a | sh.block[next]);
+        let bulk = if next == sh.pen {
             last_two(sh.mask, c, d, a, nf, sh.k_pen, sh.fixed_last)
         } else {
             0
         };
-        self.cols[next & 63] = c;
-        self.diag[next & 63] = d;
-        self.anti[next & 63] = a;
-        self.free[next & 63] = nf;
-        let enter = (nf != 0) & !at_pen;
+        self.cols[next] = c;
+        self.diag[next] = d;
+        self.anti[next] = a;
+        self.free[next] = nf;
         let mut live = at.live ^ (u32::from(rest == 0) << lv);
-        live |= u32::from(enter) << next;
+        live |= (u32::from(nf != 0) << next) & sh.enter;
         at.live = live;
         // `| 1` keeps the index in range when the lane has just run dry; `live` says so.
         at.lv = (31 - (live | 1).leading_zeros()) as usize;
@@ -343,18 +370,7 @@ fn complete_tight(frame: &Frame, start: &Start) -> Tally {
         );
         return Tally { count, nodes: 0 };
     }
-    let pen = last - 1;
-    let mut sh = Shape {
-        mask,
-        fixed: [0; SLOTS],
-        step: [0; SLOTS],
-        pen,
-        k_pen: frame.step[pen],
-        fixed_last: frame.fixed[last],
-    };
-    sh.fixed[..MAX_N].copy_from_slice(&frame.fixed);
-    sh.step[..MAX_N].copy_from_slice(&frame.step);
-
+    let sh = Shape::new(frame);
     let (count, nodes) = run_lanes(&sh, base, start, first_free);
     Tally { count, nodes }
 }
@@ -569,25 +585,6 @@ mod tests {
         }
     }
 
-    /// The shared tables of `frame` as [`complete_tight`] builds them, for a start at level
-    /// `base` at least two levels above the last.
-    #[cfg(target_arch = "x86_64")]
-    fn shape_of(frame: &Frame) -> Shape {
-        let last = frame.depth - 1;
-        let pen = last - 1;
-        let mut sh = Shape {
-            mask: frame.mask,
-            fixed: [0; SLOTS],
-            step: [0; SLOTS],
-            pen,
-            k_pen: frame.step[pen],
-            fixed_last: frame.fixed[last],
-        };
-        sh.fixed[..MAX_N].copy_from_slice(&frame.fixed);
-        sh.step[..MAX_N].copy_from_slice(&frame.step);
-        sh
-    }
-
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn instruction_set_variants_agree_on_every_subproblem() {
@@ -612,7 +609,7 @@ mod tests {
                             continue;
                         }
                         let first = f.free(&start);
-                        let sh = shape_of(f);
+                        let sh = Shape::new(f);
                         let portable = lanes_portable(&sh, start.level, &start, first);
                         // SAFETY: the processor has the extensions (checked above).
                         let fast = unsafe { lanes_bmi(&sh, start.level, &start, first) };
