@@ -129,12 +129,40 @@ fn last_two(mask: u64, c: u64, d: u64, a: u64, f1: u64, k: u32, fixed_last: u64)
 /// [`SLOTS`] entries so that masked level indices need no bounds checks.
 struct Shape {
     mask: u64,
-    fixed: [u64; SLOTS],
+    /// Squares a level may not take whatever the queens above: those attacked by fixed queens
+    /// and those off the board (`fixed | !mask`), so that free squares are `!(c | d | a |
+    /// block)`.
+    block: [u64; SLOTS],
     step: [u32; SLOTS],
-    /// Level `last - 1`, which is counted by [`last_two`] instead of being entered.
+    /// Bit `l` set for the levels a search enters: those above `last - 1` (counted by
+    /// [`last_two`]).
+    enter: u32,
+    /// Level `last - 1`.
     pen: usize,
     k_pen: u32,
     fixed_last: u64,
+}
+
+impl Shape {
+    /// The tables of `frame`, whose depth must be at least 3.
+    fn new(frame: &Frame) -> Shape {
+        let last = frame.depth - 1;
+        let pen = last - 1;
+        let mut sh = Shape {
+            mask: frame.mask,
+            block: [!frame.mask; SLOTS],
+            step: [0; SLOTS],
+            enter: (1u32 << pen) - 1,
+            pen,
+            k_pen: frame.step[pen],
+            fixed_last: frame.fixed[last],
+        };
+        for (b, f) in sh.block.iter_mut().zip(frame.fixed) {
+            *b |= f;
+        }
+        sh.step[..MAX_N].copy_from_slice(&frame.step);
+        sh
+    }
 }
 
 /// The stack of one depth-first search in progress: slot `l` holds what the queens above
@@ -165,6 +193,7 @@ impl Lane {
     }
 
     /// Makes the lane search the squares `free` of level `l`, from the state `(c, d, a)`.
+    #[inline(always)]
     fn begin(&mut self, l: usize, c: u64, d: u64, a: u64, free: u64) -> Cursor {
         self.cols[l & 63] = c;
         self.diag[l & 63] = d;
@@ -178,35 +207,34 @@ impl Lane {
 
     /// Places one queen (the lane must be live) and returns the completions it settled.
     ///
-    /// No data-dependent branch: the child's state is always written to its slot, the bulk
-    /// count is always computed and kept only at level `last - 1`, and the next level is the
-    /// highest bit of `live` (the child, or the nearest ancestor with squares left).
+    /// The only data-dependent branch is the bulk count for a child at level `last - 1`: the
+    /// child's state is always written to its slot, and the next level is the highest bit of
+    /// `live` (the child, or the nearest ancestor with squares left).
     #[inline(always)]
     fn turn(&mut self, at: &mut Cursor, sh: &Shape) -> u64 {
-        let lv = at.lv;
-        let f = self.free[lv & 63];
+        // Below 32 (the highest bit of a `u32`), so `next` indexes a slot without a mask.
+        let lv = at.lv & 31;
+        let f = self.free[lv];
         let b = f & f.wrapping_neg();
         let rest = f ^ b;
-        self.free[lv & 63] = rest;
-        let k = sh.step[lv & 63];
-        let c = self.cols[lv & 63] | b;
-        let d = (self.diag[lv & 63] | b) << k;
-        let a = (self.anti[lv & 63] | b) >> k;
+        self.free[lv] = rest;
+        let k = sh.step[lv];
+        let c = self.cols[lv] | b;
+        let d = (self.diag[lv] | b) << k;
+        let a = (self.anti[lv] | b) >> k;
         let next = lv + 1;
-        let nf = sh.mask & !(c | d | a | sh.fixed[next & 63]);
-        let at_pen = next == sh.pen;
-        let bulk = if at_pen {
+        let nf = !(c | d | a | sh.block[next]);
+        let bulk = if next == sh.pen {
             last_two(sh.mask, c, d, a, nf, sh.k_pen, sh.fixed_last)
         } else {
             0
         };
-        self.cols[next & 63] = c;
-        self.diag[next & 63] = d;
-        self.anti[next & 63] = a;
-        self.free[next & 63] = nf;
-        let enter = (nf != 0) & !at_pen;
+        self.cols[next] = c;
+        self.diag[next] = d;
+        self.anti[next] = a;
+        self.free[next] = nf;
         let mut live = at.live ^ (u32::from(rest == 0) << lv);
-        live |= u32::from(enter) << next;
+        live |= (u32::from(nf != 0) << next) & sh.enter;
         at.live = live;
         // `| 1` keeps the index in range when the lane has just run dry; `live` says so.
         at.lv = (31 - (live | 1).leading_zeros()) as usize;
@@ -216,6 +244,7 @@ impl Lane {
     /// Hands one untried square of this lane's shallowest live level to `thief` (which must
     /// be empty), if this lane keeps something to do.
     /// Returns the thief's new cursor, or `None` when this lane has a single square left.
+    #[inline(always)]
     fn give(&mut self, at: &mut Cursor, thief: &mut Lane) -> Option<Cursor> {
         let live = at.live;
         let l = live.trailing_zeros() as usize;
@@ -244,6 +273,10 @@ const LANES: usize = 3;
 
 /// Runs `L` interleaved lanes over the search below `start` (level `base`, squares `first`)
 /// until all run dry; returns the completions and the nodes.
+///
+/// Always inlined, so that each caller (see [`run_lanes`]) compiles it for its own
+/// instruction set.
+#[inline(always)]
 fn lanes<const L: usize>(sh: &Shape, base: usize, start: &Start, first: u64) -> (u64, u64) {
     let mut lane: [Lane; L] = std::array::from_fn(|_| Lane::empty());
     let mut cur = [Cursor { live: 0, lv: 0 }; L];
@@ -280,7 +313,7 @@ fn lanes<const L: usize>(sh: &Shape, base: usize, start: &Start, first: u64) -> 
 
 /// Gives every dry lane a square from another lane that can spare one; returns whether every
 /// lane is live afterwards.
-#[inline(never)]
+#[inline(always)]
 fn refill<const L: usize>(lane: &mut [Lane; L], cur: &mut [Cursor; L]) -> bool {
     for i in 0..L {
         if cur[i].live != 0 {
@@ -337,20 +370,50 @@ fn complete_tight(frame: &Frame, start: &Start) -> Tally {
         );
         return Tally { count, nodes: 0 };
     }
-    let pen = last - 1;
-    let mut sh = Shape {
-        mask,
-        fixed: [0; SLOTS],
-        step: [0; SLOTS],
-        pen,
-        k_pen: frame.step[pen],
-        fixed_last: frame.fixed[last],
-    };
-    sh.fixed[..MAX_N].copy_from_slice(&frame.fixed);
-    sh.step[..MAX_N].copy_from_slice(&frame.step);
-
-    let (count, nodes) = lanes::<LANES>(&sh, base, start, first_free);
+    let sh = Shape::new(frame);
+    let (count, nodes) = run_lanes(&sh, base, start, first_free);
     Tally { count, nodes }
+}
+
+/// [`lanes`] compiled for the baseline instruction set of the target.
+fn lanes_portable(sh: &Shape, base: usize, start: &Start, first: u64) -> (u64, u64) {
+    lanes::<LANES>(sh, base, start, first)
+}
+
+/// [`lanes`] compiled with the x86-64 bit-manipulation extensions (`popcnt`, `lzcnt`, `bmi1`,
+/// `bmi2`): three-operand shifts and `andn`, `blsi`, `blsr` and `lzcnt` shorten each turn.
+///
+/// # Safety
+///
+/// The processor must support `popcnt`, `lzcnt`, `bmi1` and `bmi2`; [`has_bit_extensions`]
+/// says so.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]
+unsafe fn lanes_bmi(sh: &Shape, base: usize, start: &Start, first: u64) -> (u64, u64) {
+    lanes::<LANES>(sh, base, start, first)
+}
+
+/// Whether this processor has the extensions [`lanes_bmi`] is compiled for. Detected once
+/// (the standard library caches the answer).
+#[cfg(target_arch = "x86_64")]
+fn has_bit_extensions() -> bool {
+    std::arch::is_x86_feature_detected!("popcnt")
+        && std::arch::is_x86_feature_detected!("lzcnt")
+        && std::arch::is_x86_feature_detected!("bmi1")
+        && std::arch::is_x86_feature_detected!("bmi2")
+}
+
+/// Runs [`lanes`] with the fastest variant this processor supports. Both variants compute
+/// the same function; they differ only in the instructions they are made of.
+#[inline]
+fn run_lanes(sh: &Shape, base: usize, start: &Start, first: u64) -> (u64, u64) {
+    #[cfg(target_arch = "x86_64")]
+    if has_bit_extensions() {
+        // SAFETY: `lanes_bmi` needs popcnt, lzcnt, bmi1 and bmi2, and the processor was just
+        // found to have all four.
+        return unsafe { lanes_bmi(sh, base, start, first) };
+    }
+    lanes_portable(sh, base, start, first)
 }
 
 /// Plain backtrack for frames with spare columns (never made by the plans; kept so that any
@@ -520,6 +583,47 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn instruction_set_variants_agree_on_every_subproblem() {
+        use crate::plan::{Algorithm, Plan, Work};
+        if !has_bit_extensions() {
+            eprintln!("no popcnt/lzcnt/bmi1/bmi2 here: only the portable variant can run");
+            return;
+        }
+        let mut compared = 0;
+        for n in 4..=12 {
+            for alg in Algorithm::ALL {
+                for depth in [None, Some(1usize), Some(2)] {
+                    let Ok(plan) = Plan::build(n, alg, depth, 1) else {
+                        continue;
+                    };
+                    for sub in &plan.subproblems {
+                        let Work::Complete { frame, start, .. } = sub.work else {
+                            continue;
+                        };
+                        let f = &plan.frames[frame as usize];
+                        if start.level + 3 > f.depth {
+                            continue;
+                        }
+                        let first = f.free(&start);
+                        let sh = Shape::new(f);
+                        let portable = lanes_portable(&sh, start.level, &start, first);
+                        // SAFETY: the processor has the extensions (checked above).
+                        let fast = unsafe { lanes_bmi(&sh, start.level, &start, first) };
+                        assert_eq!(
+                            portable, fast,
+                            "n = {n} {alg} depth {depth:?} sub {}",
+                            sub.id
+                        );
+                        compared += 1;
+                    }
+                }
+            }
+        }
+        assert!(compared > 100);
     }
 
     #[test]
