@@ -159,6 +159,10 @@ fn count_one(n: usize, args: &CountArgs, shard: Option<Shard>) -> Result<u8, u8>
         let journal = existing.unwrap_or_else(|| Journal::new(CHECKPOINT, &plan, shard));
         Recorder::new(&plan, path, journal, SAVE_EVERY)
     });
+    if let Some(r) = &recorder {
+        // Fail now, not after hours of work, when the checkpoint cannot be written.
+        r.flush().map_err(failure)?;
+    }
     let progress = Progress::new(&plan, &todo, &resumed_sums, !args.no_progress);
     let on_piece = |p: &Piece| {
         if let Some(r) = &recorder {

@@ -349,6 +349,7 @@ impl<'a> Recorder<'a> {
                 st.dirty = false;
                 st.error = None;
             }
+            Err(JournalError::Io { source, .. }) => st.error = Some(source.to_string()),
             Err(e) => st.error = Some(e.to_string()),
         }
         st.last_save = Instant::now();

@@ -275,3 +275,15 @@ fn a_shard_resumes_from_its_checkpoint() {
     let out = cmd().arg("merge").arg(&out0).arg(&out1).output().unwrap();
     assert!(String::from_utf8_lossy(&out.stdout).contains("2680 solutions, 341 unique"));
 }
+
+#[test]
+fn an_unwritable_checkpoint_fails_before_the_work() {
+    let out = cmd()
+        .args(["12", "--checkpoint", "/nonexistent-folder/c.json"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("could not be saved"), "{err}");
+}
