@@ -107,6 +107,19 @@ pub fn count(args: &CountArgs) -> u8 {
     if shard.is_some() && args.out.is_none() {
         return usage("--shard needs --out FILE for the shard's result file");
     }
+    if let Some(out) = &args.out {
+        let folder = match out.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        if !folder.is_dir() {
+            return failure(format!(
+                "{}: the folder {} does not exist",
+                out.display(),
+                folder.display()
+            ));
+        }
+    }
     install_signal_handler();
     if !args.json && shard.is_none() {
         out(&report::header());
