@@ -186,8 +186,11 @@ mod tests {
         let plain = count(&Config::new(12).algorithm(Algorithm::Plain)).unwrap();
         let sym = count(&Config::new(12)).unwrap();
         assert_eq!(plain.total, sym.total);
+        // Nodes exclude the levels the kernel counts in bulk (the last four where the
+        // processor has bmi2, the last two elsewhere), which hides more of the symmetry plan's
+        // tree: 0.57 of the plain plan's nodes with the last two counted, 0.63 with four.
         assert!(
-            sym.nodes * 5 < plain.nodes * 3,
+            sym.nodes * 3 < plain.nodes * 2,
             "{} vs {}",
             sym.nodes,
             plain.nodes
