@@ -92,7 +92,7 @@ pub enum Command {
     Merge(MergeArgs),
     /// Benchmark this machine: a fixed workload at 1, 2, 4, ... threads, counts checked.
     ///
-    /// Workload v1-standard: the symmetry algorithm on n = 17, three runs per thread count
+    /// Workload v1-standard: the symmetry algorithm on n = 17, five runs per thread count
     /// (median kept), about a minute on two cores. Workload v1-quick (--quick): n = 15, three
     /// runs, a few seconds. The score is million solutions per second at the best thread count.
     Bench(BenchArgs),

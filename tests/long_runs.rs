@@ -47,7 +47,7 @@ fn first_count_bumped(text: &str) -> String {
 fn interrupt(n: &str, checkpoint: &Path, signal: &str) -> Option<i32> {
     let child = Std::cargo_bin("nqueens-count")
         .unwrap()
-        .args([n, "--threads", "2", "--split-depth", "2", "--checkpoint"])
+        .args([n, "--threads", "1", "--split-depth", "2", "--checkpoint"])
         .arg(checkpoint)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
