@@ -376,15 +376,6 @@ impl<'a> Recorder<'a> {
             None => Ok(st.journal.clone()),
         }
     }
-
-    /// The pieces recorded so far.
-    pub fn pieces(&self) -> BTreeMap<u64, Piece> {
-        self.state
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .pieces
-            .clone()
-    }
 }
 
 #[cfg(test)]
