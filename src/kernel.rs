@@ -407,8 +407,10 @@ mod block {
     /// The bulk count of the last five levels of a tight frame, as [`Block`] with 120
     /// permutations: one free-pattern table per level ([`free_table5`]) and a clash table
     /// indexed by the capped gaps in mixed radix ([`clash_table5`]). The bulk level is
-    /// `last - 4`. Exists only on processors with `bmi1` and `bmi2`.
-    pub(super) struct Block5 {
+    /// `last - 4`. With `ADJ` the five levels are adjacent board rows, and the row offsets
+    /// and the gap cap are constants of the compiled count. Exists only on processors with
+    /// `bmi1` and `bmi2`.
+    pub(super) struct Block5<const ADJ: bool> {
         rows: [u32; 5],
         block: [u64; 5],
         cap: u32,
@@ -416,10 +418,11 @@ mod block {
         clash: &'static [u128; CLASH5_ENTRIES],
     }
 
-    impl Block5 {
+    impl<const ADJ: bool> Block5<ADJ> {
         /// The block of the last five levels of `frame` (depth above 5), or `None` when the
-        /// processor lacks the extensions or the block spans more than seven board rows.
-        pub(super) fn new(frame: &Frame) -> Option<Block5> {
+        /// processor lacks the extensions, the block spans more than seven board rows, or
+        /// (with `ADJ`) its rows are not adjacent.
+        pub(super) fn new(frame: &Frame) -> Option<Block5<ADJ>> {
             if !has_bit_extensions() {
                 return None;
             }
@@ -433,7 +436,7 @@ mod block {
                 block[j] = frame.fixed[at + j] | !frame.mask;
             }
             let cap = rows[4] + 1;
-            if cap > 8 {
+            if cap > 8 || (ADJ && rows != [0, 1, 2, 3, 4]) {
                 return None;
             }
             Some(Block5 {
@@ -446,7 +449,7 @@ mod block {
         }
     }
 
-    impl Bottom for Block5 {
+    impl<const ADJ: bool> Bottom for Block5<ADJ> {
         const QUEUED: bool = true;
         #[inline(always)]
         fn count(&self, mask: u64, c: u64, d: u64, a: u64, nf: u64) -> u64 {
@@ -456,17 +459,18 @@ mod block {
             // bmi2 (`Block5::new`).
             let mut ok = self.free[0][unsafe { _pext_u64(nf, rem) } as usize & 31];
             for j in 1..5 {
-                let s = self.rows[j];
+                let s = if ADJ { j as u32 } else { self.rows[j] };
                 let f = !(c | (d << s) | (a >> s) | self.block[j]);
                 ok &= self.free[j][unsafe { _pext_u64(f, rem) } as usize & 31];
             }
+            let cap = if ADJ { 5 } else { self.cap };
             let mut r = rem;
             let mut prev = r.trailing_zeros();
             let mut g = 0u32;
             for _ in 0..4 {
                 r &= r - 1;
                 let t = r.trailing_zeros();
-                g = g * self.cap + (t - prev).min(self.cap) - 1;
+                g = g * cap + (t - prev).min(cap) - 1;
                 prev = t;
             }
             ok &= self.clash[g as usize & (CLASH5_ENTRIES - 1)];
@@ -802,11 +806,9 @@ fn complete_tight(frame: &Frame, start: &Start) -> Tally {
     }
     #[cfg(target_arch = "x86_64")]
     if base + 5 < depth
-        && let Some(bottom) = Block5::new(frame)
+        && let Some((count, nodes)) = block5_lanes::<true>(frame, start, first_free)
+            .or_else(|| block5_lanes::<false>(frame, start, first_free))
     {
-        let sh = Shape::with(frame, depth - 5, bottom);
-        // SAFETY: a `Block5` exists only when the processor has the extensions.
-        let (count, nodes) = unsafe { lanes_bmi::<BLOCK5_LANES, _>(&sh, base, start, first_free) };
         return Tally { count, nodes };
     }
     #[cfg(target_arch = "x86_64")]
@@ -835,6 +837,16 @@ const BLOCK_LANES: usize = 2;
 /// 0.78 s, 3 lanes 0.74 s, 4 lanes 0.76 s; the four-level block with 2 lanes 0.87-0.91 s).
 #[cfg(target_arch = "x86_64")]
 const BLOCK5_LANES: usize = 3;
+
+/// The lane search below `start` (squares `first`) with the last five levels of `frame`
+/// counted by a [`Block5`], or `None` where that block cannot be made. The start must be
+/// above level `depth - 5`.
+#[cfg(target_arch = "x86_64")]
+fn block5_lanes<const ADJ: bool>(frame: &Frame, start: &Start, first: u64) -> Option<(u64, u64)> {
+    let sh = Shape::with(frame, frame.depth - 5, Block5::<ADJ>::new(frame)?);
+    // SAFETY: a `Block5` exists only when the processor has the extensions.
+    Some(unsafe { lanes_bmi::<BLOCK5_LANES, _>(&sh, start.level, start, first) })
+}
 
 /// [`lanes`] compiled for the baseline instruction set of the target.
 fn lanes_portable(sh: &Shape<LastTwo>, base: usize, start: &Start, first: u64) -> (u64, u64) {
@@ -1131,10 +1143,12 @@ mod tests {
             if start.level + 5 >= f.depth {
                 return None;
             }
-            let sh = Shape::with(f, f.depth - 5, Block5::new(f)?);
             let first = f.free(start);
-            // SAFETY: a `Block5` exists only when the processor has the extensions.
-            Some(unsafe { lanes_bmi::<BLOCK5_LANES, _>(&sh, start.level, start, first) })
+            let generic = block5_lanes::<false>(f, start, first)?;
+            if let Some(adjacent) = block5_lanes::<true>(f, start, first) {
+                assert_eq!(adjacent, generic, "{f:?} {start:?}");
+            }
+            Some(generic)
         }
         match h {
             3 => run::<3>(f, start),
