@@ -834,9 +834,11 @@ const BLOCK: usize = 4;
 #[cfg(target_arch = "x86_64")]
 const BLOCK_LANES: usize = 2;
 /// Lanes interleaved with a [`Block5`] bottom (measured at n = 16: 1 lane 0.98 s, 2 lanes
-/// 0.78 s, 3 lanes 0.74 s, 4 lanes 0.76 s; the four-level block with 2 lanes 0.87-0.91 s).
+/// 0.78 s, 3 lanes 0.74 s, 4 lanes 0.76 s; the four-level block with 2 lanes 0.87-0.91 s;
+/// with constant row offsets for adjacent rows: 2 lanes 0.689 s, 3 lanes 0.705 s, 4 lanes
+/// 0.76 s).
 #[cfg(target_arch = "x86_64")]
-const BLOCK5_LANES: usize = 3;
+const BLOCK5_LANES: usize = 2;
 
 /// The lane search below `start` (squares `first`) with the last five levels of `frame`
 /// counted by a [`Block5`], or `None` where that block cannot be made. The start must be
