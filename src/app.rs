@@ -146,7 +146,10 @@ fn count_one(n: usize, args: &CountArgs, shard: Option<Shard>) -> Result<u8, u8>
     let depth = args
         .split_depth
         .or_else(|| existing.as_ref().map(|j| j.split_depth));
-    let plan = Plan::build(n, args.algorithm.into(), depth, threads).map_err(usage)?;
+    // A shard's plan must not depend on the thread count of the task that runs it: every task
+    // of an array job has to cut the count the same way.
+    let plan_threads = if shard.is_some() { 1 } else { threads };
+    let plan = Plan::build(n, args.algorithm.into(), depth, plan_threads).map_err(usage)?;
     if let (Some(j), Some(path)) = (&existing, &args.checkpoint) {
         j.check_against(path, &plan, shard).map_err(failure)?;
     }
