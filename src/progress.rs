@@ -18,7 +18,8 @@ pub struct Progress<'a> {
     bar: Option<ProgressBar>,
     plan: &'a Plan,
     unit: f64,
-    state: Mutex<(u64, Sums)>,
+    /// Pieces done by this run, the sums with the resumed ones, and this run's nodes.
+    state: Mutex<(u64, Sums, u128)>,
     todo: u64,
 }
 
@@ -51,21 +52,21 @@ impl<'a> Progress<'a> {
             bar,
             plan,
             unit,
-            state: Mutex::new((0, *resumed)),
+            state: Mutex::new((0, *resumed, 0)),
             todo: todo.len() as u64,
         };
-        p.refresh(0, resumed);
+        p.refresh(0, resumed, 0);
         p
     }
 
-    fn refresh(&self, done: u64, sums: &Sums) {
+    fn refresh(&self, done: u64, sums: &Sums, nodes: u128) {
         if let Some(bar) = &self.bar {
             let secs = bar.elapsed().as_secs_f64().max(1e-3);
             bar.set_message(format!(
                 "{done}/{} subproblems, {} solutions so far, {} nodes/s",
                 self.todo,
                 sums.total,
-                crate::report::si(sums.nodes as f64 / secs)
+                crate::report::si(nodes as f64 / secs)
             ));
         }
     }
@@ -78,9 +79,10 @@ impl<'a> Progress<'a> {
         let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
         st.0 += 1;
         st.1.add(self.plan, piece);
-        let (done, sums) = *st;
+        st.2 += u128::from(piece.nodes);
+        let (done, sums, nodes) = *st;
         drop(st);
-        self.refresh(done, &sums);
+        self.refresh(done, &sums, nodes);
     }
 
     /// Removes the bar.
