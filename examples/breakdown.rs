@@ -20,7 +20,7 @@ fn main() {
     let algorithm: Algorithm = args
         .next()
         .map_or(Ok(Algorithm::Symmetry), |s| s.parse())
-        .expect("plain or symmetry");
+        .expect("plain, symmetry or join");
     let plan = Plan::build(n, algorithm, None, 1).expect("plan");
     let mut families: BTreeMap<&str, (u64, u64, u128, f64)> = BTreeMap::new();
     let begun = Instant::now();
@@ -34,6 +34,15 @@ fn main() {
             }
             Work::Invariant { quarter: false, .. } => ("half-turn invariant (unique)", 1),
             Work::Invariant { quarter: true, .. } => ("quarter-turn invariant (unique)", 1),
+            Work::Join { unit, weight } => match unit.middle {
+                None => ("join: row sets", u128::from(weight)),
+                Some(m)
+                    if m.column_queen == m.row_queen && 2 * usize::from(m.row_queen) + 1 == n =>
+                {
+                    ("join: centre queen", u128::from(weight))
+                }
+                Some(_) => ("join: two middle queens", u128::from(weight)),
+            },
         };
         let e = families.entry(family).or_default();
         e.0 += 1;

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use nqueens::checkpoint::{CHECKPOINT, Journal, Recorder, SHARD_RESULT, Shard};
 use nqueens::known::{self, Verdict};
 use nqueens::run::{self, Control, Piece};
-use nqueens::{Counts, Plan, Sums, shard, solutions, trace};
+use nqueens::{Algorithm, Counts, Plan, Sums, shard, solutions, trace};
 
 use crate::cli::{CountArgs, ListArgs, ListFormat, MergeArgs, ShardArg, TraceArgs};
 use crate::progress::Progress;
@@ -149,7 +149,14 @@ fn count_one(n: usize, args: &CountArgs, shard: Option<Shard>) -> Result<u8, u8>
     // A shard's plan must not depend on the thread count of the task that runs it: every task
     // of an array job has to cut the count the same way.
     let plan_threads = if shard.is_some() { 1 } else { threads };
-    let plan = Plan::build(n, args.algorithm.into(), depth, plan_threads).map_err(usage)?;
+    // Without --algorithm, a checkpoint resumes with its own algorithm; otherwise the fastest
+    // one for the board size.
+    let algorithm = match (args.algorithm, &existing) {
+        (Some(a), _) => a.into(),
+        (None, Some(j)) => j.algorithm.parse().unwrap_or(Algorithm::default_for(n)),
+        (None, None) => Algorithm::default_for(n),
+    };
+    let plan = Plan::build(n, algorithm, depth, plan_threads).map_err(usage)?;
     if let (Some(j), Some(path)) = (&existing, &args.checkpoint) {
         j.check_against(path, &plan, shard).map_err(failure)?;
     }

@@ -39,10 +39,12 @@ pub struct CountArgs {
     #[arg(short, long, default_value_t = 0, value_name = "T")]
     pub threads: usize,
 
-    /// Counting method: symmetry (all eight board symmetries, also gives the unique count) or
-    /// plain (first-row mirror only).
-    #[arg(short, long, value_enum, default_value_t = AlgorithmArg::Symmetry)]
-    pub algorithm: AlgorithmArg,
+    /// Counting method: join (half-boards paired by diagonal patterns; the default for
+    /// n = 12..=23), symmetry (border constellations under all eight board symmetries; the
+    /// default elsewhere) or plain (first-row mirror only). join and symmetry also give the
+    /// unique count.
+    #[arg(short, long, value_enum)]
+    pub algorithm: Option<AlgorithmArg>,
 
     /// Rows the plan pre-places to make subproblems (plain: from 1; symmetry: from 0, beyond
     /// the border queens). Default: deep enough for many threads.
@@ -175,6 +177,9 @@ pub enum AlgorithmArg {
     Plain,
     /// All eight symmetries; also counts unique solutions.
     Symmetry,
+    /// Quadrant lists joined into half-boards, paired by diagonal patterns; also counts unique
+    /// solutions.
+    Join,
 }
 
 impl From<AlgorithmArg> for Algorithm {
@@ -182,6 +187,7 @@ impl From<AlgorithmArg> for Algorithm {
         match a {
             AlgorithmArg::Plain => Algorithm::Plain,
             AlgorithmArg::Symmetry => Algorithm::Symmetry,
+            AlgorithmArg::Join => Algorithm::Join,
         }
     }
 }

@@ -16,6 +16,7 @@ pub mod bench;
 pub mod board;
 pub mod checkpoint;
 pub mod hash;
+pub mod join;
 pub mod kernel;
 pub mod known;
 pub mod plan;
@@ -41,7 +42,7 @@ pub enum Error {
     #[error("board size {0} is out of range: N must be from 1 to 32")]
     BoardSize(usize),
     /// An unknown algorithm name.
-    #[error("unknown algorithm '{0}': expected plain or symmetry")]
+    #[error("unknown algorithm '{0}': expected plain, symmetry or join")]
     Algorithm(String),
     /// A split depth the plan cannot use.
     #[error("split depth {depth} is out of range: it must be from {lowest} to {highest}")]
@@ -60,6 +61,19 @@ pub enum Error {
         depth: usize,
         /// The limit.
         limit: usize,
+    },
+    /// A split depth given to the join algorithm.
+    #[error("the join algorithm has no split depth: --split-depth {0} does not apply to it")]
+    JoinSplitDepth(usize),
+    /// A board too large for the join algorithm's quadrant lists.
+    #[error(
+        "the join algorithm handles boards up to n = {largest} (its quadrant lists would not fit in memory for n = {n}); use --algorithm symmetry"
+    )]
+    JoinTooLarge {
+        /// Asked for.
+        n: usize,
+        /// Largest allowed.
+        largest: usize,
     },
     /// The thread pool could not be started.
     #[error("cannot start the worker threads: {0}")]
@@ -80,12 +94,13 @@ pub struct Config {
 }
 
 impl Config {
-    /// Counting an `n`×`n` board with the default method on every hardware thread.
+    /// Counting an `n`×`n` board with the default method for its size
+    /// ([`Algorithm::default_for`]) on every hardware thread.
     pub fn new(n: usize) -> Config {
         Config {
             n,
             threads: 0,
-            algorithm: Algorithm::Symmetry,
+            algorithm: Algorithm::default_for(n),
             split_depth: None,
         }
     }
@@ -199,7 +214,7 @@ mod tests {
                 plan::Work::Complete { frame, start, .. } => {
                     Some(tree_nodes(&plan.frames[frame as usize], &start))
                 }
-                plan::Work::Invariant { .. } => None,
+                plan::Work::Invariant { .. } | plan::Work::Join { .. } => None,
             })
             .sum()
     }
@@ -207,7 +222,10 @@ mod tests {
     #[test]
     fn the_symmetry_plan_walks_far_fewer_nodes() {
         let plain = Config::new(12).algorithm(Algorithm::Plain).plan().unwrap();
-        let sym = Config::new(12).plan().unwrap();
+        let sym = Config::new(12)
+            .algorithm(Algorithm::Symmetry)
+            .plan()
+            .unwrap();
         let (p, s) = (plan_tree_nodes(&plain), plan_tree_nodes(&sym));
         // Measured: 0.51 of the mirror-only plan's tree at n = 12 (218882 vs 425615).
         assert!(s * 5 < p * 3, "{s} vs {p}");

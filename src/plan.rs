@@ -18,6 +18,7 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::{Arc, OnceLock};
 
 use crate::Error;
 use crate::board::{self, MAX_N};
@@ -31,17 +32,32 @@ pub enum Algorithm {
     Plain,
     /// Border constellations, one per orbit of the eight board symmetries, plus the unique count.
     Symmetry,
+    /// Half-boards built from quadrant lists and paired by diagonal patterns ([`crate::join`]),
+    /// plus the unique count.
+    Join,
 }
 
 impl Algorithm {
     /// Every algorithm, in the order they are documented.
-    pub const ALL: [Algorithm; 2] = [Algorithm::Plain, Algorithm::Symmetry];
+    pub const ALL: [Algorithm; 3] = [Algorithm::Plain, Algorithm::Symmetry, Algorithm::Join];
+
+    /// The algorithm a count of an n×n board uses unless told otherwise: the fastest one by
+    /// measurement (`results/`): `join` from n = 12 up to [`crate::join::MAX_JOIN_N`],
+    /// `symmetry` elsewhere (below 12 both take well under a millisecond).
+    pub fn default_for(n: usize) -> Algorithm {
+        if (12..=crate::join::MAX_JOIN_N).contains(&n) {
+            Algorithm::Join
+        } else {
+            Algorithm::Symmetry
+        }
+    }
 
     /// The name used on the command line and in files.
     pub fn name(self) -> &'static str {
         match self {
             Algorithm::Plain => "plain",
             Algorithm::Symmetry => "symmetry",
+            Algorithm::Join => "join",
         }
     }
 }
@@ -99,6 +115,14 @@ pub enum Work {
         /// Solutions each completion stands for (its orbit or mirror class size).
         weight: u8,
     },
+    /// Count the pairs of fitting half-boards of one join unit; each stands for `weight`
+    /// solutions.
+    Join {
+        /// The east rows (and, for odd n, the middle queens).
+        unit: crate::join::Unit,
+        /// Solutions each pair stands for (orbit size of the unit).
+        weight: u8,
+    },
     /// Count the solutions a half turn (`quarter == false`) or a quarter turn leaves unchanged,
     /// whose row-0 queen stands in column `first`.
     Invariant {
@@ -138,6 +162,8 @@ pub struct Plan {
     pub subproblems: Vec<Subproblem>,
     /// Fingerprint of everything above.
     pub hash: u64,
+    /// The join algorithm's quadrant lists, built on first use and shared by every thread.
+    quadrants: Arc<OnceLock<crate::join::Quadrants>>,
 }
 
 /// The most subproblems a plan may have (each takes about 64 bytes).
@@ -166,6 +192,9 @@ impl Plan {
         threads: usize,
     ) -> Result<Plan, Error> {
         board::validate(n)?;
+        if algorithm == Algorithm::Join {
+            return Plan::build_join(n, split_depth);
+        }
         if let Some(d) = split_depth {
             let lowest = usize::from(algorithm == Algorithm::Plain);
             if d < lowest || d > MAX_SPLIT_DEPTH {
@@ -179,6 +208,7 @@ impl Plan {
         let (frames, families, roots) = match algorithm {
             Algorithm::Plain => plain_roots(n),
             Algorithm::Symmetry => constellations(n),
+            Algorithm::Join => unreachable!("join plans are built by build_join"),
         };
         let base_depth = usize::from(algorithm == Algorithm::Plain);
         let mut pieces = roots;
@@ -219,39 +249,84 @@ impl Plan {
                 estimate: estimate(&frames[frame as usize], &start),
             })
             .collect();
-        if algorithm == Algorithm::Symmetry && n > 1 {
-            for quarter in [false, true] {
-                for first in 0..n {
-                    subproblems.push(Subproblem {
-                        id: 0,
-                        work: Work::Invariant {
-                            quarter,
-                            first: first as u8,
-                        },
-                        estimate: 1.0,
-                    });
-                }
-            }
+        if algorithm == Algorithm::Symmetry {
+            push_invariants(n, &mut subproblems);
         }
+        Ok(Plan::finish(
+            n,
+            algorithm,
+            depth,
+            frames,
+            families,
+            subproblems,
+        ))
+    }
+
+    /// The join plan: one subproblem per join unit ([`crate::join::units`]), then the
+    /// invariant searches for the unique count. It has no split depth (0).
+    fn build_join(n: usize, split_depth: Option<usize>) -> Result<Plan, Error> {
+        if let Some(d) = split_depth.filter(|&d| d > 0) {
+            return Err(Error::JoinSplitDepth(d));
+        }
+        if n > crate::join::MAX_JOIN_N {
+            return Err(Error::JoinTooLarge {
+                n,
+                largest: crate::join::MAX_JOIN_N,
+            });
+        }
+        let mut subproblems: Vec<Subproblem> = crate::join::units(n)
+            .into_iter()
+            .map(|(unit, weight)| Subproblem {
+                id: 0,
+                work: Work::Join { unit, weight },
+                estimate: 1.0,
+            })
+            .collect();
+        push_invariants(n, &mut subproblems);
+        Ok(Plan::finish(
+            n,
+            Algorithm::Join,
+            0,
+            Vec::new(),
+            Vec::new(),
+            subproblems,
+        ))
+    }
+
+    fn finish(
+        n: usize,
+        algorithm: Algorithm,
+        split_depth: usize,
+        frames: Vec<Frame>,
+        families: Vec<Family>,
+        mut subproblems: Vec<Subproblem>,
+    ) -> Plan {
         for (i, s) in subproblems.iter_mut().enumerate() {
             s.id = i as u64;
         }
         let mut plan = Plan {
             n,
             algorithm,
-            split_depth: depth,
+            split_depth,
             frames,
             families,
             subproblems,
             hash: 0,
+            quadrants: Arc::default(),
         };
         plan.hash = plan.fingerprint();
-        Ok(plan)
+        plan
+    }
+
+    /// The join algorithm's quadrant lists (built by the first caller, then shared).
+    pub fn quadrants(&self) -> &crate::join::Quadrants {
+        self.quadrants
+            .get_or_init(|| crate::join::Quadrants::build(self.n))
     }
 
     /// Whether the plan also yields the unique count.
     pub fn has_unique(&self) -> bool {
-        self.algorithm == Algorithm::Symmetry
+        self.algorithm != Algorithm::Plain
     }
 
     /// The plan's hash as 16 hex digits, as written in files.
@@ -294,9 +369,39 @@ impl Plan {
                     h.write_u64(1 + u64::from(quarter));
                     h.write_u64(u64::from(first));
                 }
+                Work::Join { unit, weight } => {
+                    h.write_u64(3);
+                    h.write_u64(u64::from(unit.east_rows));
+                    let (m, k) = unit.middle.map_or((u64::MAX, u64::MAX), |m| {
+                        (m.column_queen.into(), m.row_queen.into())
+                    });
+                    h.write_u64(m);
+                    h.write_u64(k);
+                    h.write_u64(u64::from(weight));
+                }
             }
         }
         h.finish()
+    }
+}
+
+/// The searches for solutions a half or a quarter turn leaves unchanged (Burnside's lemma),
+/// one per column of the row-0 queen.
+fn push_invariants(n: usize, subproblems: &mut Vec<Subproblem>) {
+    if n < 2 {
+        return;
+    }
+    for quarter in [false, true] {
+        for first in 0..n {
+            subproblems.push(Subproblem {
+                id: 0,
+                work: Work::Invariant {
+                    quarter,
+                    first: first as u8,
+                },
+                estimate: 1.0,
+            });
+        }
     }
 }
 
@@ -655,6 +760,13 @@ mod tests {
                     .enumerate()
                     .all(|(i, s)| s.id == i as u64)
             );
+            if alg == Algorithm::Join {
+                // The join plan has no split depth; asking for one is an error, 0 is its own.
+                assert!(Plan::build(12, alg, Some(1), 2).is_err());
+                assert_eq!(Plan::build(12, alg, Some(0), 2).unwrap().hash, a.hash);
+                assert_ne!(Plan::build(13, alg, None, 2).unwrap().hash, a.hash);
+                continue;
+            }
             let c = Plan::build(12, alg, Some(a.split_depth + 1), 2).unwrap();
             assert_ne!(a.hash, c.hash);
         }

@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::Error;
+use crate::join;
 use crate::kernel;
 use crate::plan::{Plan, Subproblem, Work};
 use crate::symmetry;
@@ -34,6 +35,10 @@ pub fn solve(plan: &Plan, sub: &Subproblem) -> Piece {
         }
         Work::Invariant { quarter, first } => {
             symmetry::count_invariant(plan.n, quarter, usize::from(first))
+        }
+        Work::Join { unit, .. } => {
+            let c = join::count_unit(plan.quadrants(), &unit);
+            (c.count, c.halves)
         }
     };
     Piece {

@@ -30,7 +30,9 @@ impl Sums {
     pub fn add(&mut self, plan: &Plan, piece: &Piece) {
         let c = u128::from(piece.count);
         match plan.subproblems[piece.id as usize].work {
-            Work::Complete { weight, .. } => self.total += c * u128::from(weight),
+            Work::Complete { weight, .. } | Work::Join { weight, .. } => {
+                self.total += c * u128::from(weight)
+            }
             Work::Invariant { quarter: false, .. } => self.half_turn += c,
             Work::Invariant { quarter: true, .. } => self.quarter_turn += c,
         }

@@ -47,7 +47,27 @@ fn json_output_is_one_object_per_n_with_integer_counts() {
             assert!(!r[field].is_null(), "{field} in {r}");
         }
         assert_eq!(r["threads"], 1);
-        assert_eq!(r["algorithm"], "symmetry");
+    }
+    // The default algorithm depends on the size: the fastest one by measurement.
+    assert_eq!(rows[0]["algorithm"], "symmetry");
+    assert_eq!(rows[1]["algorithm"], "join");
+}
+
+#[test]
+fn join_refuses_a_split_depth_and_boards_past_its_range() {
+    for args in [
+        &["14", "--algorithm", "join", "--split-depth", "2"][..],
+        &["24", "--algorithm", "join"][..],
+    ] {
+        let out = Command::cargo_bin("nqueens-count")
+            .unwrap()
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("join"), "{err}");
     }
 }
 

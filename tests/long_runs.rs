@@ -44,17 +44,18 @@ fn first_count_bumped(text: &str) -> String {
 
 /// Starts a count in a child process, signals it once the checkpoint exists, and returns its
 /// exit code.
-fn interrupt(n: &str, checkpoint: &Path, signal: &str) -> Option<i32> {
+fn interrupt(args: &[&str], checkpoint: &Path, signal: &str, after: Duration) -> Option<i32> {
     let child = Std::cargo_bin("nqueens-count")
         .unwrap()
-        .args([n, "--threads", "1", "--split-depth", "2", "--checkpoint"])
+        .args(args)
+        .args(["--threads", "1", "--checkpoint"])
         .arg(checkpoint)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     // Let it work long enough to finish some subproblems.
-    std::thread::sleep(Duration::from_millis(1500));
+    std::thread::sleep(after);
     let status = Std::new("kill")
         .args([signal, &child.id().to_string()])
         .status()
@@ -73,19 +74,27 @@ fn interrupt(n: &str, checkpoint: &Path, signal: &str) -> Option<i32> {
 #[test]
 fn an_interrupted_run_resumes_to_the_exact_count() {
     let dir = tempfile::tempdir().unwrap();
-    for (signal, name) in [("-INT", "int.json"), ("-TERM", "term.json")] {
+    let symmetry = ["17", "--algorithm", "symmetry", "--split-depth", "2"];
+    let join = ["17", "--algorithm", "join"];
+    for (args, signal, name, after) in [
+        (&symmetry[..], "-INT", "int.json", 1500),
+        (&symmetry[..], "-TERM", "term.json", 1500),
+        (&join[..], "-INT", "join.json", 700),
+    ] {
         let cp = dir.path().join(name);
-        let code = interrupt("17", &cp, signal);
+        let code = interrupt(args, &cp, signal, Duration::from_millis(after));
         // A fast machine may finish first; then the count is simply complete.
         assert!(matches!(code, Some(130) | Some(0)), "{code:?}");
         let saved: serde_json::Value = serde_json::from_slice(&fs::read(&cp).unwrap()).unwrap();
         let done = saved["pieces"].as_array().unwrap().len();
         assert!(done > 0, "nothing was saved");
+        // Resumed without --algorithm: the checkpoint's own algorithm is used.
         let row = success_json(
             cmd()
                 .args(["17", "--json", "--threads", "2", "--checkpoint"])
                 .arg(&cp),
         );
+        assert_eq!(row["algorithm"], args[2]);
         assert_eq!(row["solutions"].as_u64(), Some(95_815_104));
         assert_eq!(row["unique"].as_u64(), Some(11_977_939));
     }
