@@ -715,11 +715,58 @@ fn level() -> Level {
 mod x86 {
     //! The matching loop compiled for wider vectors; callers check the features first.
 
+    use std::arch::x86_64::{
+        __m512i, _mm512_add_epi64, _mm512_loadu_si512, _mm512_or_si512, _mm512_popcnt_epi64,
+        _mm512_reduce_add_epi64, _mm512_setzero_si512,
+    };
+
     /// # Safety
     /// The processor must support `avx512f`, `avx512vpopcntdq` and `popcnt`.
     #[target_feature(enable = "avx512f,avx512vpopcntdq,popcnt")]
     pub unsafe fn query_avx512(c: usize, q: &[u64], t: &[u64], words: usize) -> u64 {
-        super::query_any(c, q, t, words)
+        match c {
+            1 => query512::<1>(q, t, words),
+            2 => query512::<2>(q, t, words),
+            3 => query512::<3>(q, t, words),
+            4 => query512::<4>(q, t, words),
+            5 => query512::<5>(q, t, words),
+            6 => query512::<6>(q, t, words),
+            7 => query512::<7>(q, t, words),
+            8 => query512::<8>(q, t, words),
+            9 => query512::<9>(q, t, words),
+            10 => query512::<10>(q, t, words),
+            _ => query512::<{ super::MAX_CHUNKS }>(q, t, words),
+        }
+    }
+
+    /// The loop of [`super::query`] written with 512-bit operations: one load and OR per chunk
+    /// and block, one `vpopcntq` per block.
+    #[target_feature(enable = "avx512f,avx512vpopcntdq,popcnt")]
+    fn query512<const C: usize>(queries: &[u64], tables: &[u64], words: usize) -> u64 {
+        let per = words << super::CHUNK;
+        let blocks = words / 8;
+        let (rows, _) = tables.as_chunks::<8>();
+        assert!(rows.len() >= C * (per / 8));
+        let mut set = 0u64;
+        for &p in queries {
+            let mut at = [0usize; C];
+            for (j, a) in at.iter_mut().enumerate() {
+                let v = ((p >> (super::CHUNK * j)) as usize) & ((1 << super::CHUNK) - 1);
+                *a = (j * per + v * words) / 8;
+            }
+            let mut acc = _mm512_setzero_si512();
+            for b in 0..blocks {
+                // SAFETY (all loads): `rows[i]` is a whole, in-bounds 64-byte row block.
+                let mut a: __m512i = unsafe { _mm512_loadu_si512(rows[at[0] + b].as_ptr().cast()) };
+                for &j in &at[1..] {
+                    let row = unsafe { _mm512_loadu_si512(rows[j + b].as_ptr().cast()) };
+                    a = _mm512_or_si512(a, row);
+                }
+                acc = _mm512_add_epi64(acc, _mm512_popcnt_epi64(a));
+            }
+            set += _mm512_reduce_add_epi64(acc) as u64;
+        }
+        (queries.len() * blocks * 512) as u64 - set
     }
 
     /// # Safety
@@ -757,16 +804,16 @@ fn query<const C: usize>(queries: &[u64], tables: &[u64], words: usize) -> u64 {
     assert!(rows.len() >= C * (per / 8));
     let mut total = 0u64;
     for &p in queries {
-        let r: [&[[u64; 8]]; C] = std::array::from_fn(|j| {
+        let mut at = [0usize; C];
+        for (j, a) in at.iter_mut().enumerate() {
             let v = ((p >> (CHUNK * j)) as usize) & ((1 << CHUNK) - 1);
-            let at = (j * per + v * words) / 8;
-            &rows[at..at + blocks]
-        });
+            *a = (j * per + v * words) / 8;
+        }
         let mut clear = [0u64; 8];
         for b in 0..blocks {
-            let mut a = r[0][b];
-            for row in &r[1..] {
-                for (x, y) in a.iter_mut().zip(&row[b]) {
+            let mut a = rows[at[0] + b];
+            for &j in &at[1..] {
+                for (x, y) in a.iter_mut().zip(&rows[j + b]) {
                     *x |= y;
                 }
             }
