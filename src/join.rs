@@ -47,6 +47,62 @@ const MAX_CHUNKS: usize = 11;
 /// rows (n = 22 lists some 230 million quadrant placements).
 pub const MAX_JOIN_N: usize = 23;
 
+/// Placements listed per quadrant for quadrant side h = 0, 1, 2, ... (the empty placement
+/// included), as [`Quadrants::build`] lists them (`examples/quadrant_sizes.rs`); the last two
+/// are extrapolated (about ×8.6 per step) and only size memory.
+const PLACEMENTS: [u64; 13] = [
+    1,
+    2,
+    5,
+    18,
+    87,
+    462,
+    2_635,
+    16_870,
+    118_969,
+    915_442,
+    7_535_369,
+    65_000_000,
+    560_000_000,
+];
+
+/// Bytes a join count of an n×n board needs on `threads` threads, about: the quadrant lists
+/// (and their building), and per thread the lists filtered by the middle queens (odd n) and
+/// the half-board and table buffers of the largest unit.
+pub fn memory_needed(n: usize, threads: usize) -> u64 {
+    let geo = Geometry::new(n);
+    let per_quadrant = PLACEMENTS[geo.h.min(PLACEMENTS.len() - 1)];
+    let odd = n % 2 == 1;
+    // Groups of equal-size row and column sets: C(2h, h).
+    let groups = (0..geo.h as u64).fold(1u64, |c, i| c * (2 * geo.h as u64 - i) / (i + 1));
+    let lists = 4 * per_quadrant * if odd { 24 } else { 8 } + 4 * 4 * groups;
+    // Small lists are built four at a time with a 24-byte temporary copy each.
+    let building = if geo.h <= SMALL_QUADRANT {
+        4 * 24 * per_quadrant
+    } else {
+        0
+    };
+    // The largest side of a unit: about 3000 half-boards at n = 16, five times more per two rows.
+    let side = (3000.0 * 5f64.powf((n as f64 - 16.0) / 2.0)).max(1000.0) as u64;
+    let per_thread = if odd { 4 * per_quadrant * 8 } else { 0 } + 100 * side;
+    lists + building + threads as u64 * per_thread
+}
+
+/// Checks that a join count of an n×n board on `threads` threads fits in the memory the system
+/// has available (where that is known).
+pub fn check_memory(n: usize, threads: usize) -> Result<(), crate::Error> {
+    let needed = memory_needed(n, threads);
+    match crate::memory::available() {
+        Some(available) if needed > available => Err(crate::Error::JoinMemory {
+            n,
+            threads,
+            needed: crate::memory::human(needed),
+            available: crate::memory::human(available),
+        }),
+        _ => Ok(()),
+    }
+}
+
 /// Where the dividing lines fall on an n×n board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Geometry {
@@ -108,6 +164,45 @@ pub struct Quadrant {
     diagonals: Vec<(u64, u64)>,
 }
 
+/// Quadrant sides up to this are listed in one walk with a temporary copy; larger ones in two
+/// walks without one (the copy would be gigabytes from n = 22).
+const SMALL_QUADRANT: usize = 9;
+
+/// Calls `visit(group, d1, d2)` for every placement of the quadrant at `origin`: a depth-first
+/// walk over its rows, each empty or holding one queen.
+fn walk(
+    geo: &Geometry,
+    index: &QuadrantIndex,
+    origin: (usize, usize),
+    mut visit: impl FnMut(usize, u64, u64),
+) {
+    let mut stack = vec![(0usize, 0u32, 0u32, 0u64, 0u64)];
+    while let Some((r, rows, cols, d1, d2)) = stack.pop() {
+        if r == geo.h {
+            visit(index.group(rows, cols), d1, d2);
+            continue;
+        }
+        stack.push((r + 1, rows, cols, d1, d2));
+        for c in 0..geo.h {
+            if cols >> c & 1 == 1 {
+                continue;
+            }
+            let (a, b) = geo.diagonals(origin.0 + r, origin.1 + c);
+            if d1 & a != 0 || d2 & b != 0 {
+                continue;
+            }
+            stack.push((r + 1, rows | 1 << r, cols | 1 << c, d1 | a, d2 | b));
+        }
+    }
+}
+
+/// Turns per-group counts (at `start[g + 1]`) into group starts.
+fn prefix_sums(start: &mut [u32]) {
+    for g in 1..start.len() {
+        start[g] += start[g - 1];
+    }
+}
+
 /// Numbering of (rows, columns) groups: masks of equal size, `base[rows] + rank[columns]`.
 #[derive(Clone, Debug)]
 struct QuadrantIndex {
@@ -148,44 +243,48 @@ impl QuadrantIndex {
 impl Quadrant {
     /// Lists the placements of the quadrant at `origin` of `geo`'s board.
     fn build(geo: &Geometry, index: &QuadrantIndex, origin: (usize, usize)) -> Quadrant {
-        let mut items: Vec<(u32, u64, u64)> = Vec::new();
-        let mut stack = vec![(0usize, 0u32, 0u32, 0u64, 0u64)];
-        // Depth-first over the rows of the quadrant: each row is empty or holds one queen.
-        while let Some((r, rows, cols, d1, d2)) = stack.pop() {
-            if r == geo.h {
-                items.push((index.group(rows, cols) as u32, d1, d2));
-                continue;
-            }
-            stack.push((r + 1, rows, cols, d1, d2));
-            for c in 0..geo.h {
-                if cols >> c & 1 == 1 {
-                    continue;
-                }
-                let (a, b) = geo.diagonals(origin.0 + r, origin.1 + c);
-                if d1 & a != 0 || d2 & b != 0 {
-                    continue;
-                }
-                stack.push((r + 1, rows | 1 << r, cols | 1 << c, d1 | a, d2 | b));
-            }
-        }
-        let mut start = vec![0u32; index.groups + 1];
-        for &(g, ..) in &items {
-            start[g as usize + 1] += 1;
-        }
-        for g in 0..index.groups {
-            start[g + 1] += start[g];
-        }
-        let mut fill = start.clone();
+        Quadrant::build_with(geo, index, origin, geo.h <= SMALL_QUADRANT)
+    }
+
+    fn build_with(
+        geo: &Geometry,
+        index: &QuadrantIndex,
+        origin: (usize, usize),
+        one_walk: bool,
+    ) -> Quadrant {
         let keep = geo.n % 2 == 1;
-        let mut patterns = vec![0; items.len()];
-        let mut diagonals = vec![(0, 0); if keep { items.len() } else { 0 }];
-        for (g, d1, d2) in items {
-            let at = fill[g as usize] as usize;
+        let mut start = vec![0u32; index.groups + 1];
+        // Small lists: one walk, the placements kept in a temporary list (24 bytes each).
+        // Large ones: one walk to count the groups, a second to fill them in place.
+        let items = one_walk.then(|| {
+            let mut items: Vec<(u32, u64, u64)> = Vec::new();
+            walk(geo, index, origin, |g, d1, d2| {
+                items.push((g as u32, d1, d2))
+            });
+            items
+        });
+        match &items {
+            Some(items) => items.iter().for_each(|&(g, ..)| start[g as usize + 1] += 1),
+            None => walk(geo, index, origin, |g, _, _| start[g + 1] += 1),
+        }
+        prefix_sums(&mut start);
+        let total = start[index.groups] as usize;
+        let mut patterns = vec![0; total];
+        let mut diagonals = vec![(0, 0); if keep { total } else { 0 }];
+        let mut fill = start.clone();
+        let mut place = |g: usize, d1: u64, d2: u64| {
+            let at = fill[g] as usize;
             patterns[at] = geo.pattern(d1, d2);
             if keep {
                 diagonals[at] = (d1, d2);
             }
-            fill[g as usize] += 1;
+            fill[g] += 1;
+        };
+        match items {
+            Some(items) => items
+                .into_iter()
+                .for_each(|(g, d1, d2)| place(g as usize, d1, d2)),
+            None => walk(geo, index, origin, place),
         }
         Quadrant {
             origin,
@@ -275,7 +374,18 @@ impl Quadrants {
         let geo = Geometry::new(n);
         let index = QuadrantIndex::new(geo.h);
         let f = geo.far;
-        let quads = [(0, 0), (0, f), (f, 0), (f, f)].map(|o| Quadrant::build(&geo, &index, o));
+        let build = |o| Quadrant::build(&geo, &index, o);
+        // Inside a worker pool (the runner builds the lists before the units start), the four
+        // lists are made in parallel on that pool; elsewhere one after another.
+        let quads = if rayon::current_thread_index().is_some() {
+            let ((a, b), (c, d)) = rayon::join(
+                || rayon::join(|| build((0, 0)), || build((0, f))),
+                || rayon::join(|| build((f, 0)), || build((f, f))),
+            );
+            [a, b, c, d]
+        } else {
+            [(0, 0), (0, f), (f, 0), (f, f)].map(build)
+        };
         Quadrants { geo, index, quads }
     }
 
@@ -325,11 +435,19 @@ impl Middle {
 /// One unit of the join: the rows of the east half, and the middle queens for odd n.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Unit {
-    /// Board rows whose queen stands in the east half.
+    /// Board rows whose queen stands in the east half (the first of `span` row sets).
     pub east_rows: u32,
     /// The middle queens (odd n only).
     pub middle: Option<Middle>,
+    /// How many row sets the unit counts: `east_rows` and the next ones in increasing order of
+    /// the subsets of the free rows. More than one only for frames whose row sets are not
+    /// reduced by symmetry (odd n, two middle queens), to keep the plan to some thousands of
+    /// units per frame family.
+    pub span: u32,
 }
+
+/// Frames whose row sets are not reduced are cut into about this many units each.
+const UNITS_PER_FRAME: usize = 512;
 
 /// The units of an n×n board with their weights: each stands for that many equal counts.
 pub fn units(n: usize) -> Vec<(Unit, u8)> {
@@ -411,25 +529,36 @@ fn push_row_sets(
             s.reverse_bits() >> (32 - n)
         }
     };
+    if !reduce {
+        let sets: Vec<u32> = Combinations::new(slots, east_cols)
+            .map(|i| deposit(i, free))
+            .collect();
+        let span = sets.len().div_ceil(UNITS_PER_FRAME).max(1);
+        for chunk in sets.chunks(span) {
+            let unit = Unit {
+                east_rows: chunk[0],
+                middle,
+                span: chunk.len() as u32,
+            };
+            out.push((unit, 1));
+        }
+        return;
+    }
     for i in Combinations::new(slots, east_cols) {
         let s = deposit(i, free);
-        let mut weight = 1;
-        if reduce {
-            let c = free & !s;
-            let mut orbit = [s, c, flip(s), flip(c)];
-            orbit.sort_unstable();
-            if orbit[0] < s {
-                continue;
-            }
-            weight = 1 + orbit.windows(2).filter(|w| w[0] != w[1]).count() as u8;
+        let c = free & !s;
+        let mut orbit = [s, c, flip(s), flip(c)];
+        orbit.sort_unstable();
+        if orbit[0] < s {
+            continue;
         }
-        out.push((
-            Unit {
-                east_rows: s,
-                middle,
-            },
-            weight,
-        ));
+        let weight = 1 + orbit.windows(2).filter(|w| w[0] != w[1]).count() as u8;
+        let unit = Unit {
+            east_rows: s,
+            middle,
+            span: 1,
+        };
+        out.push((unit, weight));
     }
 }
 
@@ -477,6 +606,33 @@ fn deposit(mut x: u64, mask: u32) -> u32 {
         m &= m - 1;
     }
     out
+}
+
+/// Gathers the bits of `x` at the set bits of `mask` into the low bits (a portable `pext`).
+fn extract(x: u32, mask: u32) -> u64 {
+    let mut out = 0;
+    let mut m = mask;
+    let mut i = 0;
+    while m != 0 {
+        let b = m & m.wrapping_neg();
+        if x & b != 0 {
+            out |= 1 << i;
+        }
+        i += 1;
+        m &= m - 1;
+    }
+    out
+}
+
+/// The row set after `s` among the subsets of `free` of the same size, in increasing order.
+fn next_row_set(s: u32, free: u32) -> Option<u32> {
+    let x = extract(s, free);
+    let mut it = Combinations {
+        next: Some(x),
+        limit: 1u64 << free.count_ones(),
+    };
+    it.next();
+    it.next().map(|y| deposit(y, free))
 }
 
 /// What one unit took: the count and the number of half-boards made.
@@ -542,26 +698,32 @@ fn count_unit_with(q: &Quadrants, unit: &Unit, s: &mut Scratch) -> UnitCount {
     }
     let mut east = std::mem::take(&mut s.east);
     let mut west = std::mem::take(&mut s.west);
-    halves(q, &view, [1, 3], unit.east_rows, east_cols, &mut east);
-    halves(
-        q,
-        &view,
-        [0, 2],
-        free_rows & !unit.east_rows,
-        west_cols,
-        &mut west,
-    );
-    // The smaller side becomes the tables, the larger one the queries.
-    let (table, queries) = if east.len() <= west.len() {
-        (&east, &west)
-    } else {
-        (&west, &east)
-    };
-    let count = count_fitting(table, queries, geo.pattern_bits(), &mut s.tables);
-    let halves = (east.len() + west.len()) as u64;
+    let mut total = UnitCount::default();
+    let mut rows = Some(unit.east_rows);
+    for _ in 0..unit.span {
+        let Some(east_rows) = rows else { break };
+        halves(q, &view, [1, 3], east_rows, east_cols, &mut east);
+        halves(
+            q,
+            &view,
+            [0, 2],
+            free_rows & !east_rows,
+            west_cols,
+            &mut west,
+        );
+        // The smaller side becomes the tables, the larger one the queries.
+        let (table, queries) = if east.len() <= west.len() {
+            (&east, &west)
+        } else {
+            (&west, &east)
+        };
+        total.count += count_fitting(table, queries, geo.pattern_bits(), &mut s.tables);
+        total.halves += (east.len() + west.len()) as u64;
+        rows = next_row_set(east_rows, free_rows);
+    }
     s.east = east;
     s.west = west;
-    UnitCount { count, halves }
+    total
 }
 
 /// The patterns of one side's half-boards: queens on exactly `rows` (board rows) and `cols`
@@ -945,11 +1107,57 @@ mod tests {
         out
     }
 
+    /// The one-row-set units a unit stands for.
+    fn single_row_sets(n: usize, u: Unit) -> Vec<Unit> {
+        let all = (1u32 << n) - 1;
+        let free = u.middle.map_or(all, |m| {
+            m.squares(n).iter().fold(all, |f, &(r, _)| f & !(1 << r))
+        });
+        let mut out = vec![Unit { span: 1, ..u }];
+        while out.len() < u.span as usize {
+            let s = next_row_set(out.last().unwrap().east_rows, free).unwrap();
+            out.push(Unit {
+                east_rows: s,
+                ..out[0]
+            });
+        }
+        out
+    }
+
+    #[test]
+    fn spans_cover_every_row_set_once() {
+        for n in [9, 11, 13] {
+            let mut seen = std::collections::HashSet::new();
+            for (u, _) in units(n) {
+                for one in single_row_sets(n, u) {
+                    assert!(seen.insert(one), "{one:?} twice");
+                }
+            }
+            let frames = middles(n).len() - 1;
+            let h = n / 2;
+            let binom = |a: u64, b: u64| (0..b).fold(1u64, |c, i| c * (a - i) / (i + 1));
+            // Each two-queen frame: all h- or (h-1)-subsets of the 2h-1 free rows; the centre
+            // frame: one per orbit.
+            let centre = seen
+                .iter()
+                .filter(|u| u.middle.unwrap().column_queen as usize == h);
+            let two = seen.len() - centre.count();
+            assert_eq!(
+                two as u64,
+                frames as u64 * binom(2 * h as u64 - 1, h as u64),
+                "n = {n}"
+            );
+        }
+    }
+
     #[test]
     fn half_boards_match_a_direct_search() {
         for n in [4, 5, 6, 7, 8, 9, 10, 11] {
             let q = Quadrants::build(n);
-            for (unit, _) in units(n) {
+            for unit in units(n)
+                .into_iter()
+                .flat_map(|(u, _)| single_row_sets(n, u))
+            {
                 let frame: Vec<(usize, usize)> = unit
                     .middle
                     .map(|m| m.squares(n).to_vec())
@@ -1026,6 +1234,36 @@ mod tests {
             let chunks = bits.div_ceil(CHUNK);
             let words = build_tables(&t, chunks, &mut tables);
             assert_eq!(query_any(chunks, &q, &tables, words), want);
+        }
+    }
+
+    #[test]
+    fn one_walk_and_two_walks_list_the_same() {
+        for n in [6, 9, 12, 13] {
+            let geo = Geometry::new(n);
+            let index = QuadrantIndex::new(geo.h);
+            for origin in [(0, 0), (geo.far, geo.far)] {
+                let a = Quadrant::build_with(&geo, &index, origin, true);
+                let b = Quadrant::build_with(&geo, &index, origin, false);
+                assert_eq!(
+                    (&a.start, &a.patterns, &a.diagonals),
+                    (&b.start, &b.patterns, &b.diagonals)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_memory_table_holds_the_list_sizes() {
+        for n in 2..=17 {
+            let q = Quadrants::build(n);
+            assert_eq!(q.placements() as u64, 4 * PLACEMENTS[q.geo.h], "n = {n}");
+            assert_eq!(q.index.groups as u64, {
+                let h = q.geo.h as u64;
+                (0..h).fold(1u64, |c, i| c * (2 * h - i) / (i + 1))
+            });
+            assert!(memory_needed(n, 1) >= q.bytes() as u64);
+            assert!(memory_needed(n, 4) > memory_needed(n, 1));
         }
     }
 

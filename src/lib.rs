@@ -19,6 +19,7 @@ pub mod hash;
 pub mod join;
 pub mod kernel;
 pub mod known;
+pub mod memory;
 pub mod plan;
 pub mod run;
 pub mod shard;
@@ -74,6 +75,20 @@ pub enum Error {
         n: usize,
         /// Largest allowed.
         largest: usize,
+    },
+    /// The join algorithm's lists would not fit in the available memory.
+    #[error(
+        "the join algorithm needs about {needed} for n = {n} on {threads} threads, but only {available} is available; use fewer threads or --algorithm symmetry"
+    )]
+    JoinMemory {
+        /// Board size.
+        n: usize,
+        /// Threads asked for.
+        threads: usize,
+        /// Estimated need, for people.
+        needed: String,
+        /// Available memory, for people.
+        available: String,
     },
     /// The thread pool could not be started.
     #[error("cannot start the worker threads: {0}")]
@@ -158,6 +173,8 @@ pub struct Counts {
     pub elapsed: Duration,
     /// Time each worker spent inside subproblems.
     pub busy: Vec<Duration>,
+    /// The process's peak resident memory after the count, in bytes, when known.
+    pub peak_memory: Option<u64>,
 }
 
 impl Counts {
@@ -172,6 +189,9 @@ impl Counts {
 pub fn count(config: &Config) -> Result<Counts, Error> {
     let begun = std::time::Instant::now();
     let plan = config.plan()?;
+    if plan.algorithm == Algorithm::Join {
+        join::check_memory(plan.n, run::resolve_threads(config.threads))?;
+    }
     let todo: Vec<u64> = plan.subproblems.iter().map(|s| s.id).collect();
     let report = run::execute(&plan, &todo, config.threads, run::Control::default())?;
     let mut sums = Sums::default();
@@ -189,6 +209,7 @@ pub fn count(config: &Config) -> Result<Counts, Error> {
         threads: report.threads,
         elapsed: begun.elapsed(),
         busy: report.busy,
+        peak_memory: memory::peak(),
     })
 }
 

@@ -372,6 +372,7 @@ impl Plan {
                 Work::Join { unit, weight } => {
                     h.write_u64(3);
                     h.write_u64(u64::from(unit.east_rows));
+                    h.write_u64(u64::from(unit.span));
                     let (m, k) = unit.middle.map_or((u64::MAX, u64::MAX), |m| {
                         (m.column_queen.into(), m.row_queen.into())
                     });

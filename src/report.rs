@@ -78,6 +78,7 @@ pub struct JsonRow<'a> {
     busy_seconds: Vec<f64>,
     physical_cores: usize,
     hardware_threads: usize,
+    peak_memory_bytes: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     verified: Option<&'static str>,
 }
@@ -98,6 +99,7 @@ pub fn json_row(c: &Counts, verdict: Option<Verdict>) -> String {
         busy_seconds: c.busy.iter().map(|d| d.as_secs_f64()).collect(),
         physical_cores: num_cpus::get_physical(),
         hardware_threads: nqueens::run::resolve_threads(0),
+        peak_memory_bytes: c.peak_memory,
         verified: verdict.map(verdict_name),
     };
     serde_json::to_string(&row).expect("rows serialise")
@@ -113,13 +115,15 @@ pub fn stats(c: &Counts) -> String {
         .collect();
     let total: f64 = c.busy.iter().map(|b| b.as_secs_f64()).sum();
     format!(
-        "stats: n = {}: {} subproblems (split depth {}), {} nodes, threads busy {} (mean {:.0}%); machine: {} physical cores, {} hardware threads",
+        "stats: n = {}: {} subproblems (split depth {}), {} nodes, threads busy {} (mean {:.0}%), peak memory {}; machine: {} physical cores, {} hardware threads",
         c.n,
         c.subproblems,
         c.split_depth,
         c.nodes,
         fractions.join(" "),
         100.0 * total / (wall * c.busy.len().max(1) as f64),
+        c.peak_memory
+            .map_or_else(|| "unknown".to_string(), nqueens::memory::human),
         num_cpus::get_physical(),
         nqueens::run::resolve_threads(0)
     )
