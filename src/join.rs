@@ -878,8 +878,9 @@ mod x86 {
     //! The matching loop compiled for wider vectors; callers check the features first.
 
     use std::arch::x86_64::{
-        __m512i, _mm512_add_epi64, _mm512_loadu_si512, _mm512_or_si512, _mm512_popcnt_epi64,
-        _mm512_reduce_add_epi64, _mm512_setzero_si512,
+        __m512i, _mm256_loadu_si256, _mm256_or_si256, _mm256_storeu_si256, _mm512_add_epi64,
+        _mm512_loadu_si512, _mm512_or_si512, _mm512_popcnt_epi64, _mm512_reduce_add_epi64,
+        _mm512_setzero_si512,
     };
 
     /// # Safety
@@ -935,7 +936,56 @@ mod x86 {
     /// The processor must support `avx2` and `popcnt`.
     #[target_feature(enable = "avx2,popcnt")]
     pub unsafe fn query_avx2(c: usize, q: &[u64], t: &[u64], words: usize) -> u64 {
-        super::query_any(c, q, t, words)
+        match c {
+            1 => query256::<1>(q, t, words),
+            2 => query256::<2>(q, t, words),
+            3 => query256::<3>(q, t, words),
+            4 => query256::<4>(q, t, words),
+            5 => query256::<5>(q, t, words),
+            6 => query256::<6>(q, t, words),
+            7 => query256::<7>(q, t, words),
+            8 => query256::<8>(q, t, words),
+            9 => query256::<9>(q, t, words),
+            10 => query256::<10>(q, t, words),
+            _ => query256::<{ super::MAX_CHUNKS }>(q, t, words),
+        }
+    }
+
+    /// The loop of [`super::query`] with 256-bit ORs and a scalar `popcnt` per word.
+    #[target_feature(enable = "avx2,popcnt")]
+    fn query256<const C: usize>(queries: &[u64], tables: &[u64], words: usize) -> u64 {
+        let per = words << super::CHUNK;
+        let blocks = words / 8;
+        let (rows, _) = tables.as_chunks::<8>();
+        assert!(rows.len() >= C * (per / 8));
+        let mut set = 0u64;
+        for &p in queries {
+            let mut at = [0usize; C];
+            for (j, a) in at.iter_mut().enumerate() {
+                let v = ((p >> (super::CHUNK * j)) as usize) & ((1 << super::CHUNK) - 1);
+                *a = (j * per + v * words) / 8;
+            }
+            for b in 0..blocks {
+                // SAFETY (all loads): each half of `rows[i]` is 32 in-bounds bytes.
+                let first = &rows[at[0] + b];
+                let mut lo = unsafe { _mm256_loadu_si256(first.as_ptr().cast()) };
+                let mut hi = unsafe { _mm256_loadu_si256(first[4..].as_ptr().cast()) };
+                for &j in &at[1..] {
+                    let row = &rows[j + b];
+                    lo = _mm256_or_si256(lo, unsafe { _mm256_loadu_si256(row.as_ptr().cast()) });
+                    hi = _mm256_or_si256(hi, unsafe {
+                        _mm256_loadu_si256(row[4..].as_ptr().cast())
+                    });
+                }
+                let mut out = [0u64; 8];
+                unsafe {
+                    _mm256_storeu_si256(out.as_mut_ptr().cast(), lo);
+                    _mm256_storeu_si256(out[4..].as_mut_ptr().cast(), hi);
+                }
+                set += out.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
+            }
+        }
+        (queries.len() * blocks * 512) as u64 - set
     }
 }
 
@@ -1234,6 +1284,19 @@ mod tests {
             let chunks = bits.div_ceil(CHUNK);
             let words = build_tables(&t, chunks, &mut tables);
             assert_eq!(query_any(chunks, &q, &tables, words), want);
+            // And every vector build this processor can run.
+            #[cfg(target_arch = "x86_64")]
+            {
+                use std::arch::is_x86_feature_detected as has;
+                if has!("avx2") && has!("popcnt") {
+                    let got = unsafe { x86::query_avx2(chunks, &q, &tables, words) };
+                    assert_eq!(got, want, "avx2");
+                }
+                if has!("avx512f") && has!("avx512vpopcntdq") && has!("popcnt") {
+                    let got = unsafe { x86::query_avx512(chunks, &q, &tables, words) };
+                    assert_eq!(got, want, "avx512");
+                }
+            }
         }
     }
 
