@@ -9,7 +9,8 @@
 
 Writes into each folder:
   time-vs-n.svg               median seconds against n at the fewest threads measured (usually
-                              1), log-scale time axis, one line per algorithm
+                              1), log-scale time axis, one line per algorithm found in runs.csv
+                              (join, symmetry, plain, yardstick; older folders lack join)
   time-vs-n-<T>threads.svg    the same for each other thread count T
   speedup-vs-threads.svg      speedup over the fewest threads against the thread count, for each
                               algorithm at the largest n, with the ideal (linear) line
@@ -30,12 +31,14 @@ FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
 
 # Colour, marker and dash per algorithm: told apart by shape as well as colour.
 STYLES = {
+    "join": ("#2a9d4b", "diamond", ""),  # not a triangle: that is the yardstick's
     "symmetry": ("#1f5fbf", "circle", ""),
     "plain": ("#d9730d", "square", ""),
     "yardstick": ("#4d4d4d", "triangle", "7 5"),
 }
-EXTRA = [("#2e9e44", "diamond", ""), ("#b0359b", "circle", "3 3"), ("#8c6d1f", "square", "3 3")]
-ORDER = ["symmetry", "plain", "yardstick"]
+# Any further algorithm (none yet): dotted, in colours none of the above uses.
+EXTRA = [("#b0359b", "circle", "3 3"), ("#8c6d1f", "square", "3 3"), ("#0f8c8c", "diamond", "3 3")]
+ORDER = ["join", "symmetry", "plain", "yardstick"]
 
 
 def style(alg, algorithms):

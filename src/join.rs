@@ -91,8 +91,16 @@ pub fn memory_needed(n: usize, threads: usize) -> u64 {
 /// Checks that a join count of an n×n board on `threads` threads fits in the memory the system
 /// has available (where that is known).
 pub fn check_memory(n: usize, threads: usize) -> Result<(), crate::Error> {
+    check_memory_against(n, threads, crate::memory::available())
+}
+
+fn check_memory_against(
+    n: usize,
+    threads: usize,
+    available: Option<u64>,
+) -> Result<(), crate::Error> {
     let needed = memory_needed(n, threads);
-    match crate::memory::available() {
+    match available {
         Some(available) if needed > available => Err(crate::Error::JoinMemory {
             n,
             threads,
@@ -785,14 +793,19 @@ pub fn count_fitting(table: &[u64], queries: &[u64], bits: usize, tables: &mut V
     }
     let chunks = bits.div_ceil(CHUNK).max(1);
     let words = build_tables(table, chunks, tables);
+    let bl = 0..words / 8;
     match level() {
         #[cfg(target_arch = "x86_64")]
-        Level::Avx512 => unsafe { x86::query_avx512(chunks, queries, tables, words) },
+        Level::Avx512 => unsafe { x86::query_avx512(chunks, queries, tables, words, bl) },
         #[cfg(target_arch = "x86_64")]
-        Level::Avx2 => unsafe { x86::query_avx2(chunks, queries, tables, words) },
-        Level::Portable => query_any(chunks, queries, tables, words),
+        Level::Avx2 => unsafe { x86::query_avx2(chunks, queries, tables, words, bl) },
+        Level::Portable => query_any(chunks, queries, tables, words, bl),
     }
 }
+
+/// A range of 512-candidate blocks of the tables (matching a slab of blocks at a time so that
+/// it stays in cache was measured: no gain at n = 20).
+type Blocks = std::ops::Range<usize>;
 
 /// Below this many candidate pairs, testing every pair beats building tables (the tables of
 /// one 512-candidate block take some 3000 word writes).
@@ -877,6 +890,8 @@ fn level() -> Level {
 mod x86 {
     //! The matching loop compiled for wider vectors; callers check the features first.
 
+    use super::Blocks;
+
     use std::arch::x86_64::{
         __m512i, _mm256_loadu_si256, _mm256_or_si256, _mm256_storeu_si256, _mm512_add_epi64,
         _mm512_loadu_si512, _mm512_or_si512, _mm512_popcnt_epi64, _mm512_reduce_add_epi64,
@@ -886,28 +901,28 @@ mod x86 {
     /// # Safety
     /// The processor must support `avx512f`, `avx512vpopcntdq` and `popcnt`.
     #[target_feature(enable = "avx512f,avx512vpopcntdq,popcnt")]
-    pub unsafe fn query_avx512(c: usize, q: &[u64], t: &[u64], words: usize) -> u64 {
+    pub unsafe fn query_avx512(c: usize, q: &[u64], t: &[u64], words: usize, bl: Blocks) -> u64 {
         match c {
-            1 => query512::<1>(q, t, words),
-            2 => query512::<2>(q, t, words),
-            3 => query512::<3>(q, t, words),
-            4 => query512::<4>(q, t, words),
-            5 => query512::<5>(q, t, words),
-            6 => query512::<6>(q, t, words),
-            7 => query512::<7>(q, t, words),
-            8 => query512::<8>(q, t, words),
-            9 => query512::<9>(q, t, words),
-            10 => query512::<10>(q, t, words),
-            _ => query512::<{ super::MAX_CHUNKS }>(q, t, words),
+            1 => query512::<1>(q, t, words, bl.clone()),
+            2 => query512::<2>(q, t, words, bl.clone()),
+            3 => query512::<3>(q, t, words, bl.clone()),
+            4 => query512::<4>(q, t, words, bl.clone()),
+            5 => query512::<5>(q, t, words, bl.clone()),
+            6 => query512::<6>(q, t, words, bl.clone()),
+            7 => query512::<7>(q, t, words, bl.clone()),
+            8 => query512::<8>(q, t, words, bl.clone()),
+            9 => query512::<9>(q, t, words, bl.clone()),
+            10 => query512::<10>(q, t, words, bl.clone()),
+            _ => query512::<{ super::MAX_CHUNKS }>(q, t, words, bl.clone()),
         }
     }
 
     /// The loop of [`super::query`] written with 512-bit operations: one load and OR per chunk
     /// and block, one `vpopcntq` per block.
     #[target_feature(enable = "avx512f,avx512vpopcntdq,popcnt")]
-    fn query512<const C: usize>(queries: &[u64], tables: &[u64], words: usize) -> u64 {
+    fn query512<const C: usize>(queries: &[u64], tables: &[u64], words: usize, bl: Blocks) -> u64 {
         let per = words << super::CHUNK;
-        let blocks = words / 8;
+        assert!(bl.end <= words / 8);
         let (rows, _) = tables.as_chunks::<8>();
         assert!(rows.len() >= C * (per / 8));
         let mut set = 0u64;
@@ -918,7 +933,7 @@ mod x86 {
                 *a = (j * per + v * words) / 8;
             }
             let mut acc = _mm512_setzero_si512();
-            for b in 0..blocks {
+            for b in bl.clone() {
                 // SAFETY (all loads): `rows[i]` is a whole, in-bounds 64-byte row block.
                 let mut a: __m512i = unsafe { _mm512_loadu_si512(rows[at[0] + b].as_ptr().cast()) };
                 for &j in &at[1..] {
@@ -929,33 +944,33 @@ mod x86 {
             }
             set += _mm512_reduce_add_epi64(acc) as u64;
         }
-        (queries.len() * blocks * 512) as u64 - set
+        (queries.len() * bl.len() * 512) as u64 - set
     }
 
     /// # Safety
     /// The processor must support `avx2` and `popcnt`.
     #[target_feature(enable = "avx2,popcnt")]
-    pub unsafe fn query_avx2(c: usize, q: &[u64], t: &[u64], words: usize) -> u64 {
+    pub unsafe fn query_avx2(c: usize, q: &[u64], t: &[u64], words: usize, bl: Blocks) -> u64 {
         match c {
-            1 => query256::<1>(q, t, words),
-            2 => query256::<2>(q, t, words),
-            3 => query256::<3>(q, t, words),
-            4 => query256::<4>(q, t, words),
-            5 => query256::<5>(q, t, words),
-            6 => query256::<6>(q, t, words),
-            7 => query256::<7>(q, t, words),
-            8 => query256::<8>(q, t, words),
-            9 => query256::<9>(q, t, words),
-            10 => query256::<10>(q, t, words),
-            _ => query256::<{ super::MAX_CHUNKS }>(q, t, words),
+            1 => query256::<1>(q, t, words, bl.clone()),
+            2 => query256::<2>(q, t, words, bl.clone()),
+            3 => query256::<3>(q, t, words, bl.clone()),
+            4 => query256::<4>(q, t, words, bl.clone()),
+            5 => query256::<5>(q, t, words, bl.clone()),
+            6 => query256::<6>(q, t, words, bl.clone()),
+            7 => query256::<7>(q, t, words, bl.clone()),
+            8 => query256::<8>(q, t, words, bl.clone()),
+            9 => query256::<9>(q, t, words, bl.clone()),
+            10 => query256::<10>(q, t, words, bl.clone()),
+            _ => query256::<{ super::MAX_CHUNKS }>(q, t, words, bl.clone()),
         }
     }
 
     /// The loop of [`super::query`] with 256-bit ORs and a scalar `popcnt` per word.
     #[target_feature(enable = "avx2,popcnt")]
-    fn query256<const C: usize>(queries: &[u64], tables: &[u64], words: usize) -> u64 {
+    fn query256<const C: usize>(queries: &[u64], tables: &[u64], words: usize, bl: Blocks) -> u64 {
         let per = words << super::CHUNK;
-        let blocks = words / 8;
+        assert!(bl.end <= words / 8);
         let (rows, _) = tables.as_chunks::<8>();
         assert!(rows.len() >= C * (per / 8));
         let mut set = 0u64;
@@ -965,7 +980,7 @@ mod x86 {
                 let v = ((p >> (super::CHUNK * j)) as usize) & ((1 << super::CHUNK) - 1);
                 *a = (j * per + v * words) / 8;
             }
-            for b in 0..blocks {
+            for b in bl.clone() {
                 // SAFETY (all loads): each half of `rows[i]` is 32 in-bounds bytes.
                 let first = &rows[at[0] + b];
                 let mut lo = unsafe { _mm256_loadu_si256(first.as_ptr().cast()) };
@@ -985,33 +1000,33 @@ mod x86 {
                 set += out.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
             }
         }
-        (queries.len() * blocks * 512) as u64 - set
+        (queries.len() * bl.len() * 512) as u64 - set
     }
 }
 
 #[inline(always)]
-fn query_any(chunks: usize, queries: &[u64], tables: &[u64], words: usize) -> u64 {
+fn query_any(chunks: usize, queries: &[u64], tables: &[u64], words: usize, bl: Blocks) -> u64 {
     match chunks {
-        1 => query::<1>(queries, tables, words),
-        2 => query::<2>(queries, tables, words),
-        3 => query::<3>(queries, tables, words),
-        4 => query::<4>(queries, tables, words),
-        5 => query::<5>(queries, tables, words),
-        6 => query::<6>(queries, tables, words),
-        7 => query::<7>(queries, tables, words),
-        8 => query::<8>(queries, tables, words),
-        9 => query::<9>(queries, tables, words),
-        10 => query::<10>(queries, tables, words),
-        _ => query::<MAX_CHUNKS>(queries, tables, words),
+        1 => query::<1>(queries, tables, words, bl.clone()),
+        2 => query::<2>(queries, tables, words, bl.clone()),
+        3 => query::<3>(queries, tables, words, bl.clone()),
+        4 => query::<4>(queries, tables, words, bl.clone()),
+        5 => query::<5>(queries, tables, words, bl.clone()),
+        6 => query::<6>(queries, tables, words, bl.clone()),
+        7 => query::<7>(queries, tables, words, bl.clone()),
+        8 => query::<8>(queries, tables, words, bl.clone()),
+        9 => query::<9>(queries, tables, words, bl.clone()),
+        10 => query::<10>(queries, tables, words, bl.clone()),
+        _ => query::<MAX_CHUNKS>(queries, tables, words, bl.clone()),
     }
 }
 
 /// For each query, ORs one table row per chunk, 512 candidates at a time, and counts the
 /// candidates left clear.
 #[inline(always)]
-fn query<const C: usize>(queries: &[u64], tables: &[u64], words: usize) -> u64 {
+fn query<const C: usize>(queries: &[u64], tables: &[u64], words: usize, bl: Blocks) -> u64 {
     let per = words << CHUNK;
-    let blocks = words / 8;
+    assert!(bl.end <= words / 8);
     let (rows, _) = tables.as_chunks::<8>();
     assert!(rows.len() >= C * (per / 8));
     let mut total = 0u64;
@@ -1022,7 +1037,7 @@ fn query<const C: usize>(queries: &[u64], tables: &[u64], words: usize) -> u64 {
             *a = (j * per + v * words) / 8;
         }
         let mut clear = [0u64; 8];
-        for b in 0..blocks {
+        for b in bl.clone() {
             let mut a = rows[at[0] + b];
             for &j in &at[1..] {
                 for (x, y) in a.iter_mut().zip(&rows[j + b]) {
@@ -1283,17 +1298,23 @@ mod tests {
             // The portable build of the loop, whatever this processor has.
             let chunks = bits.div_ceil(CHUNK);
             let words = build_tables(&t, chunks, &mut tables);
-            assert_eq!(query_any(chunks, &q, &tables, words), want);
+            assert_eq!(query_any(chunks, &q, &tables, words, 0..words / 8), want);
+            // Slabs add up to the whole.
+            let half = words / 16;
+            let split = query_any(chunks, &q, &tables, words, 0..half)
+                + query_any(chunks, &q, &tables, words, half..words / 8);
+            assert_eq!(split, want);
             // And every vector build this processor can run.
             #[cfg(target_arch = "x86_64")]
             {
                 use std::arch::is_x86_feature_detected as has;
                 if has!("avx2") && has!("popcnt") {
-                    let got = unsafe { x86::query_avx2(chunks, &q, &tables, words) };
+                    let got = unsafe { x86::query_avx2(chunks, &q, &tables, words, 0..words / 8) };
                     assert_eq!(got, want, "avx2");
                 }
                 if has!("avx512f") && has!("avx512vpopcntdq") && has!("popcnt") {
-                    let got = unsafe { x86::query_avx512(chunks, &q, &tables, words) };
+                    let got =
+                        unsafe { x86::query_avx512(chunks, &q, &tables, words, 0..words / 8) };
                     assert_eq!(got, want, "avx512");
                 }
             }
@@ -1328,6 +1349,19 @@ mod tests {
             assert!(memory_needed(n, 1) >= q.bytes() as u64);
             assert!(memory_needed(n, 4) > memory_needed(n, 1));
         }
+    }
+
+    #[test]
+    fn too_little_memory_is_a_clear_error() {
+        let need = memory_needed(20, 8);
+        assert!(check_memory_against(20, 8, Some(need)).is_ok());
+        assert!(check_memory_against(20, 8, None).is_ok());
+        let err = check_memory_against(20, 8, Some(need / 2))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("n = 20 on 8 threads"), "{err}");
+        assert!(err.contains("--algorithm symmetry"), "{err}");
+        assert_eq!(err.lines().count(), 1);
     }
 
     #[test]

@@ -2,9 +2,10 @@
 //!
 //! The data flows one way: a [`Config`] names the board and the method; a [`plan::Plan`] splits
 //! the count into independent subproblems with stable ids; [`run`] spreads them over a local
-//! thread pool; the [`kernel`] counts each one with an iterative bitmask backtrack; [`tally`]
-//! adds the pieces up in `u128`. The library never prints and never touches rayon's global pool,
-//! so it can be embedded anywhere.
+//! thread pool; the [`kernel`] counts each one with an iterative bitmask backtrack (the `plain`
+//! and `symmetry` algorithms), or [`join`] pairs half-boards built from quadrant lists (the
+//! `join` algorithm, the default for n = 12..=23); [`tally`] adds the pieces up in `u128`. The
+//! library never prints and never touches rayon's global pool, so it can be embedded anywhere.
 //!
 //! ```
 //! let counts = nqueens::count(&nqueens::Config::new(8)).unwrap();
