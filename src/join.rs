@@ -825,11 +825,28 @@ fn count_pairwise(table: &[u64], queries: &[u64]) -> u64 {
 /// the pattern shares a bit with `v` in chunk `j`. Bits past the last pattern are set in every
 /// row of chunk 0, so they are never counted.
 fn build_tables(table: &[u64], chunks: usize, t: &mut Vec<u64>) -> usize {
+    match level() {
+        #[cfg(target_arch = "x86_64")]
+        Level::Avx512 => unsafe { x86::build_avx512(table, chunks, t) },
+        _ => build_any(table, chunks, t),
+    }
+}
+
+#[inline(always)]
+fn build_any(table: &[u64], chunks: usize, t: &mut Vec<u64>) -> usize {
     let k = table.len();
     let words = k.div_ceil(512) * 8;
     let per = words << CHUNK;
-    t.clear();
-    t.resize(chunks * per, 0);
+    if t.len() < chunks * per {
+        t.resize(chunks * per, 0);
+    }
+    // Only row 0 and the one-bit rows are read before they are written.
+    for j in 0..chunks {
+        for v in std::iter::once(0).chain((0..CHUNK).map(|b| 1 << b)) {
+            let at = j * per + v * words;
+            t[at..at + words].fill(0);
+        }
+    }
     for (i, &p) in table.iter().enumerate() {
         let mut rest = p;
         while rest != 0 {
@@ -841,18 +858,21 @@ fn build_tables(table: &[u64], chunks: usize, t: &mut Vec<u64>) -> usize {
     for i in k..words * 64 {
         t[i / 64] |= 1 << (i % 64);
     }
+    let blocks = words / 8;
     for j in 0..chunks {
-        let rows = &mut t[j * per..(j + 1) * per];
+        let (rows, _) = t[j * per..(j + 1) * per].as_chunks_mut::<8>();
         for v in 1..(1usize << CHUNK) {
             let low = v & v.wrapping_neg();
             // Row 0 of chunk 0 holds the padding, which every row of chunk 0 needs too.
-            let rest = if low == v && j > 0 {
+            if low == v && j > 0 {
                 continue;
-            } else {
-                v & (v - 1)
-            };
-            for i in 0..words {
-                rows[v * words + i] = rows[rest * words + i] | rows[low * words + i];
+            }
+            let rest = v & (v - 1);
+            for b in 0..blocks {
+                let (x, y) = (rows[rest * blocks + b], rows[low * blocks + b]);
+                for ((o, x), y) in rows[v * blocks + b].iter_mut().zip(x).zip(y) {
+                    *o = x | y;
+                }
             }
         }
     }
@@ -945,6 +965,13 @@ mod x86 {
             set += _mm512_reduce_add_epi64(acc) as u64;
         }
         (queries.len() * bl.len() * 512) as u64 - set
+    }
+
+    /// # Safety
+    /// The processor must support `avx512f`.
+    #[target_feature(enable = "avx512f")]
+    pub unsafe fn build_avx512(table: &[u64], chunks: usize, t: &mut Vec<u64>) -> usize {
+        super::build_any(table, chunks, t)
     }
 
     /// # Safety
