@@ -85,7 +85,9 @@ pub fn memory_needed(n: usize, threads: usize) -> u64 {
     // The largest side of a unit: about 3000 half-boards at n = 16, five times more per two rows.
     let side = (3000.0 * 5f64.powf((n as f64 - 16.0) / 2.0)).max(1000.0) as u64;
     let per_thread = if odd { 4 * per_quadrant * 8 } else { 0 } + 100 * side;
-    lists + building + threads as u64 * per_thread
+    // The plan, the program and the allocator's slack: a tenth more and 16 MiB.
+    let total = lists + building + threads as u64 * per_thread;
+    total + total / 10 + (16 << 20)
 }
 
 /// Checks that a join count of an n×n board on `threads` threads fits in the memory the system
