@@ -4,7 +4,7 @@
 //! the count into independent subproblems with stable ids; [`run`] spreads them over a local
 //! thread pool; the [`kernel`] counts each one with an iterative bitmask backtrack (the `plain`
 //! and `symmetry` algorithms), or [`join`] pairs half-boards built from quadrant lists (the
-//! `join` algorithm, the default for n = 12..=23); [`tally`] adds the pieces up in `u128`. The
+//! `join` algorithm, the default for n = 12 and 14..=23); [`tally`] adds the pieces up in `u128`. The
 //! library never prints and never touches rayon's global pool, so it can be embedded anywhere.
 //!
 //! ```

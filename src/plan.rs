@@ -42,10 +42,12 @@ impl Algorithm {
     pub const ALL: [Algorithm; 3] = [Algorithm::Plain, Algorithm::Symmetry, Algorithm::Join];
 
     /// The algorithm a count of an n×n board uses unless told otherwise: the fastest one by
-    /// measurement (`results/`): `join` from n = 12 up to [`crate::join::MAX_JOIN_N`],
-    /// `symmetry` elsewhere (below 12 both take well under a millisecond).
+    /// measurement (`results/2026-11-30-vm`, and shards of n = 21..=23): `join` for n = 12 and
+    /// from 14 up to [`crate::join::MAX_JOIN_N`], `symmetry` elsewhere. At n = 13 `join` is a
+    /// little slower (12.2 ms against 11.8 ms: the middle queens of odd boards make many small
+    /// units); below 12 both take well under a millisecond.
     pub fn default_for(n: usize) -> Algorithm {
-        if (12..=crate::join::MAX_JOIN_N).contains(&n) {
+        if n == 12 || (14..=crate::join::MAX_JOIN_N).contains(&n) {
             Algorithm::Join
         } else {
             Algorithm::Symmetry
@@ -771,6 +773,16 @@ mod tests {
             let c = Plan::build(12, alg, Some(a.split_depth + 1), 2).unwrap();
             assert_ne!(a.hash, c.hash);
         }
+    }
+
+    #[test]
+    fn the_default_algorithm_is_the_measured_fastest() {
+        let join: Vec<usize> = (1..=32)
+            .filter(|&n| Algorithm::default_for(n) == Algorithm::Join)
+            .collect();
+        let mut want = vec![12];
+        want.extend(14..=crate::join::MAX_JOIN_N);
+        assert_eq!(join, want);
     }
 
     #[test]
