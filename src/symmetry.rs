@@ -94,6 +94,10 @@ fn search_invariant(board: &mut Occupancy, images: usize, from: usize, nodes: &m
     }
     let mut total = 0;
     for c in 0..n {
+        // Most squares are attacked already: test the square itself before its orbit.
+        if board.attacked(row, c) {
+            continue;
+        }
         if board.place_orbit((row, c), images) {
             *nodes += 1;
             total += search_invariant(board, images, row + 1, nodes);
@@ -123,6 +127,13 @@ impl Occupancy {
             sums: 0,
             diffs: 0,
         }
+    }
+
+    /// Whether a queen on the board attacks `(r, c)` (or stands there).
+    #[inline]
+    fn attacked(&self, r: usize, c: usize) -> bool {
+        let (rb, cb, sb, db) = line_bits(self.n, r, c);
+        (self.rows & rb) | (self.cols & cb) | (self.sums & sb) | (self.diffs & db) != 0
     }
 
     fn orbit(&self, sq: (usize, usize), images: usize) -> [(usize, usize); 4] {
