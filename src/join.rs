@@ -174,6 +174,17 @@ pub struct Quadrant {
     diagonals: Vec<(u64, u64)>,
 }
 
+/// The board symmetries that take the north-west quadrant to the other three.
+#[derive(Clone, Copy)]
+enum Image {
+    /// Left-right: to the north-east.
+    Mirror,
+    /// Top-bottom: to the south-west.
+    Flip,
+    /// Half turn: to the south-east.
+    HalfTurn,
+}
+
 /// Quadrant sides up to this are listed in one walk with a temporary copy; larger ones in two
 /// walks without one (the copy would be gigabytes from n = 22).
 const SMALL_QUADRANT: usize = 9;
@@ -304,6 +315,91 @@ impl Quadrant {
         }
     }
 
+    /// The list of the quadrant that `map` takes this north-west one to: every placement's
+    /// image, grouped again. A square's diagonals map to diagonals, so the masks and patterns
+    /// are moved bit by bit, without a walk.
+    fn image(&self, geo: &Geometry, index: &QuadrantIndex, map: Image) -> Quadrant {
+        let h = geo.h;
+        let side = |m: u32| {
+            if h == 0 {
+                0
+            } else {
+                m.reverse_bits() >> (32 - h)
+            }
+        };
+        let span = 2 * geo.n - 1;
+        let line = |m: u64| m.reverse_bits() >> (64 - span);
+        let w = geo.width;
+        let field = (1u64 << w) - 1;
+        let lane = |x: u64| {
+            if w == 0 {
+                0
+            } else {
+                x.reverse_bits() >> (64 - w)
+            }
+        };
+        let (flip_rows, flip_cols) = match map {
+            Image::Mirror => (false, true),
+            Image::Flip => (true, false),
+            Image::HalfTurn => (true, true),
+        };
+        let target = |rows: u32, cols: u32| {
+            let r = if flip_rows { side(rows) } else { rows };
+            let c = if flip_cols { side(cols) } else { cols };
+            index.group(r, c)
+        };
+        // Group sizes carry over; then each placement moves to its image's group.
+        let mut start = vec![0u32; index.groups + 1];
+        let mut moves = Vec::with_capacity(index.groups);
+        for rows in 0..(1u32 << h) {
+            for cols in (0..(1u32 << h)).filter(|c| c.count_ones() == rows.count_ones()) {
+                let from = index.group(rows, cols);
+                let to = target(rows, cols);
+                start[to + 1] = self.start[from + 1] - self.start[from];
+                moves.push((from, to));
+            }
+        }
+        prefix_sums(&mut start);
+        let keep = !self.diagonals.is_empty();
+        let mut patterns = vec![0; self.patterns.len()];
+        let mut diagonals = vec![(0, 0); self.diagonals.len()];
+        for (from, to) in moves {
+            let src = self.start[from] as usize..self.start[from + 1] as usize;
+            let dst = start[to] as usize;
+            for (i, at) in src.enumerate() {
+                let p = self.patterns[at];
+                let (a, b) = (p & field, p >> w);
+                // Mirror: the two directions trade places; flip: they trade places reversed;
+                // half turn: each is reversed.
+                patterns[dst + i] = match map {
+                    Image::Mirror => b | a << w,
+                    Image::Flip => lane(b) | lane(a) << w,
+                    Image::HalfTurn => lane(a) | lane(b) << w,
+                };
+                if keep {
+                    let (d1, d2) = self.diagonals[at];
+                    diagonals[dst + i] = match map {
+                        Image::Mirror => (d2, d1),
+                        Image::Flip => (line(d2), line(d1)),
+                        Image::HalfTurn => (line(d1), line(d2)),
+                    };
+                }
+            }
+        }
+        let f = geo.far;
+        let origin = match map {
+            Image::Mirror => (0, f),
+            Image::Flip => (f, 0),
+            Image::HalfTurn => (f, f),
+        };
+        Quadrant {
+            origin,
+            start,
+            patterns,
+            diagonals,
+        }
+    }
+
     /// Number of placements listed.
     pub fn len(&self) -> usize {
         self.patterns.len()
@@ -383,20 +479,30 @@ impl Quadrants {
     pub fn build(n: usize) -> Quadrants {
         let geo = Geometry::new(n);
         let index = QuadrantIndex::new(geo.h);
-        let f = geo.far;
-        let build = |o| Quadrant::build(&geo, &index, o);
-        // Inside a worker pool (the runner builds the lists before the units start), the four
-        // lists are made in parallel on that pool; elsewhere one after another.
-        let quads = if rayon::current_thread_index().is_some() {
-            let ((a, b), (c, d)) = rayon::join(
-                || rayon::join(|| build((0, 0)), || build((0, f))),
-                || rayon::join(|| build((f, 0)), || build((f, f))),
+        // The north-west list is walked; the other three are its images under the left-right
+        // mirror, the top-bottom flip and the half turn. Inside a worker pool (the runner
+        // builds the lists before the units start) the images are made in parallel on that
+        // pool; elsewhere one after another.
+        let nw = Quadrant::build(&geo, &index, (0, 0));
+        let image = |m| nw.image(&geo, &index, m);
+        let (ne, sw, se) = if rayon::current_thread_index().is_some() {
+            let (ne, (sw, se)) = rayon::join(
+                || image(Image::Mirror),
+                || rayon::join(|| image(Image::Flip), || image(Image::HalfTurn)),
             );
-            [a, b, c, d]
+            (ne, sw, se)
         } else {
-            [(0, 0), (0, f), (f, 0), (f, f)].map(build)
+            (
+                image(Image::Mirror),
+                image(Image::Flip),
+                image(Image::HalfTurn),
+            )
         };
-        Quadrants { geo, index, quads }
+        Quadrants {
+            geo,
+            index,
+            quads: [nw, ne, sw, se],
+        }
     }
 
     /// Bytes held by the lists.
