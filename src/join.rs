@@ -34,7 +34,7 @@
 //! ([`crate::symmetry`]).
 
 use std::cell::RefCell;
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::symmetry::Sym;
 
@@ -84,9 +84,16 @@ pub fn memory_needed(n: usize, threads: usize) -> u64 {
     };
     // The largest side of a unit: about 3000 half-boards at n = 16, five times more per two rows.
     let side = (3000.0 * 5f64.powf((n as f64 - 16.0) / 2.0)).max(1000.0) as u64;
-    let per_thread = if odd { 4 * per_quadrant * 8 } else { 0 } + 100 * side;
+    let per_thread = 100 * side;
+    // Odd n: the lists filtered for a frame (at most the whole lists), shared, kept for the
+    // last frames, and one more held by threads still on an older frame.
+    let filtered = if odd {
+        (FRAMES_KEPT as u64 + 1) * 4 * per_quadrant * 8
+    } else {
+        0
+    };
     // The plan, the program and the allocator's slack: a tenth more and 16 MiB.
-    let total = lists + building + threads as u64 * per_thread;
+    let total = lists + building + filtered + threads as u64 * per_thread;
     total + total / 10 + (16 << 20)
 }
 
@@ -455,14 +462,19 @@ impl View<'_> {
 }
 
 /// The four quadrants of a board, built once per count and shared by all threads.
-#[derive(Clone)]
 pub struct Quadrants {
     /// Where the lines fall.
     pub geo: Geometry,
     index: QuadrantIndex,
     /// North-west, north-east, south-west, south-east.
     quads: [Quadrant; 4],
+    /// Odd n: the lists filtered by the middle queens of the last frames, shared by the
+    /// threads (they work on the units of one or two frames at a time).
+    frames: Mutex<Vec<(Middle, Arc<[Lists; 4]>)>>,
 }
+
+/// Filtered lists kept for the frames most recently asked for.
+const FRAMES_KEPT: usize = 2;
 
 impl std::fmt::Debug for Quadrants {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -502,7 +514,34 @@ impl Quadrants {
             geo,
             index,
             quads: [nw, ne, sw, se],
+            frames: Mutex::new(Vec::new()),
         }
+    }
+
+    /// The lists no middle queen of `m` attacks: filtered by the first thread that asks, then
+    /// shared.
+    fn filtered(&self, m: Middle) -> Arc<[Lists; 4]> {
+        let lock = || self.frames.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, lists)) = lock().iter().find(|(f, _)| *f == m) {
+            return Arc::clone(lists);
+        }
+        let (mut fd1, mut fd2) = (0, 0);
+        for (r, c) in m.squares(self.geo.n) {
+            let (a, b) = self.geo.diagonals(r, c);
+            fd1 |= a;
+            fd2 |= b;
+        }
+        let made = Arc::new([0, 1, 2, 3].map(|k| self.quads[k].filtered((fd1, fd2))));
+        let mut kept = lock();
+        if let Some((_, lists)) = kept.iter().find(|(f, _)| *f == m) {
+            // Another thread was quicker.
+            return Arc::clone(lists);
+        }
+        if kept.len() >= FRAMES_KEPT {
+            kept.remove(0);
+        }
+        kept.push((m, Arc::clone(&made)));
+        made
     }
 
     /// Bytes held by the lists.
@@ -765,8 +804,9 @@ struct Scratch {
     east: Vec<u64>,
     west: Vec<u64>,
     tables: Vec<u64>,
-    /// Odd n: the quadrant lists filtered by the last frame's middle queens, and that frame.
-    frame: Option<(usize, Middle, [Lists; 4])>,
+    /// Odd n: the quadrant lists filtered by the current frame's middle queens, that frame,
+    /// and the board size.
+    frame: Option<(usize, Middle, Arc<[Lists; 4]>)>,
 }
 
 thread_local! {
@@ -788,23 +828,19 @@ fn count_unit_with(q: &Quadrants, unit: &Unit, s: &mut Scratch) -> UnitCount {
     let (mut free_rows, mut west_cols, mut east_cols) = (all, side_cols, side_cols);
     let mut view = q.view();
     if let Some(m) = unit.middle {
-        let (mut fd1, mut fd2) = (0u64, 0u64);
         for (r, c) in m.squares(geo.n) {
             free_rows &= !(1 << r);
-            let (a, b) = geo.diagonals(r, c);
-            fd1 |= a;
-            fd2 |= b;
             if c < geo.h {
                 west_cols &= !(1 << c);
             } else if c >= geo.far {
                 east_cols &= !(1 << (c - geo.far));
             }
         }
-        // Units of one frame come one after another, so each thread filters the lists about
-        // once per frame.
+        // Units of one frame come one after another, so the lists are filtered about once
+        // per frame and shared by the threads.
         if !matches!(&s.frame, Some((n, f, _)) if *n == geo.n && *f == m) {
-            let lists = [0, 1, 2, 3].map(|k| q.quads[k].filtered((fd1, fd2)));
-            s.frame = Some((geo.n, m, lists));
+            s.frame = None;
+            s.frame = Some((geo.n, m, q.filtered(m)));
         }
         let lists = &s.frame.as_ref().expect("just filled").2;
         view = View {
