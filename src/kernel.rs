@@ -100,7 +100,7 @@ pub struct Tally {
 /// Counts the ways to complete `start` within `frame`.
 ///
 /// When the frame is tight (as many free columns as empty levels, as in every frame the plans
-/// make), the branch-free loop of [`complete_tight`] runs; otherwise a plain backtrack.
+/// make), the branch-free loop of `complete_tight` runs; otherwise a plain backtrack.
 pub fn complete(frame: &Frame, start: &Start) -> Tally {
     let depth = frame.depth;
     if start.level >= depth {
