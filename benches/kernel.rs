@@ -1,7 +1,9 @@
-//! Criterion benchmarks: the kernel alone, whole counts per n, and the algorithms side by side.
-//! Every benchmark checks the count it measures against the published table.
+//! Criterion benchmarks: the kernel alone, whole counts per n, the algorithms side by side, and
+//! the join engine's units and matching loop. Every benchmark of a count checks it against the
+//! published table.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use nqueens::join::{self, Quadrants};
 use nqueens::kernel::{Frame, Start, complete};
 use nqueens::{Algorithm, Config, count, known};
 
@@ -20,11 +22,11 @@ fn kernel(c: &mut Criterion) {
     g.finish();
 }
 
-/// Whole counts on one thread with the default algorithm.
+/// Whole counts on one thread with the symmetry algorithm.
 fn full_count(c: &mut Criterion) {
     let mut g = c.benchmark_group("count/symmetry-1-thread");
     for n in 8..=13 {
-        let cfg = Config::new(n).threads(1);
+        let cfg = Config::new(n).threads(1).algorithm(Algorithm::Symmetry);
         assert_eq!(Some(count(&cfg).unwrap().total), known::total(n));
         g.bench_with_input(BenchmarkId::from_parameter(n), &cfg, |b, cfg| {
             b.iter(|| count(cfg).unwrap().total)
@@ -33,7 +35,7 @@ fn full_count(c: &mut Criterion) {
     g.finish();
 }
 
-/// Plain and symmetry side by side.
+/// Every algorithm side by side.
 fn algorithms(c: &mut Criterion) {
     let mut g = c.benchmark_group("algorithms");
     g.sample_size(10);
@@ -51,5 +53,57 @@ fn algorithms(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, kernel, full_count, algorithms);
+/// The join engine without plan or threads: every unit of a board (half-boards from the
+/// quadrant lists, tables, matching), and the matching loop alone on fixed patterns.
+fn join(c: &mut Criterion) {
+    let mut g = c.benchmark_group("join/units");
+    g.sample_size(10);
+    for n in [12, 14, 16] {
+        let q = Quadrants::build(n);
+        let units = join::units(n);
+        let weighted = |q: &Quadrants| -> u128 {
+            units
+                .iter()
+                .map(|(u, w)| u128::from(join::count_unit(q, u).count) * u128::from(*w))
+                .sum()
+        };
+        assert_eq!(Some(weighted(&q)), known::total(n));
+        let halves: u64 = units
+            .iter()
+            .map(|(u, _)| join::count_unit(&q, u).halves)
+            .sum();
+        g.throughput(Throughput::Elements(halves));
+        g.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, _| {
+            b.iter(|| weighted(&q))
+        });
+    }
+    g.finish();
+
+    // Patterns of 34 bits (n = 18) with about a third of their bits set, like half-boards.
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x & ((1 << 34) - 1)
+    };
+    let mut g = c.benchmark_group("join/matching");
+    let mut tables = Vec::new();
+    for (t, q) in [(512, 2048), (4096, 8192)] {
+        let table: Vec<u64> = (0..t).map(|_| next() & next()).collect();
+        let queries: Vec<u64> = (0..q).map(|_| next() & next()).collect();
+        let want: u64 = queries
+            .iter()
+            .map(|a| table.iter().filter(|&&b| a & b == 0).count() as u64)
+            .sum();
+        assert_eq!(join::count_fitting(&table, &queries, 34, &mut tables), want);
+        g.throughput(Throughput::Elements((t * q) as u64));
+        g.bench_function(BenchmarkId::from_parameter(format!("{t}x{q}")), |b| {
+            b.iter(|| join::count_fitting(&table, &queries, 34, &mut tables))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, kernel, full_count, algorithms, join);
 criterion_main!(benches);
