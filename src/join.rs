@@ -181,17 +181,6 @@ pub struct Quadrant {
     diagonals: Vec<(u64, u64)>,
 }
 
-/// The board symmetries that take the north-west quadrant to the other three.
-#[derive(Clone, Copy)]
-enum Image {
-    /// Left-right: to the north-east.
-    Mirror,
-    /// Top-bottom: to the south-west.
-    Flip,
-    /// Half turn: to the south-east.
-    HalfTurn,
-}
-
 /// Quadrant sides up to this are listed in one walk with a temporary copy; larger ones in two
 /// walks without one (the copy would be gigabytes from n = 22).
 const SMALL_QUADRANT: usize = 9;
@@ -322,10 +311,11 @@ impl Quadrant {
         }
     }
 
-    /// The list of the quadrant that `map` takes this north-west one to: every placement's
-    /// image, grouped again. A square's diagonals map to diagonals, so the masks and patterns
-    /// are moved bit by bit, without a walk.
-    fn image(&self, geo: &Geometry, index: &QuadrantIndex, map: Image) -> Quadrant {
+    /// The list of the quadrant east of this west one, as its left-right mirror image: the
+    /// group keys' column masks are reversed, the two pattern fields (and the diagonal masks)
+    /// trade places, and each group is reversed, which gives exactly the order a walk of the
+    /// east quadrant itself would (it prefers the other end of the columns).
+    fn mirrored(&self, geo: &Geometry, index: &QuadrantIndex) -> Quadrant {
         let h = geo.h;
         let side = |m: u32| {
             if h == 0 {
@@ -334,34 +324,15 @@ impl Quadrant {
                 m.reverse_bits() >> (32 - h)
             }
         };
-        let span = 2 * geo.n - 1;
-        let line = |m: u64| m.reverse_bits() >> (64 - span);
         let w = geo.width;
         let field = (1u64 << w) - 1;
-        let lane = |x: u64| {
-            if w == 0 {
-                0
-            } else {
-                x.reverse_bits() >> (64 - w)
-            }
-        };
-        let (flip_rows, flip_cols) = match map {
-            Image::Mirror => (false, true),
-            Image::Flip => (true, false),
-            Image::HalfTurn => (true, true),
-        };
-        let target = |rows: u32, cols: u32| {
-            let r = if flip_rows { side(rows) } else { rows };
-            let c = if flip_cols { side(cols) } else { cols };
-            index.group(r, c)
-        };
         // Group sizes carry over; then each placement moves to its image's group.
         let mut start = vec![0u32; index.groups + 1];
         let mut moves = Vec::with_capacity(index.groups);
         for rows in 0..(1u32 << h) {
             for cols in (0..(1u32 << h)).filter(|c| c.count_ones() == rows.count_ones()) {
                 let from = index.group(rows, cols);
-                let to = target(rows, cols);
+                let to = index.group(rows, side(cols));
                 start[to + 1] = self.start[from + 1] - self.start[from];
                 moves.push((from, to));
             }
@@ -372,35 +343,18 @@ impl Quadrant {
         let mut diagonals = vec![(0, 0); self.diagonals.len()];
         for (from, to) in moves {
             let src = self.start[from] as usize..self.start[from + 1] as usize;
-            let dst = start[to] as usize;
+            let last = start[to + 1] as usize;
             for (i, at) in src.enumerate() {
                 let p = self.patterns[at];
-                let (a, b) = (p & field, p >> w);
-                // Mirror: the two directions trade places; flip: they trade places reversed;
-                // half turn: each is reversed.
-                patterns[dst + i] = match map {
-                    Image::Mirror => b | a << w,
-                    Image::Flip => lane(b) | lane(a) << w,
-                    Image::HalfTurn => lane(a) | lane(b) << w,
-                };
+                patterns[last - 1 - i] = p >> w | (p & field) << w;
                 if keep {
                     let (d1, d2) = self.diagonals[at];
-                    diagonals[dst + i] = match map {
-                        Image::Mirror => (d2, d1),
-                        Image::Flip => (line(d2), line(d1)),
-                        Image::HalfTurn => (line(d1), line(d2)),
-                    };
+                    diagonals[last - 1 - i] = (d2, d1);
                 }
             }
         }
-        let f = geo.far;
-        let origin = match map {
-            Image::Mirror => (0, f),
-            Image::Flip => (f, 0),
-            Image::HalfTurn => (f, f),
-        };
         Quadrant {
-            origin,
+            origin: (self.origin.0, geo.far),
             start,
             patterns,
             diagonals,
@@ -491,24 +445,18 @@ impl Quadrants {
     pub fn build(n: usize) -> Quadrants {
         let geo = Geometry::new(n);
         let index = QuadrantIndex::new(geo.h);
-        // The north-west list is walked; the other three are its images under the left-right
-        // mirror, the top-bottom flip and the half turn. Inside a worker pool (the runner
-        // builds the lists before the units start) the images are made in parallel on that
-        // pool; elsewhere one after another.
-        let nw = Quadrant::build(&geo, &index, (0, 0));
-        let image = |m| nw.image(&geo, &index, m);
-        let (ne, sw, se) = if rayon::current_thread_index().is_some() {
-            let (ne, (sw, se)) = rayon::join(
-                || image(Image::Mirror),
-                || rayon::join(|| image(Image::Flip), || image(Image::HalfTurn)),
-            );
-            (ne, sw, se)
+        // The two west lists are walked, the east ones are their mirror images. Inside a
+        // worker pool (the runner builds the lists before the units start) the two sides are
+        // made in parallel on that pool; elsewhere one after another.
+        let side = |row: usize| {
+            let west = Quadrant::build(&geo, &index, (row, 0));
+            let east = west.mirrored(&geo, &index);
+            (west, east)
+        };
+        let ((nw, ne), (sw, se)) = if rayon::current_thread_index().is_some() {
+            rayon::join(|| side(0), || side(geo.far))
         } else {
-            (
-                image(Image::Mirror),
-                image(Image::Flip),
-                image(Image::HalfTurn),
-            )
+            (side(0), side(geo.far))
         };
         Quadrants {
             geo,
