@@ -157,9 +157,7 @@ fn count_one(n: usize, args: &CountArgs, shard: Option<Shard>) -> Result<u8, u8>
         (None, None) => Algorithm::default_for(n),
     };
     let plan = Plan::build(n, algorithm, depth, plan_threads).map_err(usage)?;
-    if plan.algorithm == Algorithm::Join {
-        nqueens::join::check_memory(n, threads).map_err(failure)?;
-    }
+    plan.check_memory(threads).map_err(failure)?;
     if let (Some(j), Some(path)) = (&existing, &args.checkpoint) {
         j.check_against(path, &plan, shard).map_err(failure)?;
     }

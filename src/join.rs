@@ -43,6 +43,26 @@ const CHUNK: usize = 6;
 /// The most chunks a pattern of a 32×32 board needs (62 bits).
 const MAX_CHUNKS: usize = 11;
 
+/// Calls `$f::<C>(args)` with the chunk count `$c` as a constant (1 to [`MAX_CHUNKS`]), so that
+/// each matching loop is compiled with its per-chunk loop unrolled.
+macro_rules! by_chunks {
+    ($c:expr, $f:ident($($arg:expr),* $(,)?)) => {
+        match $c {
+            1 => $f::<1>($($arg),*),
+            2 => $f::<2>($($arg),*),
+            3 => $f::<3>($($arg),*),
+            4 => $f::<4>($($arg),*),
+            5 => $f::<5>($($arg),*),
+            6 => $f::<6>($($arg),*),
+            7 => $f::<7>($($arg),*),
+            8 => $f::<8>($($arg),*),
+            9 => $f::<9>($($arg),*),
+            10 => $f::<10>($($arg),*),
+            _ => $f::<{ $crate::join::MAX_CHUNKS }>($($arg),*),
+        }
+    };
+}
+
 /// The largest board the join engine accepts: its quadrant lists grow about eightfold per two
 /// rows (n = 22 lists some 230 million quadrant placements).
 pub const MAX_JOIN_N: usize = 23;
@@ -787,6 +807,7 @@ fn count_unit_with(q: &Quadrants, unit: &Unit, s: &mut Scratch) -> UnitCount {
         // Units of one frame come one after another, so the lists are filtered about once
         // per frame and shared by the threads.
         if !matches!(&s.frame, Some((n, f, _)) if *n == geo.n && *f == m) {
+            // Let go of the old frame's copy first, so it can be freed while filtering.
             s.frame = None;
             s.frame = Some((geo.n, m, q.filtered(m)));
         }
@@ -1035,36 +1056,17 @@ mod x86 {
     /// The processor must support `avx512f`, `avx512vpopcntdq` and `popcnt`.
     #[target_feature(enable = "avx512f,avx512vpopcntdq,popcnt")]
     pub unsafe fn query_avx512(c: usize, q: &[u64], t: &[u64], words: usize, bl: Blocks) -> u64 {
-        match c {
-            1 => query512::<1>(q, t, words, bl.clone()),
-            2 => query512::<2>(q, t, words, bl.clone()),
-            3 => query512::<3>(q, t, words, bl.clone()),
-            4 => query512::<4>(q, t, words, bl.clone()),
-            5 => query512::<5>(q, t, words, bl.clone()),
-            6 => query512::<6>(q, t, words, bl.clone()),
-            7 => query512::<7>(q, t, words, bl.clone()),
-            8 => query512::<8>(q, t, words, bl.clone()),
-            9 => query512::<9>(q, t, words, bl.clone()),
-            10 => query512::<10>(q, t, words, bl.clone()),
-            _ => query512::<{ super::MAX_CHUNKS }>(q, t, words, bl.clone()),
-        }
+        by_chunks!(c, query512(q, t, words, bl))
     }
 
     /// The loop of [`super::query`] written with 512-bit operations: one load and OR per chunk
     /// and block, one `vpopcntq` per block.
     #[target_feature(enable = "avx512f,avx512vpopcntdq,popcnt")]
     fn query512<const C: usize>(queries: &[u64], tables: &[u64], words: usize, bl: Blocks) -> u64 {
-        let per = words << super::CHUNK;
-        assert!(bl.end <= words / 8);
-        let (rows, _) = tables.as_chunks::<8>();
-        assert!(rows.len() >= C * (per / 8));
+        let rows = super::row_blocks::<C>(tables, words, &bl);
         let mut set = 0u64;
         for &p in queries {
-            let mut at = [0usize; C];
-            for (j, a) in at.iter_mut().enumerate() {
-                let v = ((p >> (super::CHUNK * j)) as usize) & ((1 << super::CHUNK) - 1);
-                *a = (j * per + v * words) / 8;
-            }
+            let at = super::row_offsets::<C>(p, words);
             let mut acc = _mm512_setzero_si512();
             for b in bl.clone() {
                 // SAFETY (all loads): `rows[i]` is a whole, in-bounds 64-byte row block.
@@ -1091,35 +1093,16 @@ mod x86 {
     /// The processor must support `avx2` and `popcnt`.
     #[target_feature(enable = "avx2,popcnt")]
     pub unsafe fn query_avx2(c: usize, q: &[u64], t: &[u64], words: usize, bl: Blocks) -> u64 {
-        match c {
-            1 => query256::<1>(q, t, words, bl.clone()),
-            2 => query256::<2>(q, t, words, bl.clone()),
-            3 => query256::<3>(q, t, words, bl.clone()),
-            4 => query256::<4>(q, t, words, bl.clone()),
-            5 => query256::<5>(q, t, words, bl.clone()),
-            6 => query256::<6>(q, t, words, bl.clone()),
-            7 => query256::<7>(q, t, words, bl.clone()),
-            8 => query256::<8>(q, t, words, bl.clone()),
-            9 => query256::<9>(q, t, words, bl.clone()),
-            10 => query256::<10>(q, t, words, bl.clone()),
-            _ => query256::<{ super::MAX_CHUNKS }>(q, t, words, bl.clone()),
-        }
+        by_chunks!(c, query256(q, t, words, bl))
     }
 
     /// The loop of [`super::query`] with 256-bit ORs and a scalar `popcnt` per word.
     #[target_feature(enable = "avx2,popcnt")]
     fn query256<const C: usize>(queries: &[u64], tables: &[u64], words: usize, bl: Blocks) -> u64 {
-        let per = words << super::CHUNK;
-        assert!(bl.end <= words / 8);
-        let (rows, _) = tables.as_chunks::<8>();
-        assert!(rows.len() >= C * (per / 8));
+        let rows = super::row_blocks::<C>(tables, words, &bl);
         let mut set = 0u64;
         for &p in queries {
-            let mut at = [0usize; C];
-            for (j, a) in at.iter_mut().enumerate() {
-                let v = ((p >> (super::CHUNK * j)) as usize) & ((1 << super::CHUNK) - 1);
-                *a = (j * per + v * words) / 8;
-            }
+            let at = super::row_offsets::<C>(p, words);
             for b in bl.clone() {
                 // SAFETY (all loads): each half of `rows[i]` is 32 in-bounds bytes.
                 let first = &rows[at[0] + b];
@@ -1146,36 +1129,40 @@ mod x86 {
 
 #[inline(always)]
 fn query_any(chunks: usize, queries: &[u64], tables: &[u64], words: usize, bl: Blocks) -> u64 {
-    match chunks {
-        1 => query::<1>(queries, tables, words, bl.clone()),
-        2 => query::<2>(queries, tables, words, bl.clone()),
-        3 => query::<3>(queries, tables, words, bl.clone()),
-        4 => query::<4>(queries, tables, words, bl.clone()),
-        5 => query::<5>(queries, tables, words, bl.clone()),
-        6 => query::<6>(queries, tables, words, bl.clone()),
-        7 => query::<7>(queries, tables, words, bl.clone()),
-        8 => query::<8>(queries, tables, words, bl.clone()),
-        9 => query::<9>(queries, tables, words, bl.clone()),
-        10 => query::<10>(queries, tables, words, bl.clone()),
-        _ => query::<MAX_CHUNKS>(queries, tables, words, bl.clone()),
+    by_chunks!(chunks, query(queries, tables, words, bl))
+}
+
+/// The tables as 512-bit row blocks, checked to hold `C` chunks of rows of `words` words and
+/// the blocks `bl`.
+#[inline(always)]
+fn row_blocks<'a, const C: usize>(tables: &'a [u64], words: usize, bl: &Blocks) -> &'a [[u64; 8]] {
+    assert!(bl.end <= words / 8);
+    let (rows, _) = tables.as_chunks::<8>();
+    assert!(rows.len() >= C * (words << CHUNK) / 8);
+    rows
+}
+
+/// The index of the first row block of pattern `p`'s row in each chunk: chunk `j`'s rows
+/// start at `j * 64 * words` words, value `v`'s row at `v * words` within them.
+#[inline(always)]
+fn row_offsets<const C: usize>(p: u64, words: usize) -> [usize; C] {
+    let per = words << CHUNK;
+    let mut at = [0usize; C];
+    for (j, a) in at.iter_mut().enumerate() {
+        let v = ((p >> (CHUNK * j)) as usize) & ((1 << CHUNK) - 1);
+        *a = (j * per + v * words) / 8;
     }
+    at
 }
 
 /// For each query, ORs one table row per chunk, 512 candidates at a time, and counts the
 /// candidates left clear.
 #[inline(always)]
 fn query<const C: usize>(queries: &[u64], tables: &[u64], words: usize, bl: Blocks) -> u64 {
-    let per = words << CHUNK;
-    assert!(bl.end <= words / 8);
-    let (rows, _) = tables.as_chunks::<8>();
-    assert!(rows.len() >= C * (per / 8));
+    let rows = row_blocks::<C>(tables, words, &bl);
     let mut total = 0u64;
     for &p in queries {
-        let mut at = [0usize; C];
-        for (j, a) in at.iter_mut().enumerate() {
-            let v = ((p >> (CHUNK * j)) as usize) & ((1 << CHUNK) - 1);
-            *a = (j * per + v * words) / 8;
-        }
+        let at = row_offsets::<C>(p, words);
         let mut clear = [0u64; 8];
         for b in bl.clone() {
             let mut a = rows[at[0] + b];

@@ -190,9 +190,7 @@ impl Counts {
 pub fn count(config: &Config) -> Result<Counts, Error> {
     let begun = std::time::Instant::now();
     let plan = config.plan()?;
-    if plan.algorithm == Algorithm::Join {
-        join::check_memory(plan.n, run::resolve_threads(config.threads))?;
-    }
+    plan.check_memory(run::resolve_threads(config.threads))?;
     let todo: Vec<u64> = plan.subproblems.iter().map(|s| s.id).collect();
     let report = run::execute(&plan, &todo, config.threads, run::Control::default())?;
     let mut sums = Sums::default();

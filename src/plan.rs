@@ -320,6 +320,23 @@ impl Plan {
         plan
     }
 
+    /// Checks that counting this plan on `threads` threads fits in the available memory (only
+    /// the join algorithm's lists are large enough to matter).
+    pub fn check_memory(&self, threads: usize) -> Result<(), Error> {
+        match self.algorithm {
+            Algorithm::Join => crate::join::check_memory(self.n, threads),
+            Algorithm::Plain | Algorithm::Symmetry => Ok(()),
+        }
+    }
+
+    /// Builds what the subproblems share before they start: the join algorithm's quadrant
+    /// lists (in parallel when called inside a worker pool); nothing for the others.
+    pub fn prepare(&self) {
+        if self.algorithm == Algorithm::Join {
+            self.quadrants();
+        }
+    }
+
     /// The join algorithm's quadrant lists (built by the first caller, then shared).
     pub fn quadrants(&self) -> &crate::join::Quadrants {
         self.quadrants

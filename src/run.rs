@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use crate::Error;
 use crate::join;
 use crate::kernel;
-use crate::plan::{Algorithm, Plan, Subproblem, Work};
+use crate::plan::{Plan, Subproblem, Work};
 use crate::symmetry;
 
 /// The result of one subproblem.
@@ -101,12 +101,10 @@ pub fn execute(
         .collect();
     order.sort_by(|a, b| b.estimate.total_cmp(&a.estimate).then(a.id.cmp(&b.id)));
 
-    // The join algorithm's quadrant lists are built once, by all the pool's threads, before
-    // the units start.
-    if plan.algorithm == Algorithm::Join && !todo.is_empty() {
-        pool.install(|| {
-            plan.quadrants();
-        });
+    // Shared state (the join algorithm's quadrant lists) is built once, by all the pool's
+    // threads, before the subproblems start.
+    if !todo.is_empty() {
+        pool.install(|| plan.prepare());
     }
     let busy: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
     let next = AtomicUsize::new(0);
@@ -150,6 +148,7 @@ pub fn execute(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plan::Algorithm;
 
     #[test]
     fn a_cancelled_run_stops_early_and_says_so() {
