@@ -70,7 +70,7 @@ fn join(c: &mut Criterion) {
         assert_eq!(Some(weighted(&q)), known::total(n));
         let halves: u64 = units
             .iter()
-            .map(|(u, _)| join::count_unit(&q, u).halves)
+            .map(|(u, _)| join::count_unit(&q, u).nodes)
             .sum();
         g.throughput(Throughput::Elements(halves));
         g.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, _| {

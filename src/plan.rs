@@ -22,7 +22,7 @@ use std::sync::{Arc, OnceLock};
 
 use crate::Error;
 use crate::board::{self, MAX_N};
-use crate::kernel::{Frame, Start};
+use crate::engine::kernel::{Frame, Start};
 use crate::symmetry::Sym;
 
 /// Which counting method a plan uses.
@@ -32,7 +32,7 @@ pub enum Algorithm {
     Plain,
     /// Border constellations, one per orbit of the eight board symmetries, plus the unique count.
     Symmetry,
-    /// Half-boards built from quadrant lists and paired by diagonal patterns ([`crate::join`]),
+    /// Half-boards built from quadrant lists and paired by diagonal patterns ([`crate::engine::join`]),
     /// plus the unique count.
     Join,
 }
@@ -43,11 +43,11 @@ impl Algorithm {
 
     /// The algorithm a count of an n×n board uses unless told otherwise: the fastest one by
     /// measurement (`results/2026-11-30-vm`, and shards of n = 21..=23): `join` for n = 12 and
-    /// from 14 up to [`crate::join::MAX_JOIN_N`], `symmetry` elsewhere. At n = 13 `join` is a
+    /// from 14 up to [`crate::engine::join::MAX_JOIN_N`], `symmetry` elsewhere. At n = 13 `join` is a
     /// little slower (12.2 ms against 11.8 ms: the middle queens of odd boards make many small
     /// units); below 12 both take well under a millisecond.
     pub fn default_for(n: usize) -> Algorithm {
-        if n == 12 || (14..=crate::join::MAX_JOIN_N).contains(&n) {
+        if n == 12 || (14..=crate::engine::join::MAX_JOIN_N).contains(&n) {
             Algorithm::Join
         } else {
             Algorithm::Symmetry
@@ -121,7 +121,7 @@ pub enum Work {
     /// solutions.
     Join {
         /// The east rows (and, for odd n, the middle queens).
-        unit: crate::join::Unit,
+        unit: crate::engine::join::Unit,
         /// Solutions each pair stands for (orbit size of the unit).
         weight: u8,
     },
@@ -165,7 +165,7 @@ pub struct Plan {
     /// Fingerprint of everything above.
     pub hash: u64,
     /// The join algorithm's quadrant lists, built on first use and shared by every thread.
-    quadrants: Arc<OnceLock<crate::join::Quadrants>>,
+    quadrants: Arc<OnceLock<crate::engine::join::Quadrants>>,
 }
 
 /// The most subproblems a plan may have (each takes about 64 bytes).
@@ -264,19 +264,19 @@ impl Plan {
         ))
     }
 
-    /// The join plan: one subproblem per join unit ([`crate::join::units`]), then the
+    /// The join plan: one subproblem per join unit ([`crate::engine::join::units`]), then the
     /// invariant searches for the unique count. It has no split depth (0).
     fn build_join(n: usize, split_depth: Option<usize>) -> Result<Plan, Error> {
         if let Some(d) = split_depth.filter(|&d| d > 0) {
             return Err(Error::JoinSplitDepth(d));
         }
-        if n > crate::join::MAX_JOIN_N {
+        if n > crate::engine::join::MAX_JOIN_N {
             return Err(Error::JoinTooLarge {
                 n,
-                largest: crate::join::MAX_JOIN_N,
+                largest: crate::engine::join::MAX_JOIN_N,
             });
         }
-        let mut subproblems: Vec<Subproblem> = crate::join::units(n)
+        let mut subproblems: Vec<Subproblem> = crate::engine::join::units(n)
             .into_iter()
             .map(|(unit, weight)| Subproblem {
                 id: 0,
@@ -324,7 +324,18 @@ impl Plan {
     /// the join algorithm's lists are large enough to matter).
     pub fn check_memory(&self, threads: usize) -> Result<(), Error> {
         match self.algorithm {
-            Algorithm::Join => crate::join::check_memory(self.n, threads),
+            Algorithm::Join => {
+                let needed = crate::engine::join::memory_needed(self.n, threads);
+                match crate::memory::available() {
+                    Some(available) if needed > available => Err(Error::JoinMemory {
+                        n: self.n,
+                        threads,
+                        needed: crate::memory::human(needed),
+                        available: crate::memory::human(available),
+                    }),
+                    _ => Ok(()),
+                }
+            }
             Algorithm::Plain | Algorithm::Symmetry => Ok(()),
         }
     }
@@ -338,9 +349,9 @@ impl Plan {
     }
 
     /// The join algorithm's quadrant lists (built by the first caller, then shared).
-    pub fn quadrants(&self) -> &crate::join::Quadrants {
+    pub fn quadrants(&self) -> &crate::engine::join::Quadrants {
         self.quadrants
-            .get_or_init(|| crate::join::Quadrants::build(self.n))
+            .get_or_init(|| crate::engine::join::Quadrants::build(self.n))
     }
 
     /// Whether the plan also yields the unique count.
@@ -798,7 +809,7 @@ mod tests {
             .filter(|&n| Algorithm::default_for(n) == Algorithm::Join)
             .collect();
         let mut want = vec![12];
-        want.extend(14..=crate::join::MAX_JOIN_N);
+        want.extend(14..=crate::engine::join::MAX_JOIN_N);
         assert_eq!(join, want);
     }
 

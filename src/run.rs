@@ -38,7 +38,7 @@ pub fn solve(plan: &Plan, sub: &Subproblem) -> Piece {
         }
         Work::Join { unit, .. } => {
             let c = join::count_unit(plan.quadrants(), &unit);
-            (c.count, c.halves)
+            (c.count, c.nodes)
         }
     };
     Piece {

@@ -36,6 +36,7 @@
 use std::cell::RefCell;
 use std::sync::{Arc, Mutex, OnceLock};
 
+use super::Found;
 use crate::symmetry::Sym;
 
 /// Bits per chunk of a pattern in the matching tables.
@@ -58,7 +59,7 @@ macro_rules! by_chunks {
             8 => $f::<8>($($arg),*),
             9 => $f::<9>($($arg),*),
             10 => $f::<10>($($arg),*),
-            _ => $f::<{ $crate::join::MAX_CHUNKS }>($($arg),*),
+            _ => $f::<{ $crate::engine::join::MAX_CHUNKS }>($($arg),*),
         }
     };
 }
@@ -115,29 +116,6 @@ pub fn memory_needed(n: usize, threads: usize) -> u64 {
     // The plan, the program and the allocator's slack: a tenth more and 16 MiB.
     let total = lists + building + filtered + threads as u64 * per_thread;
     total + total / 10 + (16 << 20)
-}
-
-/// Checks that a join count of an n×n board on `threads` threads fits in the memory the system
-/// has available (where that is known).
-pub fn check_memory(n: usize, threads: usize) -> Result<(), crate::Error> {
-    check_memory_against(n, threads, crate::memory::available())
-}
-
-fn check_memory_against(
-    n: usize,
-    threads: usize,
-    available: Option<u64>,
-) -> Result<(), crate::Error> {
-    let needed = memory_needed(n, threads);
-    match available {
-        Some(available) if needed > available => Err(crate::Error::JoinMemory {
-            n,
-            threads,
-            needed: crate::memory::human(needed),
-            available: crate::memory::human(available),
-        }),
-        _ => Ok(()),
-    }
 }
 
 /// Where the dividing lines fall on an n×n board.
@@ -758,14 +736,6 @@ fn next_row_set(s: u32, free: u32) -> Option<u32> {
     it.next().map(|y| deposit(y, free))
 }
 
-/// What one unit took: the count and the number of half-boards made.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct UnitCount {
-    /// Pairs of fitting half-boards: the unit's solutions.
-    pub count: u64,
-    /// Half-boards made, both sides.
-    pub halves: u64,
-}
 
 #[derive(Default)]
 struct Scratch {
@@ -782,14 +752,14 @@ thread_local! {
 }
 
 /// Counts the solutions of one unit.
-pub fn count_unit(q: &Quadrants, unit: &Unit) -> UnitCount {
+pub fn count_unit(q: &Quadrants, unit: &Unit) -> Found {
     SCRATCH.with(|s| {
         let s = &mut *s.borrow_mut();
         count_unit_with(q, unit, s)
     })
 }
 
-fn count_unit_with(q: &Quadrants, unit: &Unit, s: &mut Scratch) -> UnitCount {
+fn count_unit_with(q: &Quadrants, unit: &Unit, s: &mut Scratch) -> Found {
     let geo = &q.geo;
     let all = u32::MAX >> (32 - geo.n);
     let side_cols = (1u32 << geo.h) - 1;
@@ -819,7 +789,7 @@ fn count_unit_with(q: &Quadrants, unit: &Unit, s: &mut Scratch) -> UnitCount {
     }
     let mut east = std::mem::take(&mut s.east);
     let mut west = std::mem::take(&mut s.west);
-    let mut total = UnitCount::default();
+    let mut total = Found::default();
     let mut rows = Some(unit.east_rows);
     for _ in 0..unit.span {
         let Some(east_rows) = rows else { break };
@@ -839,7 +809,7 @@ fn count_unit_with(q: &Quadrants, unit: &Unit, s: &mut Scratch) -> UnitCount {
             (&west, &east)
         };
         total.count += count_fitting(table, queries, geo.pattern_bits(), &mut s.tables);
-        total.halves += (east.len() + west.len()) as u64;
+        total.nodes += (east.len() + west.len()) as u64;
         rows = next_row_set(east_rows, free_rows);
     }
     s.east = east;
@@ -1476,19 +1446,6 @@ mod tests {
             assert!(memory_needed(n, 1) >= q.bytes() as u64);
             assert!(memory_needed(n, 4) > memory_needed(n, 1));
         }
-    }
-
-    #[test]
-    fn too_little_memory_is_a_clear_error() {
-        let need = memory_needed(20, 8);
-        assert!(check_memory_against(20, 8, Some(need)).is_ok());
-        assert!(check_memory_against(20, 8, None).is_ok());
-        let err = check_memory_against(20, 8, Some(need / 2))
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("n = 20 on 8 threads"), "{err}");
-        assert!(err.contains("--algorithm symmetry"), "{err}");
-        assert_eq!(err.lines().count(), 1);
     }
 
     #[test]

@@ -23,6 +23,7 @@
 //! plain backtrack that counts the last level by popcount. There is no I/O and no threading
 //! here; the block tables are built once per process.
 
+use super::Found;
 use crate::board::MAX_N;
 
 /// The empty rows of a subproblem family, as the kernel sees them.
@@ -83,28 +84,15 @@ pub struct Start {
     pub anti: u64,
 }
 
-/// What one kernel call found.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Tally {
-    /// Number of ways to fill every remaining level.
-    pub count: u64,
-    /// Search nodes: queens the loop placed one at a time. The levels counted in bulk place no
-    /// nodes: for tight frames the last five (or four, see `complete_tight`) levels where the
-    /// processor has `bmi2` (x86-64), the last two elsewhere or when the start is within four
-    /// levels of the bottom; the last
-    /// level alone when the frame has spare columns. So the node count of one subproblem
-    /// depends on the processor; the solution count does not.
-    pub nodes: u64,
-}
 
 /// Counts the ways to complete `start` within `frame`.
 ///
 /// When the frame is tight (as many free columns as empty levels, as in every frame the plans
 /// make), the branch-free loop of `complete_tight` runs; otherwise a plain backtrack.
-pub fn complete(frame: &Frame, start: &Start) -> Tally {
+pub fn complete(frame: &Frame, start: &Start) -> Found {
     let depth = frame.depth;
     if start.level >= depth {
-        return Tally { count: 1, nodes: 0 };
+        return Found { count: 1, nodes: 0 };
     }
     let spare = (frame.mask & !start.cols).count_ones() as usize;
     if spare == depth - start.level {
@@ -785,14 +773,14 @@ fn refill<const L: usize>(lane: &mut [Lane; L], cur: &mut [Cursor; L]) -> bool {
 /// more than seven rows), above level `last - 3` the same with a [`Block`] of four levels
 /// ([`BLOCK_LANES`] lanes). Otherwise a child at level `last - 1` is not entered:
 /// its completions are counted by [`last_two`] ([`LANES`] lanes).
-fn complete_tight(frame: &Frame, start: &Start) -> Tally {
+fn complete_tight(frame: &Frame, start: &Start) -> Found {
     let depth = frame.depth;
     let mask = frame.mask;
     let last = depth - 1;
     let first_free = frame.free(start);
     let base = start.level;
     if base == last {
-        return Tally {
+        return Found {
             count: u64::from(first_free != 0),
             nodes: 0,
         };
@@ -807,13 +795,13 @@ fn complete_tight(frame: &Frame, start: &Start) -> Tally {
             frame.step[base],
             frame.fixed[last],
         );
-        return Tally { count, nodes: 0 };
+        return Found { count, nodes: 0 };
     }
     #[cfg(target_arch = "x86_64")]
     if base + 5 < depth
         && let Some((count, nodes)) = block5_lanes::<true>(frame, start, first_free)
     {
-        return Tally { count, nodes };
+        return Found { count, nodes };
     }
     #[cfg(target_arch = "x86_64")]
     if base + BLOCK < depth
@@ -822,11 +810,11 @@ fn complete_tight(frame: &Frame, start: &Start) -> Tally {
         let sh = Shape::with(frame, depth - BLOCK, bottom);
         // SAFETY: a `Block` exists only when the processor has the extensions.
         let (count, nodes) = unsafe { lanes_bmi::<BLOCK_LANES, _>(&sh, base, start, first_free) };
-        return Tally { count, nodes };
+        return Found { count, nodes };
     }
     let sh = Shape::new(frame);
     let (count, nodes) = run_lanes(&sh, base, start, first_free);
-    Tally { count, nodes }
+    Found { count, nodes }
 }
 
 /// Levels counted in bulk by a [`Block`] where the processor allows it (3 levels measured
@@ -902,13 +890,13 @@ fn run_lanes(sh: &Shape<LastTwo>, base: usize, start: &Start, first: u64) -> (u6
 
 /// Plain backtrack for frames with spare columns (never made by the plans; kept so that any
 /// frame gives the right count). The last level is counted by popcount.
-fn complete_loose(frame: &Frame, start: &Start) -> Tally {
+fn complete_loose(frame: &Frame, start: &Start) -> Found {
     let depth = frame.depth;
     let mask = frame.mask;
     let first_free = frame.free(start);
     let last = depth - 1;
     if start.level == last {
-        return Tally {
+        return Found {
             count: u64::from(first_free.count_ones()),
             nodes: 0,
         };
@@ -955,7 +943,7 @@ fn complete_loose(frame: &Frame, start: &Start) -> Tally {
             free[lv] = nf;
         }
     }
-    Tally { count, nodes }
+    Found { count, nodes }
 }
 
 #[cfg(test)]
@@ -1040,7 +1028,7 @@ mod tests {
             level: 4,
             ..Start::default()
         };
-        assert_eq!(complete(&frame, &s), Tally { count: 1, nodes: 0 });
+        assert_eq!(complete(&frame, &s), Found { count: 1, nodes: 0 });
     }
 
     #[test]
