@@ -3,8 +3,9 @@
 //! published table.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use nqueens::join::{self, Quadrants};
-use nqueens::kernel::{Frame, Start, complete};
+use nqueens::internals::XorShift;
+use nqueens::internals::join::{self, Quadrants};
+use nqueens::internals::kernel::{Frame, Start, complete};
 use nqueens::{Algorithm, Config, count, known};
 
 /// The kernel alone on a whole open board (no plan, no threads).
@@ -80,13 +81,8 @@ fn join(c: &mut Criterion) {
     g.finish();
 
     // Patterns of 34 bits (n = 18) with about a third of their bits set, like half-boards.
-    let mut x = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x & ((1 << 34) - 1)
-    };
+    let mut rng = XorShift::new(0x9e37_79b9_7f4a_7c15);
+    let mut next = || rng.next() & ((1 << 34) - 1);
     let mut g = c.benchmark_group("join/matching");
     let mut tables = Vec::new();
     for (t, q) in [(512, 2048), (4096, 8192)] {

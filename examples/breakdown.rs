@@ -8,8 +8,8 @@
 use std::collections::BTreeMap;
 use std::time::Instant;
 
+use nqueens::internals::Prepared;
 use nqueens::plan::{Algorithm, Plan, Work};
-use nqueens::run::solve;
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -21,12 +21,13 @@ fn main() {
         .next()
         .map_or(Ok(Algorithm::Symmetry), |s| s.parse())
         .expect("plain, symmetry or join");
-    let plan = Plan::build(n, algorithm, None, 1).expect("plan");
+    let plan = Plan::build(n, algorithm, None).expect("plan");
+    let engines = Prepared::new(&plan);
     let mut families: BTreeMap<&str, (u64, u64, u128, f64)> = BTreeMap::new();
     let begun = Instant::now();
     for sub in &plan.subproblems {
         let t0 = Instant::now();
-        let piece = solve(&plan, sub);
+        let piece = engines.solve(sub);
         let secs = t0.elapsed().as_secs_f64();
         let (family, weight) = match sub.work {
             Work::Complete { frame, weight, .. } => {

@@ -1,6 +1,6 @@
 //! Histogram of kernel nodes by the number of levels left below them (symmetry plan).
-use nqueens::kernel::{Frame, Start};
-use nqueens::plan::*;
+use nqueens::internals::kernel::{Frame, Start};
+use nqueens::plan::{Algorithm, Plan, Work};
 
 fn walk(f: &Frame, s: &Start, h: &mut [u64; 64]) {
     let last = f.depth - 1;
@@ -19,7 +19,7 @@ fn walk(f: &Frame, s: &Start, h: &mut [u64; 64]) {
 
 fn main() {
     let n: usize = std::env::args().nth(1).unwrap().parse().unwrap();
-    let plan = Plan::build(n, Algorithm::Symmetry, Some(0), 1).unwrap();
+    let plan = Plan::build(n, Algorithm::Symmetry, Some(0)).unwrap();
     let mut h = [0u64; 64];
     for s in &plan.subproblems {
         if let Work::Complete { frame, start, .. } = s.work {

@@ -10,7 +10,7 @@ fn main() {
     println!("n\th\tper quadrant\tlists bytes\tbuild s");
     for n in 2..=last {
         let t = Instant::now();
-        let q = nqueens::join::Quadrants::build(n);
+        let q = nqueens::internals::join::Quadrants::build(n);
         println!(
             "{n}\t{}\t{}\t{}\t{:.3}",
             q.geo.h,

@@ -4,7 +4,7 @@
 //! diagonal masks can hold after shifting: 32 columns leave room for 32 more bits of shifted
 //! diagonals without any bit of a real column ever being lost.
 
-use crate::Error;
+use crate::error::Error;
 
 /// Smallest board the engine accepts.
 pub const MIN_N: usize = 1;

@@ -1,224 +1,111 @@
 //! Exact counting of the solutions of the N-Queens problem, on every core.
 //!
-//! The data flows one way: a [`Config`] names the board and the method; a [`plan::Plan`] splits
-//! the count into independent subproblems with stable ids; [`run`] spreads them over a local
-//! thread pool; the [`kernel`] counts each one with an iterative bitmask backtrack (the `plain`
-//! and `symmetry` algorithms), or [`join`] pairs half-boards built from quadrant lists (the
-//! `join` algorithm, the default for n = 12 and 14..=23); [`tally`] adds the pieces up in `u128`. The
-//! library never prints and never touches rayon's global pool, so it can be embedded anywhere.
+//! The data flows one way, and the modules follow it: a [`Config`] names the board and the
+//! method; a [`Plan`] splits the count into independent subproblems with stable ids (`plan`);
+//! a [`Job`] runs them on a local thread pool, with cancellation, progress, checkpoints and
+//! shards (`run`, `persist`); the engines count each subproblem: an iterative bitmask backtrack
+//! for the `plain` and `symmetry` plans, half-boards from quadrant lists paired by diagonal
+//! patterns for `join`, the default for n = 12 and 14..=23 ([`internals`]); [`Sums`] add the
+//! pieces up in `u128`. The library never prints and never touches rayon's global pool, so it
+//! can be embedded anywhere. `ARCHITECTURE.md` maps each stage to its files.
+//!
+//! One line counts a board:
 //!
 //! ```
 //! let counts = nqueens::count(&nqueens::Config::new(8)).unwrap();
 //! assert_eq!(counts.total, 92);
 //! assert_eq!(counts.unique, Some(12));
 //! ```
+//!
+//! A [`Job`] lets the caller watch the pieces as they finish, cancel, and resume:
+//!
+//! ```
+//! use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+//! use nqueens::{Config, Control, Job, Piece};
+//!
+//! let job = Job::new(&Config::new(12).threads(2)).unwrap();
+//! let (stop, done) = (AtomicBool::new(false), AtomicUsize::new(0));
+//! let observe = |_: &Piece| {
+//!     // Stop after ten pieces; the pieces in flight still finish.
+//!     if done.fetch_add(1, Ordering::SeqCst) + 1 == 10 {
+//!         stop.store(true, Ordering::SeqCst);
+//!     }
+//! };
+//! let first = job.run(Control { cancel: Some(&stop), observer: Some(&observe) }).unwrap();
+//! assert!(first.cancelled && first.counts().is_none());
+//!
+//! // Later, perhaps in another process: resume from the finished pieces.
+//! let rest = Job::new(&Config::new(12)).unwrap().resume(first.pieces.into_values()).unwrap();
+//! let counts = rest.run(Control::default()).unwrap().counts().unwrap();
+//! assert_eq!((counts.total, counts.unique), (14200, Some(1787)));
+//! ```
 
-pub mod bench;
 pub mod board;
-pub mod checkpoint;
-pub mod hash;
-pub mod engine;
-pub use engine::{join, kernel};
+mod config;
+mod engine;
+mod error;
+mod hash;
 pub mod known;
-pub mod memory;
+pub mod persist;
 pub mod plan;
-pub mod run;
-pub mod shard;
+mod run;
 pub mod solutions;
 pub mod symmetry;
-pub mod tally;
+pub mod system;
+mod tally;
 pub mod trace;
 
 #[cfg(test)]
 pub(crate) mod tests_support;
 
-use std::time::Duration;
-
+pub use config::{Config, MAX_THREADS};
+pub use error::{Error, MemoryAdvice};
 pub use plan::{Algorithm, Plan};
-pub use tally::Sums;
+pub use run::{Control, Counts, Job, Outcome, SAVE_EVERY, count};
+pub use tally::{Piece, Sums};
 
-/// Everything that can go wrong in the library.
-#[derive(Debug, thiserror::Error)]
-pub enum Error {
-    /// The board size is outside 1..=32.
-    #[error("board size {0} is out of range: N must be from 1 to 32")]
-    BoardSize(usize),
-    /// An unknown algorithm name.
-    #[error("unknown algorithm '{0}': expected plain, symmetry or join")]
-    Algorithm(String),
-    /// A split depth the plan cannot use.
-    #[error("split depth {depth} is out of range: it must be from {lowest} to {highest}")]
-    SplitDepth {
-        /// Asked for.
-        depth: usize,
-        /// Smallest allowed.
-        lowest: usize,
-        /// Largest allowed.
-        highest: usize,
-    },
-    /// The plan would hold too many subproblems.
-    #[error("a split depth of {depth} makes more than {limit} subproblems; choose a smaller one")]
-    PlanTooLarge {
-        /// The depth that overflowed.
-        depth: usize,
-        /// The limit.
-        limit: usize,
-    },
-    /// A split depth given to the join algorithm.
-    #[error("the join algorithm has no split depth: --split-depth {0} does not apply to it")]
-    JoinSplitDepth(usize),
-    /// A board too large for the join algorithm's quadrant lists.
-    #[error(
-        "the join algorithm handles boards up to n = {largest} (its quadrant lists would not fit in memory for n = {n}); use --algorithm symmetry"
-    )]
-    JoinTooLarge {
-        /// Asked for.
-        n: usize,
-        /// Largest allowed.
-        largest: usize,
-    },
-    /// The join algorithm's lists would not fit in the available memory.
-    #[error(
-        "the join algorithm needs about {needed} for n = {n} on {threads} threads, but only {available} is available; use fewer threads or --algorithm symmetry"
-    )]
-    JoinMemory {
-        /// Board size.
-        n: usize,
-        /// Threads asked for.
-        threads: usize,
-        /// Estimated need, for people.
-        needed: String,
-        /// Available memory, for people.
-        available: String,
-    },
-    /// The thread pool could not be started.
-    #[error("cannot start the worker threads: {0}")]
-    ThreadPool(String),
-}
+/// The engines' internals, for the benchmarks and the tools in `examples/`: **not a stable
+/// interface**. An embedding program needs only the items at the crate root.
+pub mod internals {
+    pub use crate::engine::{Found, join, kernel};
+    pub use crate::run::{Prepared, solve_one};
 
-/// What to count and how.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Config {
-    /// Board size, 1..=32.
-    pub n: usize,
-    /// Worker threads; 0 means every hardware thread.
-    pub threads: usize,
-    /// Counting method.
-    pub algorithm: Algorithm,
-    /// Rows the plan pre-places; `None` picks a depth that gives every thread plenty of work.
-    pub split_depth: Option<usize>,
-}
+    /// A small, fast, seedable generator (xorshift64, Marsaglia 2003) for reproducible random
+    /// test data in tests and benchmarks; not for anything that needs real randomness.
+    #[derive(Clone, Debug)]
+    pub struct XorShift(u64);
 
-impl Config {
-    /// Counting an `n`×`n` board with the default method for its size
-    /// ([`Algorithm::default_for`]) on every hardware thread.
-    pub fn new(n: usize) -> Config {
-        Config {
-            n,
-            threads: 0,
-            algorithm: Algorithm::default_for(n),
-            split_depth: None,
+    impl XorShift {
+        /// A generator from a non-zero seed.
+        pub fn new(seed: u64) -> XorShift {
+            XorShift(seed.max(1))
+        }
+
+        /// The next 64 random bits.
+        #[allow(clippy::should_implement_trait)]
+        pub fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+
+        /// A number below `m` (m > 0).
+        pub fn below(&mut self, m: usize) -> usize {
+            (self.next() % m as u64) as usize
         }
     }
-
-    /// The same configuration with `threads` worker threads.
-    pub fn threads(mut self, threads: usize) -> Config {
-        self.threads = threads;
-        self
-    }
-
-    /// The same configuration with another algorithm.
-    pub fn algorithm(mut self, algorithm: Algorithm) -> Config {
-        self.algorithm = algorithm;
-        self
-    }
-
-    /// The same configuration with a fixed split depth.
-    pub fn split_depth(mut self, depth: usize) -> Config {
-        self.split_depth = Some(depth);
-        self
-    }
-
-    /// Builds the plan this configuration describes.
-    pub fn plan(&self) -> Result<Plan, Error> {
-        Plan::build(
-            self.n,
-            self.algorithm,
-            self.split_depth,
-            run::resolve_threads(self.threads),
-        )
-    }
-}
-
-/// The result of a count.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Counts {
-    /// Board size.
-    pub n: usize,
-    /// Number of solutions (OEIS A000170).
-    pub total: u128,
-    /// Number of solutions up to rotation and reflection (OEIS A002562), when the algorithm
-    /// computes it.
-    pub unique: Option<u128>,
-    /// Search nodes visited.
-    pub nodes: u128,
-    /// Counting method.
-    pub algorithm: Algorithm,
-    /// Subproblems in the plan.
-    pub subproblems: usize,
-    /// Rows the plan pre-placed.
-    pub split_depth: usize,
-    /// Worker threads used.
-    pub threads: usize,
-    /// Wall-clock time of the count.
-    pub elapsed: Duration,
-    /// Time each worker spent inside subproblems.
-    pub busy: Vec<Duration>,
-    /// The process's peak resident memory after the count, in bytes, when known.
-    pub peak_memory: Option<u64>,
-}
-
-impl Counts {
-    /// Nodes per second of wall-clock time.
-    pub fn nodes_per_second(&self) -> f64 {
-        let s = self.elapsed.as_secs_f64();
-        if s > 0.0 { self.nodes as f64 / s } else { 0.0 }
-    }
-}
-
-/// Counts the solutions `config` describes.
-pub fn count(config: &Config) -> Result<Counts, Error> {
-    let begun = std::time::Instant::now();
-    let plan = config.plan()?;
-    plan.check_memory(run::resolve_threads(config.threads))?;
-    let todo: Vec<u64> = plan.subproblems.iter().map(|s| s.id).collect();
-    let report = run::execute(&plan, &todo, config.threads, run::Control::default())?;
-    let mut sums = Sums::default();
-    for piece in &report.pieces {
-        sums.add(&plan, piece);
-    }
-    Ok(Counts {
-        n: plan.n,
-        total: sums.total,
-        unique: sums.unique(&plan),
-        nodes: sums.nodes,
-        algorithm: plan.algorithm,
-        subproblems: plan.subproblems.len(),
-        split_depth: plan.split_depth,
-        threads: report.threads,
-        elapsed: begun.elapsed(),
-        busy: report.busy,
-        peak_memory: memory::peak(),
-    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::kernel::{Frame, Start};
+    use crate::plan::Work;
 
     /// Every placement below a start, counted one by one (no bulk counting), so that the
     /// comparison does not depend on the processor's kernel variant.
-    fn tree_nodes(f: &kernel::Frame, s: &kernel::Start) -> u64 {
+    fn tree_nodes(f: &Frame, s: &Start) -> u64 {
         if s.level >= f.depth {
             return 0;
         }
@@ -231,23 +118,20 @@ mod tests {
         plan.subproblems
             .iter()
             .filter_map(|sub| match sub.work {
-                plan::Work::Complete { frame, start, .. } => {
+                Work::Complete { frame, start, .. } => {
                     Some(tree_nodes(&plan.frames[frame as usize], &start))
                 }
-                plan::Work::Invariant { .. } | plan::Work::Join { .. } => None,
+                Work::Invariant { .. } | Work::Join { .. } => None,
             })
             .sum()
     }
 
     #[test]
     fn the_symmetry_plan_walks_far_fewer_nodes() {
-        let plain = Config::new(12).algorithm(Algorithm::Plain).plan().unwrap();
-        let sym = Config::new(12)
-            .algorithm(Algorithm::Symmetry)
-            .plan()
-            .unwrap();
+        let plain = Plan::build(12, Algorithm::Plain, None).unwrap();
+        let sym = Plan::build(12, Algorithm::Symmetry, None).unwrap();
         let (p, s) = (plan_tree_nodes(&plain), plan_tree_nodes(&sym));
-        // Measured: 0.51 of the mirror-only plan's tree at n = 12 (218882 vs 425615).
+        // About half of the mirror-only plan's tree at n = 12.
         assert!(s * 5 < p * 3, "{s} vs {p}");
     }
 

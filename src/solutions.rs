@@ -15,9 +15,8 @@
 
 use std::ops::ControlFlow;
 
-/// Largest board side the search supports (one bit per column in a `u64`
-/// with room for the diagonal shifts, and the fixed stack depth).
-const MAX_N: usize = 32;
+use crate::board::{self, MAX_N};
+use crate::error::Error;
 
 /// Calls `visit` with each solution of the n-queens problem, in lexicographic
 /// order of the column tuple (`cols[r]` = 0-based column of the queen in row
@@ -31,11 +30,12 @@ const MAX_N: usize = 32;
 /// fixed-size arrays and every solution is passed as `&buf[..n]` of a single
 /// reused buffer, so `visit` must copy the slice if it wants to keep it.
 ///
-/// `n` is expected in `1..=32`; any other value visits nothing and returns 0.
-pub fn for_each_solution(n: usize, mut visit: impl FnMut(&[u8]) -> ControlFlow<()>) -> u64 {
-    if n == 0 || n > MAX_N {
-        return 0;
-    }
+/// A board size outside `1..=32` is an error.
+pub fn for_each_solution(
+    n: usize,
+    mut visit: impl FnMut(&[u8]) -> ControlFlow<()>,
+) -> Result<u64, Error> {
+    board::validate(n)?;
     let full: u64 = (1u64 << n) - 1;
 
     // The state of the row being filled: the columns, "down-right" diagonals
@@ -57,7 +57,7 @@ pub fn for_each_solution(n: usize, mut visit: impl FnMut(&[u8]) -> ControlFlow<(
     if n == 1 {
         visited += 1;
         let _ = visit(&tuple[..1]);
-        return visited;
+        return Ok(visited);
     }
 
     // Rows 0..=n-2 are searched with the stacks. The last row needs no stack
@@ -106,7 +106,7 @@ pub fn for_each_solution(n: usize, mut visit: impl FnMut(&[u8]) -> ControlFlow<(
         down_left = next_down_left;
         untried = next_untried;
     }
-    visited
+    Ok(visited)
 }
 
 /// Formats a solution as `2 4 1 3` (1-based columns, single spaces).
@@ -171,7 +171,8 @@ mod tests {
         let visited = for_each_solution(n, |cols| {
             all.push(cols.to_vec());
             ControlFlow::Continue(())
-        });
+        })
+        .unwrap();
         assert_eq!(visited, all.len() as u64);
         all
     }
@@ -199,7 +200,7 @@ mod tests {
         let expected = [1u64, 0, 0, 2, 10, 4, 40, 92, 352, 724];
         for (i, &want) in expected.iter().enumerate() {
             let n = i + 1;
-            let got = for_each_solution(n, |_| ControlFlow::Continue(()));
+            let got = for_each_solution(n, |_| ControlFlow::Continue(())).unwrap();
             assert_eq!(got, want, "n = {n}");
         }
     }
@@ -230,21 +231,24 @@ mod tests {
                 } else {
                     ControlFlow::Continue(())
                 }
-            });
+            })
+            .unwrap();
             assert_eq!(visited, k as u64);
             assert_eq!(seen, all[..k].to_vec());
         }
     }
 
     #[test]
-    fn out_of_range_n_visits_nothing() {
+    fn out_of_range_n_is_an_error_and_visits_nothing() {
         let mut calls = 0;
-        let visited = for_each_solution(0, |_| {
+        let err = for_each_solution(0, |_| {
             calls += 1;
             ControlFlow::Continue(())
-        });
-        assert_eq!((visited, calls), (0, 0));
-        assert_eq!(for_each_solution(33, |_| ControlFlow::Continue(())), 0);
+        })
+        .unwrap_err();
+        assert!(matches!(err, Error::BoardSize(0)), "{err}");
+        assert_eq!(calls, 0);
+        assert!(for_each_solution(33, |_| ControlFlow::Continue(())).is_err());
     }
 
     #[test]
@@ -254,7 +258,8 @@ mod tests {
             let visited = for_each_solution(n, |cols| {
                 first = cols.to_vec();
                 ControlFlow::Break(())
-            });
+            })
+            .unwrap();
             assert_eq!(visited, 1);
             assert_eq!(first.len(), n);
             assert!(is_solution(&first));

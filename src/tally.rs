@@ -1,4 +1,5 @@
-//! Adding pieces up: weighted totals, the rotation-invariant counts and nodes, in `u128`.
+//! The results of subproblems and their sums: weighted totals, the rotation-invariant counts
+//! and nodes, in `u128`.
 //!
 //! Each piece's own count fits a `u64`; the sums may not (Q(29) exceeds 2^64), so every sum is a
 //! `u128`. Sums of disjoint sets of pieces add, which is what resuming and merging shards rely
@@ -7,8 +8,18 @@
 use serde::{Deserialize, Serialize};
 
 use crate::plan::{Plan, Work};
-use crate::run::Piece;
 use crate::symmetry;
+
+/// The result of one subproblem.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Piece {
+    /// The subproblem's id.
+    pub id: u64,
+    /// Raw count (before the subproblem's weight is applied).
+    pub count: u64,
+    /// Search nodes visited.
+    pub nodes: u64,
+}
 
 /// Running sums over a set of pieces of one plan.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -26,12 +37,21 @@ pub struct Sums {
 }
 
 impl Sums {
+    /// The sums of `pieces` of `plan`.
+    pub fn of<'a>(plan: &Plan, pieces: impl IntoIterator<Item = &'a Piece>) -> Sums {
+        let mut sums = Sums::default();
+        for p in pieces {
+            sums.add(plan, p);
+        }
+        sums
+    }
+
     /// Adds one piece of `plan`.
     pub fn add(&mut self, plan: &Plan, piece: &Piece) {
         let c = u128::from(piece.count);
         match plan.subproblems[piece.id as usize].work {
-            Work::Complete { weight, .. } | Work::Join { weight, .. } => {
-                self.total += c * u128::from(weight)
+            w @ (Work::Complete { .. } | Work::Join { .. }) => {
+                self.total += c * u128::from(w.weight())
             }
             Work::Invariant { quarter: false, .. } => self.half_turn += c,
             Work::Invariant { quarter: true, .. } => self.quarter_turn += c,

@@ -42,61 +42,106 @@ fn first_count_bumped(text: &str) -> String {
     bumped
 }
 
-/// Starts a count in a child process, signals it once the checkpoint exists, and returns its
-/// exit code.
-fn interrupt(args: &[&str], checkpoint: &Path, signal: &str, after: Duration) -> Option<i32> {
-    let child = Std::cargo_bin("nqueens-count")
+/// The pieces a checkpoint file holds, when it can be read.
+fn saved_pieces(path: &Path) -> Option<Vec<serde_json::Value>> {
+    let v: serde_json::Value = serde_json::from_slice(&fs::read(path).ok()?).ok()?;
+    v["pieces"].as_array().cloned()
+}
+
+/// Starts a count that takes minutes on any machine (n = 20 by the symmetry plan on one
+/// thread), waits until its checkpoint holds more than `before` pieces, sends `signal`, and
+/// requires exit 130 within seconds. Returns the pieces saved.
+fn interrupt_long_count(checkpoint: &Path, signal: i32, before: usize) -> Vec<serde_json::Value> {
+    let mut child = Std::cargo_bin("nqueens-count")
         .unwrap()
-        .args(args)
-        .args(["--threads", "1", "--checkpoint"])
+        .args([
+            "20",
+            "--algorithm",
+            "symmetry",
+            "--threads",
+            "1",
+            "--checkpoint",
+        ])
         .arg(checkpoint)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    // Let it work long enough to finish some subproblems.
-    std::thread::sleep(after);
-    let status = Std::new("kill")
-        .args([signal, &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
     let begun = Instant::now();
-    let out = child.wait_with_output().unwrap();
-    assert!(begun.elapsed() < Duration::from_secs(20), "did not stop");
-    let err = String::from_utf8_lossy(&out.stderr);
-    if out.status.code() == Some(130) {
-        assert!(err.contains("resume"), "{err}");
+    while saved_pieces(checkpoint).is_none_or(|p| p.len() <= before) {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the count ended before it was interrupted"
+        );
+        assert!(
+            begun.elapsed() < Duration::from_secs(60),
+            "nothing was saved"
+        );
+        std::thread::sleep(Duration::from_millis(100));
     }
-    out.status.code()
+    let pid = libc::pid_t::try_from(child.id()).unwrap();
+    // SAFETY: `kill` only sends a signal to the child started above, which has not been
+    // waited for, so its process id is still its own.
+    assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
+    let signalled = Instant::now();
+    let out = child.wait_with_output().unwrap();
+    let took = signalled.elapsed();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(took < Duration::from_secs(10), "took {took:?} to stop");
+    assert!(err.contains("resume"), "{err}");
+    saved_pieces(checkpoint).unwrap()
 }
 
 #[test]
-fn an_interrupted_run_resumes_to_the_exact_count() {
+fn a_signal_stops_a_long_count_with_exit_130_and_the_resumed_run_keeps_every_piece() {
     let dir = tempfile::tempdir().unwrap();
-    let symmetry = ["17", "--algorithm", "symmetry", "--split-depth", "2"];
-    let join = ["17", "--algorithm", "join"];
-    for (args, signal, name, after) in [
-        (&symmetry[..], "-INT", "int.json", 1500),
-        (&symmetry[..], "-TERM", "term.json", 1500),
-        (&join[..], "-INT", "join.json", 700),
+    let cp = dir.path().join("long.json");
+    let first = interrupt_long_count(&cp, libc::SIGINT, 0);
+    // The same command resumes: the pieces saved before are kept, and new ones are added.
+    let second = interrupt_long_count(&cp, libc::SIGTERM, first.len());
+    assert!(first.iter().all(|p| second.contains(p)));
+}
+
+#[test]
+fn a_run_resumed_from_a_partial_checkpoint_gives_the_exact_count() {
+    use nqueens::{Algorithm, Config, Control, Job, Piece};
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let dir = tempfile::tempdir().unwrap();
+    for (algorithm, name) in [
+        (Algorithm::Symmetry, "sym.json"),
+        (Algorithm::Join, "join.json"),
     ] {
         let cp = dir.path().join(name);
-        let code = interrupt(args, &cp, signal, Duration::from_millis(after));
-        // A fast machine may finish first; then the count is simply complete.
-        assert!(matches!(code, Some(130) | Some(0)), "{code:?}");
-        let saved: serde_json::Value = serde_json::from_slice(&fs::read(&cp).unwrap()).unwrap();
-        let done = saved["pieces"].as_array().unwrap().len();
-        assert!(done > 0, "nothing was saved");
+        // A run of the library stopped after a few pieces leaves a partial checkpoint.
+        let job = Job::new(&Config::new(15).algorithm(algorithm).threads(1))
+            .unwrap()
+            .checkpoint(&cp)
+            .unwrap();
+        let (stop, done) = (AtomicBool::new(false), AtomicUsize::new(0));
+        let observe = |_: &Piece| {
+            if done.fetch_add(1, Ordering::SeqCst) + 1 >= 4 {
+                stop.store(true, Ordering::SeqCst);
+            }
+        };
+        let first = job
+            .run(Control {
+                cancel: Some(&stop),
+                observer: Some(&observe),
+            })
+            .unwrap();
+        assert!(first.cancelled);
+        assert_eq!(saved_pieces(&cp).unwrap().len(), first.pieces.len());
         // Resumed without --algorithm: the checkpoint's own algorithm is used.
         let row = success_json(
             cmd()
-                .args(["17", "--json", "--threads", "2", "--checkpoint"])
+                .args(["15", "--json", "--threads", "2", "--checkpoint"])
                 .arg(&cp),
         );
-        assert_eq!(row["algorithm"], args[2]);
-        assert_eq!(row["solutions"].as_u64(), Some(95_815_104));
-        assert_eq!(row["unique"].as_u64(), Some(11_977_939));
+        assert_eq!(row["algorithm"], algorithm.name());
+        assert_eq!(row["solutions"].as_u64(), Some(2_279_184));
+        assert_eq!(row["unique"].as_u64(), Some(285_053));
+        assert!(row["nodes"].as_u64().unwrap() > 0);
     }
 }
 

@@ -736,7 +736,6 @@ fn next_row_set(s: u32, free: u32) -> Option<u32> {
     it.next().map(|y| deposit(y, free))
 }
 
-
 #[derive(Default)]
 struct Scratch {
     east: Vec<u64>,

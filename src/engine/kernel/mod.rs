@@ -84,7 +84,6 @@ pub struct Start {
     pub anti: u64,
 }
 
-
 /// Counts the ways to complete `start` within `frame`.
 ///
 /// When the frame is tight (as many free columns as empty levels, as in every frame the plans
@@ -1037,7 +1036,7 @@ mod tests {
         for n in 4..=11 {
             for alg in Algorithm::ALL {
                 for depth in [1usize, 2] {
-                    let Ok(plan) = Plan::build(n, alg, Some(depth), 1) else {
+                    let Ok(plan) = Plan::build(n, alg, Some(depth)) else {
                         continue;
                     };
                     for sub in &plan.subproblems {
@@ -1071,7 +1070,7 @@ mod tests {
         for n in 4..=12 {
             for alg in Algorithm::ALL {
                 for depth in [None, Some(1usize), Some(2)] {
-                    let Ok(plan) = Plan::build(n, alg, depth, 1) else {
+                    let Ok(plan) = Plan::build(n, alg, depth) else {
                         continue;
                     };
                     for sub in &plan.subproblems {

@@ -6,8 +6,8 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use nqueens::Algorithm;
 use nqueens::board::{MAX_N, MIN_N};
+use nqueens::{Algorithm, MAX_THREADS};
 
 /// Counts the solutions of the N-Queens problem exactly, on every core.
 #[derive(Debug, Parser)]
@@ -35,8 +35,8 @@ pub struct CountArgs {
     #[arg(value_name = "N", required = true, value_parser = parse_sizes)]
     pub sizes: Option<Sizes>,
 
-    /// Worker threads; 0 means every hardware thread.
-    #[arg(short, long, default_value_t = 0, value_name = "T")]
+    /// Worker threads, up to 4096; 0 means every hardware thread.
+    #[arg(short, long, default_value_t = 0, value_name = "T", value_parser = parse_threads)]
     pub threads: usize,
 
     /// Counting method: join (half-boards paired by diagonal patterns; the default for
@@ -161,13 +161,22 @@ pub struct BenchArgs {
     pub json: bool,
 }
 
-fn parse_positive(s: &str) -> Result<usize, String> {
+/// Parses a thread count from `lowest` up to [`MAX_THREADS`].
+fn thread_count(s: &str, lowest: usize) -> Result<usize, String> {
     match s.trim().parse::<usize>() {
-        Ok(t) if t >= 1 => Ok(t),
+        Ok(t) if (lowest..=MAX_THREADS).contains(&t) => Ok(t),
         _ => Err(format!(
-            "'{s}' is not a thread count: expected a whole number from 1"
+            "'{s}' is not a thread count: expected a whole number from {lowest} to {MAX_THREADS}"
         )),
     }
+}
+
+fn parse_threads(s: &str) -> Result<usize, String> {
+    thread_count(s, 0)
+}
+
+fn parse_positive(s: &str) -> Result<usize, String> {
+    thread_count(s, 1)
 }
 
 /// The algorithms as the command line names them.

@@ -6,9 +6,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use nqueens::Plan;
-use nqueens::run::Piece;
-use nqueens::tally::Sums;
+use nqueens::{Job, Piece, Plan, Sums};
 
 /// Units the whole plan's estimated work is scaled to.
 const UNITS: f64 = 1e9;
@@ -24,9 +22,11 @@ pub struct Progress<'a> {
 }
 
 impl<'a> Progress<'a> {
-    /// A bar for `todo` of `plan`'s subproblems (the rest were resumed); hidden unless `show`
-    /// and stderr is a terminal.
-    pub fn new(plan: &'a Plan, todo: &[u64], resumed: &Sums, show: bool) -> Progress<'a> {
+    /// A bar for what `job` has left to do; hidden unless `show` and stderr is a terminal.
+    pub fn new(job: &'a Job, show: bool) -> Progress<'a> {
+        let plan = job.plan();
+        let todo = job.todo();
+        let resumed = &Sums::of(plan, job.resumed().values());
         let work: f64 = todo
             .iter()
             .map(|&id| plan.subproblems[id as usize].estimate)
@@ -66,7 +66,7 @@ impl<'a> Progress<'a> {
                 "{done}/{} subproblems, {} solutions so far, {} nodes/s",
                 self.todo,
                 sums.total,
-                crate::report::si(nodes as f64 / secs)
+                crate::output::si(nodes as f64 / secs)
             ));
         }
     }

@@ -6,7 +6,13 @@
 
 use std::time::Duration;
 
-use crate::{Algorithm, Config, Error, count, known};
+use nqueens::system::Machine;
+use nqueens::{Algorithm, Config, Error, count, known};
+use serde::Serialize;
+
+use crate::args::BenchArgs;
+use crate::exit::{Exit, fail, out};
+use crate::output::si;
 
 /// A benchmark workload: what is counted, and how often.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -128,6 +134,111 @@ pub fn score(samples: &[Sample]) -> f64 {
         .iter()
         .map(|s| s.solutions_per_second / 1e6)
         .fold(0.0, f64::max)
+}
+
+/// One thread count's JSON line.
+#[derive(Serialize)]
+struct Row<'a> {
+    workload: &'a str,
+    n: usize,
+    algorithm: &'a str,
+    threads: usize,
+    seconds: f64,
+    solutions_per_second: f64,
+    nodes_per_second: f64,
+    speedup: f64,
+    efficiency: f64,
+}
+
+/// The summary JSON line.
+#[derive(Serialize)]
+struct Summary<'a> {
+    summary: bool,
+    workload: &'a str,
+    score: f64,
+    machine: String,
+    physical_cores: usize,
+    logical_cores: usize,
+    version: &'a str,
+}
+
+fn json(row: &impl Serialize) -> String {
+    serde_json::to_string(row).expect("rows serialise")
+}
+
+/// `bench`: the fixed workload at several thread counts.
+pub fn run(args: &BenchArgs) -> Exit {
+    let workload = if args.quick { QUICK } else { STANDARD };
+    let machine = Machine::detect();
+    let counts = args
+        .threads
+        .clone()
+        .unwrap_or_else(|| default_thread_counts(machine.hardware_threads));
+    if !args.json {
+        out(&format!("machine: {machine}"));
+        out(&format!(
+            "workload {}: {} algorithm, n = {}, median of {} runs per thread count",
+            workload.name, workload.algorithm, workload.n, workload.runs
+        ));
+        out(&format!(
+            "{:>7}  {:>9}  {:>12}  {:>10}  {:>8}  {:>10}",
+            "threads", "time", "solutions/s", "nodes/s", "speedup", "efficiency"
+        ));
+    }
+    let mut samples: Vec<Sample> = Vec::new();
+    for &t in &counts {
+        let s = match measure(&workload, t) {
+            Ok(s) => s,
+            Err(e) => return fail(Exit::Failed, e),
+        };
+        let base = samples
+            .first()
+            .map_or(s.seconds, |b| b.seconds * b.threads as f64);
+        let speedup = base / s.seconds;
+        let efficiency = speedup / t as f64;
+        if args.json {
+            out(&json(&Row {
+                workload: workload.name,
+                n: workload.n,
+                algorithm: workload.algorithm.name(),
+                threads: t,
+                seconds: s.seconds,
+                solutions_per_second: s.solutions_per_second.round(),
+                nodes_per_second: s.nodes_per_second.round(),
+                speedup,
+                efficiency,
+            }));
+        } else {
+            out(&format!(
+                "{:>7}  {:>7.3} s  {:>12}  {:>10}  {:>7.2}x  {:>9.0}%",
+                t,
+                s.seconds,
+                si(s.solutions_per_second),
+                si(s.nodes_per_second),
+                speedup,
+                100.0 * efficiency
+            ));
+        }
+        samples.push(s);
+    }
+    let score = score(&samples);
+    if args.json {
+        out(&json(&Summary {
+            summary: true,
+            workload: workload.name,
+            score: (score * 100.0).round() / 100.0,
+            machine: machine.to_string(),
+            physical_cores: machine.physical_cores,
+            logical_cores: machine.hardware_threads,
+            version: env!("CARGO_PKG_VERSION"),
+        }));
+    } else {
+        out(&format!(
+            "score: {score:.2} (million solutions per second, workload {}; counts checked)",
+            workload.name
+        ));
+    }
+    Exit::Ok
 }
 
 #[cfg(test)]

@@ -1,0 +1,195 @@
+//! The default task: count one board size or a range of them, whole, resumed from a
+//! checkpoint, or as one shard of an array job.
+//!
+//! Everything is done by the library's run API ([`nqueens::Job`]); this file turns the
+//! arguments into a job, shows progress, and prints what comes back.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use nqueens::known::{self, Verdict};
+use nqueens::persist::{Journal, Shard};
+use nqueens::system::Machine;
+use nqueens::{Algorithm, Config, Control, Job, Piece};
+
+use crate::args::{CountArgs, ShardArg};
+use crate::exit::{self, Exit, fail, out, say};
+use crate::output;
+use crate::progress::Progress;
+
+/// Set by Ctrl-C or SIGTERM; the run stops between subproblems.
+static CANCEL: AtomicBool = AtomicBool::new(false);
+
+fn install_signal_handler() {
+    static INSTALLED: std::sync::Once = std::sync::Once::new();
+    INSTALLED.call_once(|| {
+        let _ = ctrlc::set_handler(|| {
+            if CANCEL.swap(true, Ordering::SeqCst) {
+                // A second signal: leave at once; the last periodic save stands.
+                std::process::exit(i32::from(Exit::Interrupted.code()));
+            }
+        });
+    });
+}
+
+/// Runs the count task.
+pub fn run(args: &CountArgs) -> Exit {
+    let sizes = args.sizes.expect("clap requires N");
+    let single = sizes.first == sizes.last;
+    if !single && (args.checkpoint.is_some() || args.shard.is_some() || args.out.is_some()) {
+        return fail(
+            Exit::Usage,
+            "--checkpoint, --shard and --out take a single N, not a range",
+        );
+    }
+    let shard = match shard(args) {
+        Ok(s) => s,
+        Err(e) => return e,
+    };
+    if let Some(out) = &args.out {
+        let folder = match out.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        if !folder.is_dir() {
+            return fail(
+                Exit::Failed,
+                format!(
+                    "{}: the folder {} does not exist",
+                    out.display(),
+                    folder.display()
+                ),
+            );
+        }
+    }
+    install_signal_handler();
+    let machine = Machine::detect();
+    let mut worst = Exit::Ok;
+    let mut header = !args.json && shard.is_none();
+    for n in sizes.first..=sizes.last {
+        match count_one(n, args, shard, &machine, &mut header) {
+            Ok(verdict) => worst = worst.max(Exit::of_verdict(verdict)),
+            Err(stop) => return stop,
+        }
+    }
+    worst
+}
+
+/// The shard asked for, with `auto/M` resolved from the scheduler's environment.
+fn shard(args: &CountArgs) -> Result<Option<Shard>, Exit> {
+    let usage = |msg: String| fail(Exit::Usage, msg);
+    let shard = match args.shard {
+        None => None,
+        Some(ShardArg::Fixed { index, count }) => Some(Shard { index, count }),
+        Some(ShardArg::Auto { count }) => {
+            let index =
+                crate::args::shard_index_from_env(|k| std::env::var(k).ok()).map_err(usage)?;
+            Some(Shard::new(index, count).map_err(|_| {
+                usage(format!(
+                    "the scheduler's shard index {index} is out of range for {count} shards"
+                ))
+            })?)
+        }
+    };
+    match (shard, &args.out) {
+        (Some(_), None) => Err(usage(
+            "--shard needs --out FILE for the shard's result file".to_string(),
+        )),
+        (None, Some(_)) => Err(usage(
+            "--out writes a shard's result file: give --shard I/M (0/1 for the whole count)"
+                .to_string(),
+        )),
+        _ => Ok(shard),
+    }
+}
+
+/// The configuration for `n`: the arguments, and where they are silent, the checkpoint's own
+/// algorithm and split depth (so that a run resumes with the plan it was started with).
+fn config(n: usize, args: &CountArgs) -> Result<Config, Exit> {
+    let existing = match &args.checkpoint {
+        Some(path) if path.exists() => {
+            Some(Journal::read(path).map_err(|e| exit::error(&e.into()))?)
+        }
+        _ => None,
+    };
+    let algorithm = match (args.algorithm, &existing) {
+        (Some(a), _) => a.into(),
+        (None, Some(j)) => j.algorithm().unwrap_or(Algorithm::default_for(n)),
+        (None, None) => Algorithm::default_for(n),
+    };
+    let mut config = Config::new(n).threads(args.threads).algorithm(algorithm);
+    if let Some(d) = args
+        .split_depth
+        .or_else(|| existing.as_ref().map(|j| j.split_depth))
+    {
+        config = config.split_depth(d);
+    }
+    Ok(config)
+}
+
+/// Counts one n and prints it; `Ok` carries the `--verify` verdict, `Err` an exit that ends
+/// the whole command.
+fn count_one(
+    n: usize,
+    args: &CountArgs,
+    shard: Option<Shard>,
+    machine: &Machine,
+    header: &mut bool,
+) -> Result<Option<Verdict>, Exit> {
+    let config = config(n, args)?;
+    let mut job = Job::new(&config).map_err(|e| exit::error(&e))?;
+    if let Some(s) = shard {
+        job = job.shard(s);
+    }
+    if let Some(path) = &args.checkpoint {
+        job = job.checkpoint(path).map_err(|e| exit::error(&e))?;
+    }
+    job.check_memory().map_err(|e| exit::error(&e))?;
+    if std::mem::take(header) {
+        out(&output::header());
+    }
+    let progress = Progress::new(&job, !args.no_progress);
+    let observe = |p: &Piece| progress.piece(p);
+    let result = job.run(Control {
+        cancel: Some(&CANCEL),
+        observer: Some(&observe),
+    });
+    progress.finish();
+    let outcome = result.map_err(|e| exit::error(&e))?;
+    if outcome.cancelled {
+        let (done, wanted) = (outcome.pieces.len(), job.wanted().len());
+        say(match &args.checkpoint {
+            Some(path) => format!(
+                "interrupted: {done} of {wanted} subproblems done and saved to {}; run the same command again to resume",
+                path.display()
+            ),
+            None => format!(
+                "interrupted: {done} of {wanted} subproblems were done, none saved (use --checkpoint FILE to keep them)"
+            ),
+        });
+        return Err(Exit::Interrupted);
+    }
+    if let (Some(s), Some(path)) = (shard, &args.out) {
+        job.shard_result(&outcome)
+            .write(path)
+            .map_err(|e| exit::error(&e.into()))?;
+        out(&output::shard_line(&outcome, s, path, args.json));
+        return Ok(None);
+    }
+    let counts = outcome.counts().expect("a whole, finished count");
+    let verdict = args
+        .verify
+        .then(|| known::verify(n, counts.total, counts.unique));
+    out(&if args.json {
+        output::json_row(&counts, verdict, machine)
+    } else {
+        output::human_row(&counts)
+    });
+    if args.stats {
+        say(output::stats(&counts, machine));
+    }
+    if let Some(v) = verdict {
+        say(output::verdict_words(n, v));
+    }
+    Ok(verdict)
+}

@@ -1,0 +1,101 @@
+//! How the program ends and speaks: the exit codes, the one place that maps outcomes to them,
+//! and writing to stdout and stderr without ever panicking.
+//!
+//! 0 done, 1 a runtime failure (a bad checkpoint, too little memory, a failed `--verify`, a
+//! refused merge), 2 a usage error, 130 interrupted after saving progress.
+
+use std::fmt::Display;
+use std::io::{self, Write};
+
+use nqueens::Error;
+use nqueens::known::Verdict;
+
+/// How a task ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Exit {
+    /// Done.
+    Ok,
+    /// A runtime failure.
+    Failed,
+    /// A usage error.
+    Usage,
+    /// Interrupted after saving what was finished.
+    Interrupted,
+}
+
+impl Exit {
+    /// The process exit code.
+    pub fn code(self) -> u8 {
+        match self {
+            Exit::Ok => 0,
+            Exit::Failed => 1,
+            Exit::Usage => 2,
+            Exit::Interrupted => 130,
+        }
+    }
+
+    /// The exit of a `--verify` check.
+    pub fn of_verdict(v: Option<Verdict>) -> Exit {
+        match v {
+            Some(Verdict::Differs) => Exit::Failed,
+            _ => Exit::Ok,
+        }
+    }
+
+    /// The exit of a library error: a request the library refuses as asked is a usage
+    /// error; a failure while running is a runtime one.
+    pub fn of_error(e: &Error) -> Exit {
+        match e {
+            Error::BoardSize(_)
+            | Error::UnknownAlgorithm(_)
+            | Error::SplitDepth { .. }
+            | Error::PlanTooLarge { .. }
+            | Error::JoinSplitDepth(_)
+            | Error::JoinTooLarge { .. }
+            | Error::Threads { .. }
+            | Error::Shard(_) => Exit::Usage,
+            Error::JoinMemory { .. }
+            | Error::ForeignPiece { .. }
+            | Error::Journal(_)
+            | Error::ThreadPool(_) => Exit::Failed,
+        }
+    }
+}
+
+/// Prints `error: …` on stderr and returns `exit`.
+pub fn fail(exit: Exit, msg: impl Display) -> Exit {
+    say(format!("error: {msg}"));
+    exit
+}
+
+/// Prints a library error as one line and returns its exit.
+pub fn error(e: &Error) -> Exit {
+    fail(Exit::of_error(e), e)
+}
+
+/// Writes a line to stderr; a stderr that cannot be written to is ignored (the exit code
+/// still tells).
+pub fn say(line: impl Display) {
+    let _ = writeln!(io::stderr().lock(), "{line}");
+}
+
+/// Writes a line to stdout; a closed pipe ends the program quietly, any other failure with
+/// exit code 1.
+pub fn out(line: &str) {
+    out_raw(&format!("{line}\n"));
+}
+
+/// Writes text to stdout as it is (see [`out`]).
+pub fn out_raw(text: &str) {
+    let mut stdout = io::stdout().lock();
+    if let Err(e) = stdout
+        .write_all(text.as_bytes())
+        .and_then(|_| stdout.flush())
+    {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        say(format!("error: cannot write the output: {e}"));
+        std::process::exit(i32::from(Exit::Failed.code()));
+    }
+}

@@ -1,0 +1,220 @@
+//! Output formats: the aligned human table, the one-line summaries of shards and merges, and
+//! one JSON object per line.
+//!
+//! Results go to stdout; progress and diagnostics go to stderr. JSON field names are stable:
+//! scripts depend on them. Counts are JSON integers at any size (`u128`), never floats or
+//! strings.
+
+use std::path::Path;
+
+use nqueens::known::Verdict;
+use nqueens::persist::{Merged, Shard};
+use nqueens::system::{Bytes, Machine};
+use nqueens::{Counts, Outcome};
+use serde::Serialize;
+
+/// The header of the human table.
+pub fn header() -> String {
+    format!(
+        "{:>2}  {:>24}  {:>22}  {:>11}  {:>7}  {:>11}",
+        "n", "solutions", "unique", "time", "threads", "nodes/s"
+    )
+}
+
+fn unique_text(u: Option<u128>) -> String {
+    u.map_or_else(|| "-".to_string(), |u| u.to_string())
+}
+
+/// One row of the human table.
+pub fn human_row(c: &Counts) -> String {
+    format!(
+        "{:>2}  {:>24}  {:>22}  {:>9.3} s  {:>7}  {:>11}",
+        c.n,
+        c.total,
+        unique_text(c.unique),
+        c.elapsed.as_secs_f64(),
+        c.threads,
+        si(c.nodes_per_second())
+    )
+}
+
+/// A rate with an SI prefix: `1.35 G`.
+pub fn si(v: f64) -> String {
+    let (scaled, prefix) = if v >= 1e9 {
+        (v / 1e9, "G")
+    } else if v >= 1e6 {
+        (v / 1e6, "M")
+    } else if v >= 1e3 {
+        (v / 1e3, "k")
+    } else {
+        (v, "")
+    };
+    format!("{scaled:.2} {prefix}").trim_end().to_string()
+}
+
+/// Words for a `--verify` verdict.
+pub fn verdict_words(n: usize, v: Verdict) -> String {
+    match v {
+        Verdict::Agrees => format!("verify: n = {n} agrees with OEIS A000170/A002562"),
+        Verdict::Differs => format!("verify: n = {n} DIFFERS from OEIS A000170/A002562"),
+        Verdict::Unknown => format!("verify: no published value for n = {n} (known up to 27)"),
+    }
+}
+
+/// The JSON form of a verdict.
+fn verdict_name(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Agrees => "agrees",
+        Verdict::Differs => "differs",
+        Verdict::Unknown => "unknown",
+    }
+}
+
+/// One JSON line: a count, a shard's run or a merge. Fields that do not apply are left out;
+/// `unique` is `null` where the algorithm does not count it.
+#[derive(Default, Serialize)]
+struct Row<'a> {
+    n: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    solutions: Option<u128>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unique: Option<Option<u128>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seconds: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    threads: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    algorithm: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    subproblems: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    split_depth: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    nodes: Option<u128>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    nodes_per_second: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    busy_seconds: Option<Vec<f64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    physical_cores: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hardware_threads: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    peak_memory_bytes: Option<Option<u64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shard: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shards: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    plan: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shard_seconds: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    out: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    verified: Option<&'static str>,
+}
+
+impl Row<'_> {
+    fn line(&self) -> String {
+        serde_json::to_string(self).expect("rows serialise")
+    }
+}
+
+/// The JSON line of a count.
+pub fn json_row(c: &Counts, verdict: Option<Verdict>, machine: &Machine) -> String {
+    Row {
+        n: c.n,
+        solutions: Some(c.total),
+        unique: Some(c.unique),
+        seconds: Some(c.elapsed.as_secs_f64()),
+        threads: Some(c.threads),
+        algorithm: Some(c.algorithm.name()),
+        subproblems: Some(c.subproblems),
+        split_depth: Some(c.split_depth),
+        nodes: Some(c.nodes),
+        nodes_per_second: Some(c.nodes_per_second().round()),
+        busy_seconds: Some(c.busy.iter().map(|d| d.as_secs_f64()).collect()),
+        physical_cores: Some(machine.physical_cores),
+        hardware_threads: Some(machine.hardware_threads),
+        peak_memory_bytes: Some(c.peak_memory),
+        verified: verdict.map(verdict_name),
+        ..Row::default()
+    }
+    .line()
+}
+
+/// The line of a shard's run, human or JSON.
+pub fn shard_line(o: &Outcome, s: Shard, path: &Path, json: bool) -> String {
+    if json {
+        return Row {
+            n: o.n,
+            shard: Some(s.index),
+            shards: Some(s.count),
+            subproblems: Some(o.pieces.len()),
+            seconds: Some(o.elapsed.as_secs_f64()),
+            out: Some(path.display().to_string()),
+            ..Row::default()
+        }
+        .line();
+    }
+    format!(
+        "shard {s} of n = {}: {} subproblems, partial sum {} solutions, {:.3} s, written to {}",
+        o.n,
+        o.pieces.len(),
+        o.sums.total,
+        o.elapsed.as_secs_f64(),
+        path.display()
+    )
+}
+
+/// The line of a verified merge, human or JSON.
+pub fn merge_line(m: &Merged, verdict: Option<Verdict>, json: bool) -> String {
+    if json {
+        return Row {
+            n: m.n,
+            solutions: Some(m.sums.total),
+            unique: Some(m.unique),
+            algorithm: Some(m.algorithm.name()),
+            shards: Some(m.shards),
+            plan: Some(&m.plan),
+            nodes: Some(m.sums.nodes),
+            shard_seconds: Some((m.shard_seconds * 1000.0).round() / 1000.0),
+            verified: verdict.map(verdict_name),
+            ..Row::default()
+        }
+        .line();
+    }
+    format!(
+        "n = {}: {} solutions, {} unique ({} shards of plan {}, all verified)",
+        m.n,
+        m.sums.total,
+        unique_text(m.unique),
+        m.shards,
+        m.plan
+    )
+}
+
+/// Load-balance statistics for `--stats`.
+pub fn stats(c: &Counts, machine: &Machine) -> String {
+    let wall = c.elapsed.as_secs_f64().max(1e-9);
+    let fractions: Vec<String> = c
+        .busy
+        .iter()
+        .map(|b| format!("{:.0}%", 100.0 * b.as_secs_f64() / wall))
+        .collect();
+    let total: f64 = c.busy.iter().map(|b| b.as_secs_f64()).sum();
+    format!(
+        "stats: n = {}: {} subproblems (split depth {}), {} nodes, threads busy {} (mean {:.0}%), peak memory {}; machine: {} physical cores, {} hardware threads",
+        c.n,
+        c.subproblems,
+        c.split_depth,
+        c.nodes,
+        fractions.join(" "),
+        100.0 * total / (wall * c.busy.len().max(1) as f64),
+        c.peak_memory
+            .map_or_else(|| "unknown".to_string(), |b| Bytes(b).to_string()),
+        machine.physical_cores,
+        machine.hardware_threads
+    )
+}

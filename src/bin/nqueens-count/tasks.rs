@@ -1,0 +1,86 @@
+//! The small tasks: `merge` (check and add up shard result files), `list` (stream the
+//! solutions) and `trace` (the textbook search tree).
+
+use std::io::{self, Write};
+use std::ops::ControlFlow;
+
+use nqueens::known;
+use nqueens::{persist, solutions, trace as tree};
+
+use crate::args::{ListArgs, ListFormat, MergeArgs, TraceArgs};
+use crate::exit::{self, Exit, fail, out, out_raw, say};
+use crate::output;
+
+/// `merge`: verify and add up the shards' result files.
+pub fn merge(args: &MergeArgs) -> Exit {
+    match persist::merge(&args.files) {
+        Err(problems) => {
+            for p in &problems.0 {
+                say(format!("error: {p}"));
+            }
+            Exit::Failed
+        }
+        Ok(m) => {
+            let verdict = args
+                .verify
+                .then(|| known::verify(m.n, m.sums.total, m.unique));
+            out(&output::merge_line(&m, verdict, args.json));
+            if let Some(v) = verdict {
+                say(output::verdict_words(m.n, v));
+            }
+            Exit::of_verdict(verdict)
+        }
+    }
+}
+
+/// `list`: stream the solutions.
+pub fn list(args: &ListArgs) -> Exit {
+    let limit = args.limit.unwrap_or(u64::MAX);
+    if limit == 0 {
+        return Exit::Ok;
+    }
+    let mut seen = 0u64;
+    if args.format == ListFormat::Json {
+        out_raw("[");
+    }
+    let walked = solutions::for_each_solution(args.n, |cols| {
+        let first = seen == 0;
+        seen += 1;
+        match args.format {
+            ListFormat::Tuple => out(&solutions::format_tuple(cols)),
+            ListFormat::Board => {
+                let rows = solutions::board_rows(cols).join("\n");
+                out(&if first { rows } else { format!("\n{rows}") });
+            }
+            ListFormat::Json => {
+                let rows = serde_json::to_string(&solutions::board_rows(cols)).expect("strings");
+                out_raw(&format!("{}{rows}", if first { "" } else { ",\n" }));
+            }
+        }
+        if seen >= limit {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    if let Err(e) = walked {
+        return exit::error(&e);
+    }
+    match args.format {
+        ListFormat::Json => out("]"),
+        _ if seen == 0 => out("no solution"),
+        _ => {}
+    }
+    Exit::Ok
+}
+
+/// `trace`: print the backtracking tree.
+pub fn trace(args: &TraceArgs) -> Exit {
+    let mut stdout = io::BufWriter::new(io::stdout().lock());
+    let result = tree::write_trace(args.n, &mut stdout).and_then(|_| stdout.flush());
+    match result {
+        Ok(()) => Exit::Ok,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Exit::Ok,
+        Err(e) => fail(Exit::Failed, format!("cannot write the trace: {e}")),
+    }
+}

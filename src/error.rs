@@ -1,0 +1,116 @@
+//! The library's one error type: every way a count can be refused or fail, as values.
+//!
+//! Messages speak of the values involved (board sizes, depths, bytes, threads), never of
+//! command-line flags: the library does not know how it was called. The command line adds its
+//! own words where a flag is meant.
+
+use crate::persist::{JournalError, Shard};
+use crate::system::Bytes;
+
+/// Everything that can go wrong in the library.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The board size is outside 1..=32.
+    #[error("board size {0} is out of range: n must be from 1 to 32")]
+    BoardSize(usize),
+    /// An unknown algorithm name.
+    #[error("unknown algorithm '{0}': expected plain, symmetry or join")]
+    UnknownAlgorithm(String),
+    /// A split depth the plan cannot use.
+    #[error("split depth {depth} is out of range: it must be from {lowest} to {highest}")]
+    SplitDepth {
+        /// Asked for.
+        depth: usize,
+        /// Smallest allowed.
+        lowest: usize,
+        /// Largest allowed.
+        highest: usize,
+    },
+    /// The plan would hold too many subproblems.
+    #[error("a split depth of {depth} makes more than {limit} subproblems; choose a smaller one")]
+    PlanTooLarge {
+        /// The depth that overflowed.
+        depth: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// A split depth given to the join algorithm, which has none.
+    #[error("the join algorithm has no split depth, so split depth {0} does not apply to it")]
+    JoinSplitDepth(usize),
+    /// A board too large for the join algorithm's quadrant lists.
+    #[error(
+        "the join algorithm handles boards up to n = {largest} (its quadrant lists would not fit in memory for n = {n}); the symmetry algorithm counts larger boards"
+    )]
+    JoinTooLarge {
+        /// Asked for.
+        n: usize,
+        /// Largest allowed.
+        largest: usize,
+    },
+    /// The join algorithm's lists would not fit in the available memory.
+    #[error(
+        "the join algorithm needs about {needed} for n = {n} on {threads} threads, but only {available} is available; {advice}"
+    )]
+    JoinMemory {
+        /// Board size.
+        n: usize,
+        /// Threads asked for.
+        threads: usize,
+        /// Estimated need.
+        needed: Bytes,
+        /// Available memory.
+        available: Bytes,
+        /// What would fit.
+        advice: MemoryAdvice,
+    },
+    /// A thread count past the supported bound.
+    #[error("{asked} threads is too many: at most {max} are supported")]
+    Threads {
+        /// Asked for.
+        asked: usize,
+        /// The bound.
+        max: usize,
+    },
+    /// A shard that does not exist.
+    #[error(
+        "shard {0} does not exist: the index must be below the shard count, which must be at least 1"
+    )]
+    Shard(Shard),
+    /// Resumed pieces that are not part of the run.
+    #[error("subproblem {id} is not part of this run (its plan has {subproblems} subproblems{})", .shard.map_or(String::new(), |s| format!(", shard {s}")))]
+    ForeignPiece {
+        /// The piece's id.
+        id: u64,
+        /// Subproblems of the plan.
+        subproblems: usize,
+        /// The run's shard.
+        shard: Option<Shard>,
+    },
+    /// A checkpoint or result file that cannot be used or written.
+    #[error(transparent)]
+    Journal(#[from] JournalError),
+    /// The thread pool could not be started.
+    #[error("cannot start the worker threads: {0}")]
+    ThreadPool(#[from] rayon::ThreadPoolBuildError),
+}
+
+/// What fits when the join algorithm's memory does not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemoryAdvice {
+    /// At most this many threads fit.
+    Threads(usize),
+    /// Not even one thread fits: another algorithm is needed.
+    OtherAlgorithm,
+}
+
+impl std::fmt::Display for MemoryAdvice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MemoryAdvice::Threads(1) => f.write_str("one thread would fit"),
+            MemoryAdvice::Threads(t) => write!(f, "{t} threads would fit"),
+            MemoryAdvice::OtherAlgorithm => {
+                f.write_str("not even one thread fits: the symmetry algorithm needs little memory")
+            }
+        }
+    }
+}

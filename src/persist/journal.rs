@@ -1,0 +1,405 @@
+//! The journal file: finished pieces of one plan (or one shard of it), with their sums and a
+//! checksum, read back only when everything in it checks out.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::Shard;
+use crate::plan::{Algorithm, Plan};
+use crate::tally::{Piece, Sums};
+
+/// Why a journal file was refused or could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum JournalError {
+    /// The file could not be read.
+    #[error("{path}: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// The file could not be written.
+    #[error("{path}: could not be saved: {source}")]
+    Save {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// The file is not a journal of this program, is damaged, or belongs to another run.
+    #[error("{path}: {problem}")]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        problem: Problem,
+    },
+}
+
+/// What is wrong with a journal's contents.
+#[derive(Debug, thiserror::Error)]
+pub enum Problem {
+    /// An empty file.
+    #[error("the file is empty, not a checkpoint or result file")]
+    Empty,
+    /// Not JSON at all, or cut short.
+    #[error("not a checkpoint or result file, or truncated ({0})")]
+    NotJson(serde_json::Error),
+    /// JSON, but not of this program's shape.
+    #[error("not a checkpoint or result file of this program ({0})")]
+    Foreign(serde_json::Error),
+    /// An unknown `format` field.
+    #[error("unknown file kind '{0}'")]
+    Kind(String),
+    /// A version this program does not read.
+    #[error("unsupported version {0}")]
+    Version(u32),
+    /// The checksum does not match the contents.
+    #[error("checksum mismatch: the file was edited or damaged")]
+    Checksum,
+    /// Pieces not sorted, repeated, or past the plan's ids.
+    #[error("pieces out of order or out of range")]
+    Pieces,
+    /// Written for another board size.
+    #[error("written for n = {file}, not n = {run}")]
+    Board {
+        /// The file's.
+        file: usize,
+        /// This run's.
+        run: usize,
+    },
+    /// Written for another algorithm.
+    #[error("written for algorithm {file}, not {run}")]
+    Algorithm {
+        /// The file's.
+        file: String,
+        /// This run's.
+        run: Algorithm,
+    },
+    /// Written for another plan of the same board and algorithm.
+    #[error(
+        "written for another plan (split depth {file_depth}, plan {file_plan}); this run's plan is split depth {run_depth}, plan {run_plan}"
+    )]
+    Plan {
+        /// The file's split depth.
+        file_depth: usize,
+        /// The file's plan hash.
+        file_plan: String,
+        /// This run's split depth.
+        run_depth: usize,
+        /// This run's plan hash.
+        run_plan: String,
+    },
+    /// Written for another shard, or for a whole run when a shard runs (or the reverse).
+    #[error("written for {}, not {}", describe(.file), describe(.run))]
+    Shard {
+        /// The file's.
+        file: Option<Shard>,
+        /// This run's.
+        run: Option<Shard>,
+    },
+    /// A piece outside the file's own shard.
+    #[error("subproblem {id} does not belong to shard {shard}")]
+    NotInShard {
+        /// The piece.
+        id: u64,
+        /// The file's shard.
+        shard: Shard,
+    },
+    /// The sums differ from those of the pieces.
+    #[error("its sums disagree with its pieces")]
+    Sums,
+}
+
+fn describe(s: &Option<Shard>) -> String {
+    match s {
+        Some(s) => format!("shard {s}"),
+        None => "a whole run".to_string(),
+    }
+}
+
+/// The kind of journal file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A checkpoint: resumed by the run that wrote it.
+    Checkpoint,
+    /// A shard's result file: read by the merge.
+    ShardResult,
+}
+
+impl Kind {
+    /// The `format` field of files of this kind.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Kind::Checkpoint => "nqueens-checkpoint",
+            Kind::ShardResult => "nqueens-shard-result",
+        }
+    }
+
+    fn from_tag(tag: &str) -> Option<Kind> {
+        [Kind::Checkpoint, Kind::ShardResult]
+            .into_iter()
+            .find(|k| k.tag() == tag)
+    }
+}
+
+/// The contents of a journal file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Journal {
+    /// [`Kind::tag`] of the file's kind.
+    pub format: String,
+    /// File format version.
+    pub version: u32,
+    /// Board size.
+    pub n: usize,
+    /// Algorithm name.
+    pub algorithm: String,
+    /// The plan's split depth.
+    pub split_depth: usize,
+    /// The plan's hash (16 hex digits).
+    pub plan: String,
+    /// Subproblems in the whole plan.
+    pub subproblems: u64,
+    /// The shard covered, if any.
+    pub shard: Option<Shard>,
+    /// Finished pieces: `[id, count, nodes]`, sorted by id.
+    pub pieces: Vec<[u64; 3]>,
+    /// Sums over the pieces (weights applied).
+    pub sums: Sums,
+    /// Free-form facts about the run that wrote the file (program version, host, seconds).
+    #[serde(default)]
+    pub meta: BTreeMap<String, String>,
+    /// FNV-1a of everything above, as 16 hex digits.
+    pub checksum: String,
+}
+
+impl Journal {
+    /// An empty journal of `kind` for `plan` (and `shard`).
+    pub fn new(kind: Kind, plan: &Plan, shard: Option<Shard>) -> Journal {
+        let mut j = Journal {
+            format: kind.tag().to_string(),
+            version: 1,
+            n: plan.n,
+            algorithm: plan.algorithm.name().to_string(),
+            split_depth: plan.split_depth,
+            plan: plan.hash_hex(),
+            subproblems: plan.subproblems.len() as u64,
+            shard,
+            pieces: Vec::new(),
+            sums: Sums::default(),
+            meta: BTreeMap::new(),
+            checksum: String::new(),
+        };
+        j.seal();
+        j
+    }
+
+    /// The file's kind (checked when read).
+    pub fn kind(&self) -> Option<Kind> {
+        Kind::from_tag(&self.format)
+    }
+
+    /// The algorithm the file names, if this program knows it.
+    pub fn algorithm(&self) -> Option<Algorithm> {
+        self.algorithm.parse().ok()
+    }
+
+    /// The checksum the contents call for.
+    fn expected_checksum(&self) -> String {
+        let mut unsealed = self.clone();
+        unsealed.checksum = String::new();
+        let text = serde_json::to_string(&unsealed).expect("journals serialise");
+        crate::hash::hex_of(text.as_bytes())
+    }
+
+    /// Recomputes the checksum after a change.
+    fn seal(&mut self) {
+        self.checksum = self.expected_checksum();
+    }
+
+    /// Sets a fact in `meta`.
+    pub fn set_meta(&mut self, key: &str, value: impl Into<String>) {
+        self.meta.insert(key.to_string(), value.into());
+        self.seal();
+    }
+
+    /// Replaces the pieces (and their sums) with `pieces`.
+    pub fn set_pieces(&mut self, plan: &Plan, pieces: &BTreeMap<u64, Piece>) {
+        self.pieces = pieces.values().map(|p| [p.id, p.count, p.nodes]).collect();
+        self.sums = Sums::of(plan, pieces.values());
+        self.seal();
+    }
+
+    /// The pieces as a map by id.
+    pub fn piece_map(&self) -> BTreeMap<u64, Piece> {
+        self.pieces
+            .iter()
+            .map(|&[id, count, nodes]| (id, Piece { id, count, nodes }))
+            .collect()
+    }
+
+    /// Reads and checks a journal on its own terms: it parses, its checksum holds, its pieces
+    /// are sorted, unique and inside the plan's id range.
+    pub fn read(path: &Path) -> Result<Journal, JournalError> {
+        let invalid = |problem| JournalError::Invalid {
+            path: path.to_path_buf(),
+            problem,
+        };
+        let bytes = fs::read(path).map_err(|source| JournalError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let j: Journal = serde_json::from_slice(&bytes).map_err(|e| {
+            invalid(if bytes.is_empty() {
+                Problem::Empty
+            } else if serde_json::from_slice::<serde_json::Value>(&bytes).is_err() {
+                Problem::NotJson(e)
+            } else {
+                Problem::Foreign(e)
+            })
+        })?;
+        if j.kind().is_none() {
+            return Err(invalid(Problem::Kind(j.format)));
+        }
+        if j.version != 1 {
+            return Err(invalid(Problem::Version(j.version)));
+        }
+        if j.checksum != j.expected_checksum() {
+            return Err(invalid(Problem::Checksum));
+        }
+        let ordered = j.pieces.windows(2).all(|w| w[0][0] < w[1][0]);
+        let inside = j.pieces.iter().all(|p| p[0] < j.subproblems);
+        if !ordered || !inside {
+            return Err(invalid(Problem::Pieces));
+        }
+        Ok(j)
+    }
+
+    /// Checks that this journal was written for `plan` and `shard`, and that its sums are those
+    /// of its pieces.
+    pub fn check_against(&self, plan: &Plan, shard: Option<Shard>) -> Result<(), Problem> {
+        if self.n != plan.n {
+            return Err(Problem::Board {
+                file: self.n,
+                run: plan.n,
+            });
+        }
+        if self.algorithm != plan.algorithm.name() {
+            return Err(Problem::Algorithm {
+                file: self.algorithm.clone(),
+                run: plan.algorithm,
+            });
+        }
+        if self.plan != plan.hash_hex() || self.subproblems != plan.subproblems.len() as u64 {
+            return Err(Problem::Plan {
+                file_depth: self.split_depth,
+                file_plan: self.plan.clone(),
+                run_depth: plan.split_depth,
+                run_plan: plan.hash_hex(),
+            });
+        }
+        if self.shard != shard {
+            return Err(Problem::Shard {
+                file: self.shard,
+                run: shard,
+            });
+        }
+        if let Some(s) = self.shard
+            && let Some(p) = self.pieces.iter().find(|p| !s.owns(p[0]))
+        {
+            return Err(Problem::NotInShard { id: p[0], shard: s });
+        }
+        if Sums::of(plan, self.piece_map().values()) != self.sums {
+            return Err(Problem::Sums);
+        }
+        Ok(())
+    }
+
+    /// Writes the journal atomically ([`super::write_atomic`]).
+    pub fn write(&self, path: &Path) -> Result<(), JournalError> {
+        let mut text = serde_json::to_vec(self).expect("journals serialise");
+        text.push(b'\n');
+        super::write_atomic(path, &text).map_err(|source| JournalError::Save {
+            path: path.to_path_buf(),
+            source,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::run::solve_one;
+
+    fn finished_journal(plan: &Plan) -> Journal {
+        let mut j = Journal::new(Kind::Checkpoint, plan, None);
+        let pieces: BTreeMap<u64, Piece> = plan
+            .subproblems
+            .iter()
+            .take(5)
+            .map(|s| (s.id, solve_one(plan, s)))
+            .collect();
+        j.set_pieces(plan, &pieces);
+        j
+    }
+
+    #[test]
+    fn a_written_journal_reads_back_and_checks() {
+        let plan = Plan::build(9, Algorithm::Symmetry, None).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.json");
+        let j = finished_journal(&plan);
+        j.write(&path).unwrap();
+        let back = Journal::read(&path).unwrap();
+        assert_eq!(back, j);
+        back.check_against(&plan, None).unwrap();
+        // No temporary file is left behind.
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn damaged_or_foreign_journals_are_refused() {
+        let plan = Plan::build(9, Algorithm::Symmetry, None).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.json");
+        let j = finished_journal(&plan);
+        j.write(&path).unwrap();
+        let text = fs::read_to_string(&path).unwrap();
+
+        fs::write(&path, &text[..text.len() / 2]).unwrap();
+        assert!(Journal::read(&path).is_err(), "truncated");
+
+        let first = j.pieces[0];
+        let edited = text.replacen(
+            &format!("[{},{},", first[0], first[1]),
+            &format!("[{},{},", first[0], first[1] + 1),
+            1,
+        );
+        assert_ne!(edited, text);
+        fs::write(&path, edited).unwrap();
+        let err = Journal::read(&path).unwrap_err().to_string();
+        assert!(err.contains("checksum"), "{err}");
+
+        fs::write(&path, "hello").unwrap();
+        assert!(Journal::read(&path).is_err(), "not json");
+
+        let other = Plan::build(10, Algorithm::Symmetry, None).unwrap();
+        fs::write(&path, &text).unwrap();
+        let err = Journal::read(&path)
+            .unwrap()
+            .check_against(&other, None)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("n = 9"), "{err}");
+        let err = Journal::read(&path)
+            .unwrap()
+            .check_against(&plan, Some(Shard::new(1, 2).unwrap()))
+            .unwrap_err()
+            .to_string();
+        assert_eq!(err, "written for a whole run, not shard 1/2");
+    }
+}

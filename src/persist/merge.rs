@@ -1,0 +1,417 @@
+//! The merge: the result files of every shard of a count, put back together only when every
+//! piece is there exactly once and intact. It rebuilds the plan from what the files say, checks
+//! every file against it, and adds the sums in `u128`.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use super::{Journal, JournalError, Kind, Problem};
+use crate::error::Error;
+use crate::plan::{Algorithm, Plan};
+use crate::tally::Sums;
+
+/// A verified merge.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Merged {
+    /// Board size.
+    pub n: usize,
+    /// Algorithm.
+    pub algorithm: Algorithm,
+    /// Number of shards.
+    pub shards: u64,
+    /// The plan's hash.
+    pub plan: String,
+    /// Sums over all shards.
+    pub sums: Sums,
+    /// Unique solutions, when the algorithm counts them.
+    pub unique: Option<u128>,
+    /// Seconds the shards spent, added up (as they reported).
+    pub shard_seconds: f64,
+}
+
+/// Which plan and shard count a result file belongs to.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct PlanKey {
+    /// Board size.
+    pub n: usize,
+    /// Algorithm name.
+    pub algorithm: String,
+    /// Split depth.
+    pub split_depth: usize,
+    /// Plan hash.
+    pub plan: String,
+    /// Shard count.
+    pub shards: u64,
+}
+
+impl PlanKey {
+    fn of(j: &Journal) -> PlanKey {
+        PlanKey {
+            n: j.n,
+            algorithm: j.algorithm.clone(),
+            split_depth: j.split_depth,
+            plan: j.plan.clone(),
+            shards: j.shard.map_or(0, |s| s.count),
+        }
+    }
+}
+
+impl fmt::Display for PlanKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "n = {}, {}, split depth {}, {} shards (plan {})",
+            self.n, self.algorithm, self.split_depth, self.shards, self.plan
+        )
+    }
+}
+
+/// One reason a set of shard files does not merge.
+#[derive(Debug, thiserror::Error)]
+pub enum MergeProblem {
+    /// A file that cannot be read or checked on its own.
+    #[error("damaged: {0}")]
+    Unreadable(JournalError),
+    /// A checkpoint, or another file that is no shard's result.
+    #[error("not a shard result: {} (a {kind} file)", .path.display())]
+    NotShardResult {
+        /// The file.
+        path: PathBuf,
+        /// What it is.
+        kind: String,
+    },
+    /// Nothing readable was given.
+    #[error("no readable shard result among the files")]
+    NoShards,
+    /// The files name an algorithm this program does not know.
+    #[error("{}: the shards name an unknown algorithm '{name}'", .path.display())]
+    UnknownAlgorithm {
+        /// A file naming it.
+        path: PathBuf,
+        /// The name.
+        name: String,
+    },
+    /// The files name a plan this program cannot build.
+    #[error("the shards name an impossible plan: {0}")]
+    ImpossiblePlan(Error),
+    /// The files were written by a program that plans differently.
+    #[error(
+        "the shards' plan {theirs} is not this program's plan {ours} for n = {n}, {algorithm}, split depth {split_depth}: merge with the version that wrote them"
+    )]
+    OtherPlan {
+        /// The files' hash.
+        theirs: String,
+        /// This program's.
+        ours: String,
+        /// Board size.
+        n: usize,
+        /// Algorithm.
+        algorithm: Algorithm,
+        /// Split depth.
+        split_depth: usize,
+    },
+    /// A file of another count (or another shard count) than most of the files.
+    #[error("foreign: {} is for {theirs}, not {ours}", .path.display())]
+    Foreign {
+        /// The file.
+        path: PathBuf,
+        /// Its plan.
+        theirs: Box<PlanKey>,
+        /// The plan most files share.
+        ours: Box<PlanKey>,
+    },
+    /// A file that does not check against the plan.
+    #[error("damaged: shard {index}: {}: {problem}", .path.display())]
+    Damaged {
+        /// Its shard index.
+        index: u64,
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        problem: Problem,
+    },
+    /// A shard that stopped before its last piece.
+    #[error("incomplete: shard {index} ({}) has {have} of its {want} subproblems", .path.display())]
+    Incomplete {
+        /// Its shard index.
+        index: u64,
+        /// The file.
+        path: PathBuf,
+        /// Pieces in the file.
+        have: usize,
+        /// Pieces the shard owns.
+        want: usize,
+    },
+    /// The same shard given more than once.
+    #[error("duplicated: shard {index} appears {} times ({})", .paths.len(), names(.paths))]
+    Duplicated {
+        /// Its shard index.
+        index: u64,
+        /// The files.
+        paths: Vec<PathBuf>,
+    },
+    /// Shards with no good file.
+    #[error(
+        "missing: shard{} {} of {count} (resubmit {})",
+        if .shards.len() == 1 { "" } else { "s" },
+        ranges(.shards),
+        if .shards.len() == 1 { "it" } else { "them" }
+    )]
+    Missing {
+        /// The missing indices, increasing.
+        shards: Vec<u64>,
+        /// Shards in all.
+        count: u64,
+    },
+}
+
+fn names(paths: &[PathBuf]) -> String {
+    let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    names.join(", ")
+}
+
+/// Increasing numbers as ranges: `0-3,7,9-10`.
+fn ranges(xs: &[u64]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < xs.len() {
+        let mut j = i;
+        while j + 1 < xs.len() && xs[j + 1] == xs[j] + 1 {
+            j += 1;
+        }
+        out.push(if j == i {
+            xs[i].to_string()
+        } else {
+            format!("{}-{}", xs[i], xs[j])
+        });
+        i = j + 1;
+    }
+    out.join(",")
+}
+
+/// Every problem of a refused merge.
+#[derive(Debug)]
+pub struct MergeProblems(pub Vec<MergeProblem>);
+
+impl fmt::Display for MergeProblems {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let lines: Vec<String> = self.0.iter().map(ToString::to_string).collect();
+        f.write_str(&lines.join("\n"))
+    }
+}
+
+impl std::error::Error for MergeProblems {}
+
+/// Reads, checks and adds up shard result files. On failure, every problem is named, with the
+/// files and the shard numbers to resubmit.
+pub fn merge(files: &[PathBuf]) -> Result<Merged, MergeProblems> {
+    let mut problems = Vec::new();
+    let mut good: Vec<(&Path, Journal)> = Vec::new();
+    for path in files {
+        match Journal::read(path) {
+            Err(e) => problems.push(MergeProblem::Unreadable(e)),
+            Ok(j) if j.kind() != Some(Kind::ShardResult) || j.shard.is_none() => {
+                problems.push(MergeProblem::NotShardResult {
+                    path: path.clone(),
+                    kind: j.format,
+                })
+            }
+            Ok(j) => good.push((path, j)),
+        }
+    }
+    // The plan most files share is the reference, so that a stray file listed first cannot
+    // make every good one look foreign (ties go to the first file's plan).
+    let mut votes: BTreeMap<PlanKey, (usize, usize)> = BTreeMap::new();
+    for (i, (_, j)) in good.iter().enumerate() {
+        votes.entry(PlanKey::of(j)).or_insert((0, i)).0 += 1;
+    }
+    let Some(reference) = votes
+        .iter()
+        .max_by_key(|&(_, &(count, first))| (count, std::cmp::Reverse(first)))
+        .map(|(k, _)| k.clone())
+    else {
+        problems.push(MergeProblem::NoShards);
+        return Err(MergeProblems(problems));
+    };
+    let plan = match reference_plan(&reference, good.iter().map(|g| g.0)) {
+        Ok(plan) => plan,
+        Err(p) => return Err(MergeProblems(vec![p])),
+    };
+
+    let mut by_index: BTreeMap<u64, Vec<(&Path, Journal)>> = BTreeMap::new();
+    for (path, j) in good {
+        let key = PlanKey::of(&j);
+        if key != reference {
+            problems.push(MergeProblem::Foreign {
+                path: path.to_path_buf(),
+                theirs: Box::new(key),
+                ours: Box::new(reference.clone()),
+            });
+            continue;
+        }
+        let shard = j.shard.expect("checked above");
+        if let Err(problem) = j.check_against(&plan, Some(shard)) {
+            problems.push(MergeProblem::Damaged {
+                index: shard.index,
+                path: path.to_path_buf(),
+                problem,
+            });
+            continue;
+        }
+        let want = shard.ids(plan.subproblems.len()).count();
+        if j.pieces.len() != want {
+            problems.push(MergeProblem::Incomplete {
+                index: shard.index,
+                path: path.to_path_buf(),
+                have: j.pieces.len(),
+                want,
+            });
+            continue;
+        }
+        by_index.entry(shard.index).or_default().push((path, j));
+    }
+    for (&index, copies) in &by_index {
+        if copies.len() > 1 {
+            problems.push(MergeProblem::Duplicated {
+                index,
+                paths: copies.iter().map(|(p, _)| p.to_path_buf()).collect(),
+            });
+        }
+    }
+    let count = reference.shards;
+    let missing: Vec<u64> = (0..count).filter(|i| !by_index.contains_key(i)).collect();
+    if !missing.is_empty() {
+        problems.push(MergeProblem::Missing {
+            shards: missing,
+            count,
+        });
+    }
+    if !problems.is_empty() {
+        return Err(MergeProblems(problems));
+    }
+    let mut sums = Sums::default();
+    let mut seconds = 0.0;
+    for copies in by_index.values() {
+        let j = &copies[0].1;
+        sums.merge(&j.sums);
+        seconds += j
+            .meta
+            .get("seconds")
+            .and_then(|s| s.parse::<f64>().ok())
+            .unwrap_or(0.0);
+    }
+    Ok(Merged {
+        n: plan.n,
+        algorithm: plan.algorithm,
+        shards: count,
+        plan: reference.plan,
+        unique: sums.unique(&plan),
+        sums,
+        shard_seconds: seconds,
+    })
+}
+
+/// This program's plan for the files' key, when it is the plan they were written for.
+fn reference_plan<'a>(
+    key: &PlanKey,
+    mut paths: impl Iterator<Item = &'a Path>,
+) -> Result<Plan, MergeProblem> {
+    let algorithm: Algorithm =
+        key.algorithm
+            .parse()
+            .map_err(|_| MergeProblem::UnknownAlgorithm {
+                path: paths.next().map(Path::to_path_buf).unwrap_or_default(),
+                name: key.algorithm.clone(),
+            })?;
+    let plan = Plan::build(key.n, algorithm, Some(key.split_depth))
+        .map_err(MergeProblem::ImpossiblePlan)?;
+    if plan.hash_hex() != key.plan {
+        return Err(MergeProblem::OtherPlan {
+            theirs: key.plan.clone(),
+            ours: plan.hash_hex(),
+            n: key.n,
+            algorithm,
+            split_depth: key.split_depth,
+        });
+    }
+    Ok(plan)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::persist::Shard;
+    use crate::{Config, Job};
+
+    fn write_shards(dir: &Path, n: usize, m: u64) -> Vec<PathBuf> {
+        (0..m)
+            .map(|i| {
+                let config = Config::new(n).algorithm(Algorithm::Symmetry).threads(1);
+                let job = Job::new(&config).unwrap().shard(Shard::new(i, m).unwrap());
+                let outcome = job.run(Default::default()).unwrap();
+                let path = dir.join(format!("s{i}.json"));
+                job.shard_result(&outcome).write(&path).unwrap();
+                path
+            })
+            .collect()
+    }
+
+    fn problems(files: &[PathBuf]) -> String {
+        merge(files).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn shards_of_any_count_merge_to_the_exact_totals() {
+        let dir = tempfile::tempdir().unwrap();
+        for m in [1, 2, 3, 7] {
+            let sub = dir.path().join(format!("m{m}"));
+            std::fs::create_dir(&sub).unwrap();
+            let files = write_shards(&sub, 10, m);
+            let merged = merge(&files).unwrap();
+            assert_eq!(merged.sums.total, 724);
+            assert_eq!(merged.unique, Some(92));
+        }
+    }
+
+    #[test]
+    fn missing_duplicated_and_foreign_shards_are_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let files = write_shards(dir.path(), 9, 3);
+        let err = problems(&files[..2]);
+        assert!(err.contains("missing: shard 2 of 3"), "{err}");
+
+        let mut dup = files.clone();
+        dup.push(files[1].clone());
+        let err = problems(&dup);
+        assert!(err.contains("duplicated: shard 1"), "{err}");
+
+        let other_dir = dir.path().join("other");
+        std::fs::create_dir(&other_dir).unwrap();
+        let other = write_shards(&other_dir, 9, 2);
+        let mut mixed = files.clone();
+        mixed.push(other[0].clone());
+        let err = problems(&mixed);
+        assert!(err.contains("foreign"), "{err}");
+        // Listed first, the stray file is still the odd one out.
+        let mut stray_first = vec![other[0].clone()];
+        stray_first.extend(files.iter().cloned());
+        let err = problems(&stray_first);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.starts_with("foreign") && err.contains("s0.json"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn missing_shards_are_named_as_ranges() {
+        assert_eq!(ranges(&[0, 1, 2, 3, 7, 9, 10]), "0-3,7,9-10");
+        assert_eq!(ranges(&[5]), "5");
+        let p = MergeProblem::Missing {
+            shards: vec![1, 2, 3, 8],
+            count: 10,
+        };
+        assert_eq!(p.to_string(), "missing: shards 1-3,8 of 10 (resubmit them)");
+    }
+}

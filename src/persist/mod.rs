@@ -1,0 +1,20 @@
+//! What outlives a process: checkpoint journals that let a long run resume, the result files
+//! of shards, and the merge that puts shards back together.
+//!
+//! One file format serves checkpoints and shard results ([`Journal`]): a JSON object naming the
+//! board, the algorithm, the plan (split depth and hash), the shard when there is one, the
+//! finished pieces `[id, count, nodes]` and a checksum over all of it. Files are replaced
+//! atomically ([`write_atomic`]), so a crash at any instant leaves the previous good file, and a
+//! file is only ever used when everything in it checks out.
+
+mod atomic;
+mod journal;
+mod merge;
+mod recorder;
+mod shard;
+
+pub use atomic::write_atomic;
+pub use journal::{Journal, JournalError, Kind, Problem};
+pub use merge::{MergeProblem, MergeProblems, Merged, merge};
+pub use recorder::Recorder;
+pub use shard::Shard;

@@ -1,0 +1,161 @@
+//! Splitting by pre-placed rows: the plain plan's roots (row 0 with its left-right mirror), and
+//! the deepening that turns any plan's roots into more, smaller subproblems by placing the
+//! next rows of their frames.
+//!
+//! The mirror trick is the classic one (Richards 1997; Somers 2002): the queen of row 0 stays
+//! in the left half and counts twice; for odd n the middle column of row 0 is taken with row 1
+//! in its left half, also counted twice.
+
+use super::{Family, MAX_SPLIT_DEPTH, MAX_SUBPROBLEMS, target_subproblems};
+use crate::board;
+use crate::engine::kernel::{Frame, Start};
+use crate::error::Error;
+
+/// A kernel subproblem before it gets its id: its frame's index, its start, its weight.
+pub(super) type Root = (u32, Start, u8);
+
+/// The plain plan's first row: the left half counted twice, and for odd n the middle column
+/// with row 1 in its left half, counted twice. A 1×1 board has its single square.
+pub(super) fn roots(n: usize) -> (Vec<Frame>, Vec<Family>, Vec<Root>) {
+    let frame = Frame::open(n, n);
+    let root = Start::default();
+    let mut pieces = Vec::new();
+    if n == 1 {
+        pieces.push((0, frame.descend(&root, 1), 1));
+        return (vec![frame], vec![Family::Prefix], pieces);
+    }
+    for c in 0..n / 2 {
+        pieces.push((0, frame.descend(&root, board::bit(c)), 2));
+    }
+    if n % 2 == 1 {
+        let middle = frame.descend(&root, board::bit(n / 2));
+        let free = frame.free(&middle) & board::full_mask(n / 2);
+        for c in bits(free) {
+            pieces.push((0, frame.descend(&middle, board::bit(c)), 2));
+        }
+    }
+    (vec![frame], vec![Family::Prefix], pieces)
+}
+
+/// Deepens `roots` by `split_depth - lowest` rows (the depth `roots` already stand at is
+/// `lowest`); without a split depth, until there are at least [`target_subproblems`] pieces.
+/// Returns the depth reached and the pieces.
+pub(super) fn split(
+    frames: &[Frame],
+    roots: Vec<Root>,
+    lowest: usize,
+    split_depth: Option<usize>,
+    n: usize,
+) -> Result<(usize, Vec<Root>), Error> {
+    if let Some(d) = split_depth
+        && (d < lowest || d > MAX_SPLIT_DEPTH)
+    {
+        return Err(Error::SplitDepth {
+            depth: d,
+            lowest,
+            highest: MAX_SPLIT_DEPTH,
+        });
+    }
+    let mut pieces = roots;
+    let mut depth = lowest;
+    let wanted = split_depth.unwrap_or(MAX_SPLIT_DEPTH);
+    let target = target_subproblems(n);
+    while depth < wanted {
+        if split_depth.is_none() && pieces.len() >= target {
+            break;
+        }
+        let deeper = deepen(frames, &pieces);
+        if deeper.len() > MAX_SUBPROBLEMS {
+            return Err(Error::PlanTooLarge {
+                depth: depth + 1,
+                limit: MAX_SUBPROBLEMS,
+            });
+        }
+        // For large boards, a default plan that already has half its target stops short of
+        // overshooting it by far: millions of pieces cost memory and make checkpoints slow
+        // to write. (Small targets always split: a few huge frames would run alone.)
+        let overshoot =
+            target >= 1 << 16 && 2 * pieces.len() >= target && deeper.len() > 4 * target;
+        if split_depth.is_none() && (deeper.len() == pieces.len() || overshoot) {
+            break;
+        }
+        pieces = deeper;
+        depth += 1;
+    }
+    Ok((depth, pieces))
+}
+
+/// Every piece's children one level down, in increasing column order.
+fn deepen(frames: &[Frame], pieces: &[Root]) -> Vec<Root> {
+    let mut out = Vec::with_capacity(pieces.len() * 4);
+    for &(f, start, weight) in pieces {
+        let frame = &frames[f as usize];
+        if start.level >= frame.depth {
+            out.push((f, start, weight));
+            continue;
+        }
+        for c in bits(frame.free(&start)) {
+            out.push((f, frame.descend(&start, board::bit(c)), weight));
+        }
+    }
+    out
+}
+
+/// The set bits of `m`, lowest first.
+pub(crate) fn bits(mut m: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if m == 0 {
+            None
+        } else {
+            let c = m.trailing_zeros() as usize;
+            m &= m - 1;
+            Some(c)
+        }
+    })
+}
+
+/// A rough size of the search below `start`: the product of the free squares each remaining
+/// level would have if only the queens already placed counted, to the power 0.6 (the later
+/// levels are emptier than that), which tracks the measured node counts well enough to order
+/// work and to weight a time estimate.
+pub(super) fn estimate(frame: &Frame, start: &Start) -> f64 {
+    let mut log = 0.0f64;
+    let (mut diag, mut anti) = (start.diag, start.anti);
+    for l in start.level..frame.depth {
+        let free = frame.mask & !(start.cols | diag | anti | frame.fixed[l]);
+        log += f64::from(free.count_ones().max(1)).ln();
+        diag <<= frame.step[l].min(63);
+        anti >>= frame.step[l].min(63);
+    }
+    (0.6 * log).exp()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_plain_roots_cover_row_zero_by_mirror_pairs() {
+        // Each root stands for two first-row placements (itself and its mirror image).
+        for n in 2..=9 {
+            let (_, _, roots) = roots(n);
+            let weight: usize = roots.iter().map(|r| usize::from(r.2)).sum();
+            let middle_children = if n % 2 == 1 {
+                let f = Frame::open(n, n);
+                let m = f.descend(&Start::default(), board::bit(n / 2));
+                f.free(&m).count_ones() as usize
+            } else {
+                0
+            };
+            assert_eq!(weight, 2 * (n / 2) + middle_children, "n = {n}");
+        }
+    }
+
+    #[test]
+    fn a_split_depth_deepens_exactly_that_many_rows() {
+        let (frames, _, roots) = roots(8);
+        let (depth, pieces) = split(&frames, roots, 1, Some(3), 8).unwrap();
+        assert_eq!(depth, 3);
+        assert!(pieces.iter().all(|p| p.1.level == 3));
+    }
+}

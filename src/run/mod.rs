@@ -1,0 +1,362 @@
+//! Running a plan: the one pipeline every count goes through, whatever calls it (the one-line
+//! [`crate::count`], the command line, benchmarks, checkpoints, shards).
+//!
+//! A [`Job`] is a plan with the choices of one run: the threads, the shard it covers, the
+//! pieces it resumes from and the checkpoint it keeps. [`Job::run`] counts what is left on a
+//! local pool ([`pool`]), with the engines prepared once ([`prepared`]), lets the caller observe
+//! every finished piece and cancel between pieces, and returns an [`Outcome`]: the sums of every
+//! finished piece, resumed ones included, from which the [`Counts`] of a whole count or the
+//! result file of a shard are made.
+
+mod pool;
+mod prepared;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+pub use prepared::{Prepared, solve_one};
+
+use crate::config::{Config, MAX_THREADS};
+use crate::engine::join;
+use crate::error::{Error, MemoryAdvice};
+use crate::persist::{Journal, JournalError, Kind, Recorder, Shard};
+use crate::plan::{Algorithm, Plan};
+use crate::system::{self, Bytes};
+use crate::tally::{Piece, Sums};
+
+/// How often a checkpoint is rewritten while a run goes on, unless told otherwise.
+pub const SAVE_EVERY: Duration = Duration::from_secs(3);
+
+/// How the caller steers and observes a run.
+#[derive(Default, Clone, Copy)]
+pub struct Control<'a> {
+    /// Set to stop the run between subproblems (finished pieces are kept and saved).
+    pub cancel: Option<&'a AtomicBool>,
+    /// Called from the worker threads with every piece this run finishes.
+    pub observer: Option<&'a (dyn Fn(&Piece) + Sync)>,
+}
+
+/// One run of a plan: which part of it, on how many threads, resumed from what, saved where.
+#[derive(Debug)]
+pub struct Job {
+    plan: Plan,
+    threads: usize,
+    shard: Option<Shard>,
+    resumed: BTreeMap<u64, Piece>,
+    checkpoint: Option<(PathBuf, Journal)>,
+    save_every: Duration,
+}
+
+impl Job {
+    /// Checks `config` and builds its plan.
+    pub fn new(config: &Config) -> Result<Job, Error> {
+        if config.threads > MAX_THREADS {
+            return Err(Error::Threads {
+                asked: config.threads,
+                max: MAX_THREADS,
+            });
+        }
+        let plan = Plan::build(config.n, config.algorithm, config.split_depth)?;
+        Ok(Job {
+            plan,
+            threads: config.resolved_threads().min(MAX_THREADS),
+            shard: None,
+            resumed: BTreeMap::new(),
+            checkpoint: None,
+            save_every: SAVE_EVERY,
+        })
+    }
+
+    /// The same job restricted to `shard` of the plan.
+    pub fn shard(mut self, shard: Shard) -> Job {
+        self.shard = Some(shard);
+        self.resumed.retain(|&id, _| shard.owns(id));
+        self
+    }
+
+    /// The same job with `pieces` already done (from an earlier run of the same plan).
+    pub fn resume(mut self, pieces: impl IntoIterator<Item = Piece>) -> Result<Job, Error> {
+        for p in pieces {
+            let inside = (p.id as usize) < self.plan.subproblems.len();
+            if !inside || self.shard.is_some_and(|s| !s.owns(p.id)) {
+                return Err(Error::ForeignPiece {
+                    id: p.id,
+                    subproblems: self.plan.subproblems.len(),
+                    shard: self.shard,
+                });
+            }
+            self.resumed.insert(p.id, p);
+        }
+        Ok(self)
+    }
+
+    /// The same job keeping a checkpoint at `path`: when the file exists, it must be a
+    /// checkpoint of this plan and shard, and the run resumes from it; finished pieces are
+    /// saved every few seconds, when the run is cancelled, and at its end.
+    pub fn checkpoint(mut self, path: &Path) -> Result<Job, Error> {
+        let journal = if path.exists() {
+            let j = Journal::read(path)?;
+            j.check_against(&self.plan, self.shard)
+                .map_err(|problem| JournalError::Invalid {
+                    path: path.to_path_buf(),
+                    problem,
+                })?;
+            self = self.resume(j.piece_map().into_values())?;
+            j
+        } else {
+            Journal::new(Kind::Checkpoint, &self.plan, self.shard)
+        };
+        self.checkpoint = Some((path.to_path_buf(), journal));
+        Ok(self)
+    }
+
+    /// The same job saving its checkpoint at most every `interval`.
+    pub fn save_every(mut self, interval: Duration) -> Job {
+        self.save_every = interval;
+        self
+    }
+
+    /// The plan.
+    pub fn plan(&self) -> &Plan {
+        &self.plan
+    }
+
+    /// Worker threads the run uses.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// The shard the run covers, if any.
+    pub fn shard_covered(&self) -> Option<Shard> {
+        self.shard
+    }
+
+    /// The ids this run covers (its shard's, or all), in increasing order.
+    pub fn wanted(&self) -> Vec<u64> {
+        let all = self.plan.subproblems.len();
+        match self.shard {
+            Some(s) => s.ids(all).collect(),
+            None => (0..all as u64).collect(),
+        }
+    }
+
+    /// The pieces resumed from earlier runs.
+    pub fn resumed(&self) -> &BTreeMap<u64, Piece> {
+        &self.resumed
+    }
+
+    /// The ids still to count.
+    pub fn todo(&self) -> Vec<u64> {
+        let mut ids = self.wanted();
+        ids.retain(|id| !self.resumed.contains_key(id));
+        ids
+    }
+
+    /// Checks that counting what is left fits in the memory this process may use (only the
+    /// join algorithm's lists are large enough to matter).
+    pub fn check_memory(&self) -> Result<(), Error> {
+        check_memory(&self.plan, self.threads, system::available_memory())
+    }
+
+    /// Counts what is left: checks the memory, saves the checkpoint once before the work (so
+    /// that an unwritable path fails at once), runs the pool, and saves at the end.
+    pub fn run(&self, control: Control<'_>) -> Result<Outcome, Error> {
+        let begun = Instant::now();
+        let todo = self.todo();
+        if !todo.is_empty() {
+            self.check_memory()?;
+        }
+        let recorder = self.checkpoint.as_ref().map(|(path, journal)| {
+            Recorder::new(&self.plan, path, journal.clone(), self.save_every)
+        });
+        if let Some(r) = &recorder {
+            r.flush()?;
+        }
+        let record = |p: &Piece| {
+            if let Some(r) = &recorder {
+                r.record(p);
+            }
+            if let Some(f) = control.observer {
+                f(p);
+            }
+        };
+        let inner = Control {
+            cancel: control.cancel,
+            observer: Some(&record),
+        };
+        let worked = pool::execute(&self.plan, &todo, self.threads, &inner)?;
+        if let Some(r) = &recorder {
+            if !worked.pieces.is_empty() {
+                r.set_meta("program", program());
+            }
+            r.flush()?;
+        }
+        let mut pieces = self.resumed.clone();
+        pieces.extend(worked.pieces.iter().map(|p| (p.id, *p)));
+        let sums = Sums::of(&self.plan, pieces.values());
+        let complete = pieces.len() == self.wanted().len();
+        Ok(Outcome {
+            n: self.plan.n,
+            algorithm: self.plan.algorithm,
+            subproblems: self.plan.subproblems.len(),
+            split_depth: self.plan.split_depth,
+            shard: self.shard,
+            unique: if complete && self.shard.is_none() {
+                sums.unique(&self.plan)
+            } else {
+                None
+            },
+            sums,
+            nodes: worked.pieces.iter().map(|p| u128::from(p.nodes)).sum(),
+            fresh: worked.pieces.len(),
+            complete,
+            cancelled: worked.cancelled,
+            threads: self.threads,
+            elapsed: begun.elapsed(),
+            busy: worked.busy,
+            pieces,
+        })
+    }
+
+    /// The result file of a finished (or partial) shard run: its pieces, with the program,
+    /// host and seconds in `meta`.
+    pub fn shard_result(&self, outcome: &Outcome) -> Journal {
+        let mut j = Journal::new(Kind::ShardResult, &self.plan, self.shard);
+        j.set_meta("program", program());
+        j.set_meta("host", system::Machine::detect().host);
+        j.set_meta("seconds", format!("{:.3}", outcome.elapsed.as_secs_f64()));
+        j.set_pieces(&self.plan, &outcome.pieces);
+        j
+    }
+}
+
+/// The program named in the files it writes.
+fn program() -> String {
+    format!("nqueens-count {}", env!("CARGO_PKG_VERSION"))
+}
+
+/// Checks a count of `plan` on `threads` threads against `available` bytes (unknown: no limit).
+fn check_memory(plan: &Plan, threads: usize, available: Option<u64>) -> Result<(), Error> {
+    if plan.algorithm != Algorithm::Join {
+        return Ok(());
+    }
+    let needed = join::memory_needed(plan.n, threads);
+    match available {
+        Some(available) if needed > available => {
+            let fits = (1..threads)
+                .rev()
+                .find(|&t| join::memory_needed(plan.n, t) <= available);
+            Err(Error::JoinMemory {
+                n: plan.n,
+                threads,
+                needed: Bytes(needed),
+                available: Bytes(available),
+                advice: fits.map_or(MemoryAdvice::OtherAlgorithm, MemoryAdvice::Threads),
+            })
+        }
+        _ => Ok(()),
+    }
+}
+
+/// What a run did: every finished piece of its share (resumed ones included) and their sums.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// Board size.
+    pub n: usize,
+    /// Counting method.
+    pub algorithm: Algorithm,
+    /// Subproblems in the whole plan.
+    pub subproblems: usize,
+    /// The plan's split depth.
+    pub split_depth: usize,
+    /// The shard covered, if any.
+    pub shard: Option<Shard>,
+    /// Every finished piece of the run's share, by id.
+    pub pieces: BTreeMap<u64, Piece>,
+    /// Their sums.
+    pub sums: Sums,
+    /// The unique count, when the plan makes one and the whole count is done.
+    pub unique: Option<u128>,
+    /// Nodes of the pieces this run counted (resumed ones not included).
+    pub nodes: u128,
+    /// Pieces this run counted.
+    pub fresh: usize,
+    /// Whether every piece of the share is done.
+    pub complete: bool,
+    /// Whether the run was cancelled before the end.
+    pub cancelled: bool,
+    /// Worker threads.
+    pub threads: usize,
+    /// Wall-clock time of the run.
+    pub elapsed: Duration,
+    /// Time each worker spent inside subproblems.
+    pub busy: Vec<Duration>,
+}
+
+impl Outcome {
+    /// The counts of a whole, finished count (`None` for a shard or an unfinished run).
+    pub fn counts(&self) -> Option<Counts> {
+        (self.complete && self.shard.is_none()).then(|| Counts {
+            n: self.n,
+            total: self.sums.total,
+            unique: self.unique,
+            nodes: self.nodes,
+            algorithm: self.algorithm,
+            subproblems: self.subproblems,
+            split_depth: self.split_depth,
+            threads: self.threads,
+            elapsed: self.elapsed,
+            busy: self.busy.clone(),
+            peak_memory: system::peak_memory(),
+        })
+    }
+}
+
+/// The result of a whole count.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Counts {
+    /// Board size.
+    pub n: usize,
+    /// Number of solutions (OEIS A000170).
+    pub total: u128,
+    /// Number of solutions up to rotation and reflection (OEIS A002562), when the algorithm
+    /// computes it.
+    pub unique: Option<u128>,
+    /// Search nodes visited by this run (resumed pieces not included).
+    pub nodes: u128,
+    /// Counting method.
+    pub algorithm: Algorithm,
+    /// Subproblems in the plan.
+    pub subproblems: usize,
+    /// Rows the plan pre-placed.
+    pub split_depth: usize,
+    /// Worker threads used.
+    pub threads: usize,
+    /// Wall-clock time of the count.
+    pub elapsed: Duration,
+    /// Time each worker spent inside subproblems.
+    pub busy: Vec<Duration>,
+    /// The process's peak resident memory after the count, in bytes, when known.
+    pub peak_memory: Option<u64>,
+}
+
+impl Counts {
+    /// Nodes per second of wall-clock time.
+    pub fn nodes_per_second(&self) -> f64 {
+        let s = self.elapsed.as_secs_f64();
+        if s > 0.0 { self.nodes as f64 / s } else { 0.0 }
+    }
+}
+
+/// Counts the solutions `config` describes, on the calling thread's behalf (it blocks).
+pub fn count(config: &Config) -> Result<Counts, Error> {
+    let outcome = Job::new(config)?.run(Control::default())?;
+    Ok(outcome
+        .counts()
+        .expect("an uncancelled whole run finishes every piece"))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,88 @@
+//! The worker pool: a local pool of exactly T threads works through a list of subproblems,
+//! largest estimate first (each worker takes the next one from a shared counter), and hands
+//! every finished piece to an observer as it completes.
+//!
+//! Cancellation is checked between subproblems, never inside an engine, so a cancelled run
+//! stops once the pieces in flight end. The pool is built for the run and dropped after it:
+//! rayon's global pool is never touched, so the library can be embedded anywhere.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use super::Control;
+use super::prepared::Prepared;
+use crate::error::Error;
+use crate::plan::{Plan, Subproblem};
+use crate::tally::Piece;
+
+/// What the workers did.
+#[derive(Clone, Debug)]
+pub(super) struct Worked {
+    /// Pieces finished, in no particular order.
+    pub pieces: Vec<Piece>,
+    /// Whether the run stopped before every asked-for subproblem was done.
+    pub cancelled: bool,
+    /// Time each worker thread spent inside subproblems.
+    pub busy: Vec<Duration>,
+}
+
+/// Counts the subproblems of `plan` whose ids are in `todo` on `threads` threads.
+pub(super) fn execute(
+    plan: &Plan,
+    todo: &[u64],
+    threads: usize,
+    control: &Control<'_>,
+) -> Result<Worked, Error> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("nqueens-worker-{i}"))
+        .build()?;
+    let mut order: Vec<&Subproblem> = todo
+        .iter()
+        .map(|&id| &plan.subproblems[id as usize])
+        .collect();
+    order.sort_by(|a, b| b.estimate.total_cmp(&a.estimate).then(a.id.cmp(&b.id)));
+    if order.is_empty() {
+        return Ok(Worked {
+            pieces: Vec::new(),
+            cancelled: false,
+            busy: vec![Duration::ZERO; threads],
+        });
+    }
+    // What the subproblems share is built once, by all the pool's threads, before they start.
+    let engines = pool.install(|| Prepared::new(plan));
+    let busy: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
+    let next = AtomicUsize::new(0);
+    let stopped = AtomicBool::new(false);
+    let cancelled = || control.cancel.is_some_and(|c| c.load(Ordering::Relaxed));
+    // Every worker takes the next subproblem in the shared order (largest estimate first), so
+    // the small pieces fill the last seconds of the run on every thread.
+    let collected: Vec<Vec<Piece>> = pool.broadcast(|ctx| {
+        let mut mine = Vec::new();
+        loop {
+            if cancelled() {
+                stopped.store(true, Ordering::Relaxed);
+                break;
+            }
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(sub) = order.get(i) else { break };
+            let t0 = Instant::now();
+            let piece = engines.solve(sub);
+            busy[ctx.index()].fetch_add(t0.elapsed().as_nanos() as u64, Ordering::Relaxed);
+            if let Some(f) = control.observer {
+                f(&piece);
+            }
+            mine.push(piece);
+        }
+        mine
+    });
+    let pieces: Vec<Piece> = collected.into_iter().flatten().collect();
+    Ok(Worked {
+        cancelled: stopped.load(Ordering::Relaxed) || pieces.len() < todo.len(),
+        pieces,
+        busy: busy
+            .iter()
+            .map(|b| Duration::from_nanos(b.load(Ordering::Relaxed)))
+            .collect(),
+    })
+}

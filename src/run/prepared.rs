@@ -1,0 +1,63 @@
+//! The engines made ready for one plan: what its subproblems share (the join algorithm's
+//! quadrant lists) is built once per run, then every subproblem is handed to its engine.
+
+use crate::engine::Found;
+use crate::engine::join::{self, Quadrants};
+use crate::engine::kernel;
+use crate::plan::{Algorithm, Plan, Subproblem, Work};
+use crate::symmetry;
+use crate::tally::Piece;
+
+/// A plan with its engines' shared state, ready to count subproblems from any thread.
+#[derive(Debug)]
+pub struct Prepared<'p> {
+    plan: &'p Plan,
+    /// The join algorithm's quadrant lists, shared by every thread (join plans only).
+    quadrants: Option<Quadrants>,
+}
+
+impl<'p> Prepared<'p> {
+    /// Builds what `plan`'s subproblems share. Called inside a worker pool, the join
+    /// algorithm's lists are built on that pool's threads.
+    pub fn new(plan: &'p Plan) -> Prepared<'p> {
+        let quadrants = (plan.algorithm == Algorithm::Join).then(|| Quadrants::build(plan.n));
+        Prepared { plan, quadrants }
+    }
+
+    /// The plan being counted.
+    pub fn plan(&self) -> &'p Plan {
+        self.plan
+    }
+
+    /// Counts one subproblem of the plan.
+    pub fn solve(&self, sub: &Subproblem) -> Piece {
+        let found = match sub.work {
+            Work::Complete { frame, start, .. } => {
+                kernel::complete(&self.plan.frames[frame as usize], &start)
+            }
+            Work::Invariant { quarter, first } => {
+                let (count, nodes) =
+                    symmetry::count_invariant(self.plan.n, quarter, usize::from(first));
+                Found { count, nodes }
+            }
+            Work::Join { unit, .. } => {
+                let q = self
+                    .quadrants
+                    .as_ref()
+                    .expect("a plan with join units is prepared with quadrant lists");
+                join::count_unit(q, &unit)
+            }
+        };
+        Piece {
+            id: sub.id,
+            count: found.count,
+            nodes: found.nodes,
+        }
+    }
+}
+
+/// Counts one subproblem of `plan` on its own, preparing the engines for it (for tests and
+/// tools; a run prepares once for all its subproblems).
+pub fn solve_one(plan: &Plan, sub: &Subproblem) -> Piece {
+    Prepared::new(plan).solve(sub)
+}

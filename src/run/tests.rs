@@ -1,0 +1,174 @@
+//! The run API end to end: cancellation, resumption, shards and checkpoints, in-process.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use super::*;
+use crate::known;
+
+fn config(n: usize, algorithm: Algorithm, threads: usize) -> Config {
+    Config::new(n).algorithm(algorithm).threads(threads)
+}
+
+/// Runs `job` and cancels it from the observer once `k` pieces are done.
+fn run_cancelled_after(job: &Job, k: usize) -> Outcome {
+    let flag = AtomicBool::new(false);
+    let seen = AtomicUsize::new(0);
+    let observe = |_: &Piece| {
+        if seen.fetch_add(1, Ordering::SeqCst) + 1 >= k {
+            flag.store(true, Ordering::SeqCst);
+        }
+    };
+    job.run(Control {
+        cancel: Some(&flag),
+        observer: Some(&observe),
+    })
+    .unwrap()
+}
+
+#[test]
+fn a_cancelled_run_keeps_its_pieces_and_resumes_to_the_exact_count() {
+    for (n, algorithm) in [
+        (12, Algorithm::Symmetry),
+        (13, Algorithm::Join),
+        (11, Algorithm::Plain),
+    ] {
+        let job = Job::new(&config(n, algorithm, 2)).unwrap();
+        let wanted = job.wanted().len();
+        let first = run_cancelled_after(&job, 5);
+        assert!(first.cancelled && !first.complete, "{algorithm}");
+        // The pieces in flight when the flag was raised finish: at most one more per thread.
+        assert!(
+            (5..=7).contains(&first.pieces.len()),
+            "{}",
+            first.pieces.len()
+        );
+        assert!(first.counts().is_none());
+        let rest = Job::new(&config(n, algorithm, 3))
+            .unwrap()
+            .resume(first.pieces.values().copied())
+            .unwrap()
+            .run(Control::default())
+            .unwrap();
+        assert_eq!(rest.fresh, wanted - first.pieces.len());
+        let counts = rest.counts().unwrap();
+        assert_eq!(Some(counts.total), known::total(n), "{algorithm}");
+        let unique = algorithm.has_unique().then(|| known::unique(n).unwrap());
+        assert_eq!(counts.unique, unique, "{algorithm}");
+    }
+}
+
+#[test]
+fn a_run_cancelled_before_it_starts_does_nothing() {
+    let flag = AtomicBool::new(true);
+    let job = Job::new(&config(10, Algorithm::Plain, 2)).unwrap();
+    let outcome = job
+        .run(Control {
+            cancel: Some(&flag),
+            observer: None,
+        })
+        .unwrap();
+    assert!(outcome.cancelled);
+    assert!(outcome.pieces.is_empty());
+}
+
+#[test]
+fn every_piece_is_observed_once() {
+    let job = Job::new(&config(9, Algorithm::Symmetry, 3).split_depth(1)).unwrap();
+    let seen = Mutex::new(Vec::new());
+    let record = |p: &Piece| seen.lock().unwrap().push(p.id);
+    let outcome = job
+        .run(Control {
+            cancel: None,
+            observer: Some(&record),
+        })
+        .unwrap();
+    assert!(!outcome.cancelled && outcome.complete);
+    assert_eq!(outcome.busy.len(), 3);
+    let mut ids = seen.into_inner().unwrap();
+    ids.sort_unstable();
+    assert_eq!(ids, job.wanted());
+}
+
+#[test]
+fn shards_cover_the_count_and_refuse_foreign_pieces() {
+    let m = 3;
+    let mut total = Sums::default();
+    for i in 0..m {
+        let shard = Shard::new(i, m).unwrap();
+        let job = Job::new(&config(10, Algorithm::Symmetry, 1))
+            .unwrap()
+            .shard(shard);
+        let outcome = job.run(Control::default()).unwrap();
+        assert!(outcome.complete && outcome.counts().is_none());
+        assert!(outcome.pieces.keys().all(|&id| shard.owns(id)));
+        total.merge(&outcome.sums);
+        let foreign = Piece {
+            id: (i + 1) % m,
+            count: 0,
+            nodes: 0,
+        };
+        assert!(matches!(
+            job.resume([foreign]),
+            Err(Error::ForeignPiece { .. })
+        ));
+    }
+    assert_eq!(total.total, 724);
+}
+
+#[test]
+fn a_checkpoint_saves_a_cancelled_run_and_resumes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cp.json");
+    let make = || {
+        Job::new(&config(12, Algorithm::Join, 2))
+            .unwrap()
+            .checkpoint(&path)
+            .unwrap()
+    };
+    let first = run_cancelled_after(&make(), 3);
+    assert!(first.cancelled);
+    let saved = Journal::read(&path).unwrap();
+    assert_eq!(saved.pieces.len(), first.pieces.len());
+    let job = make();
+    assert_eq!(job.resumed().len(), first.pieces.len());
+    let counts = job.run(Control::default()).unwrap().counts().unwrap();
+    assert_eq!(counts.total, 14200);
+    assert_eq!(counts.unique, Some(1787));
+    // Another plan's job refuses the file.
+    let other = Job::new(&config(12, Algorithm::Symmetry, 2))
+        .unwrap()
+        .checkpoint(&path)
+        .unwrap_err()
+        .to_string();
+    assert!(other.contains("algorithm join, not symmetry"), "{other}");
+}
+
+#[test]
+fn thread_counts_past_the_bound_are_refused() {
+    let err = Job::new(&Config::new(4).threads(usize::MAX)).unwrap_err();
+    assert!(matches!(err, Error::Threads { .. }), "{err}");
+    assert_eq!(Job::new(&Config::new(4).threads(3)).unwrap().threads(), 3);
+}
+
+#[test]
+fn too_little_memory_is_one_line_with_true_advice() {
+    let plan = Plan::build(20, Algorithm::Join, None).unwrap();
+    let need = join::memory_needed(20, 8);
+    assert!(check_memory(&plan, 8, Some(need)).is_ok());
+    assert!(check_memory(&plan, 8, None).is_ok());
+    let two = join::memory_needed(20, 2);
+    let err = check_memory(&plan, 8, Some(two)).unwrap_err();
+    assert!(
+        matches!(err, Error::JoinMemory { advice: MemoryAdvice::Threads(t), .. } if t >= 2),
+        "{err}"
+    );
+    let err = check_memory(&plan, 8, Some(join::memory_needed(20, 1) - 1))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("n = 20 on 8 threads"), "{err}");
+    assert!(err.contains("symmetry algorithm"), "{err}");
+    assert_eq!(err.lines().count(), 1);
+    let sym = Plan::build(20, Algorithm::Symmetry, Some(0)).unwrap();
+    assert!(check_memory(&sym, 8, Some(0)).is_ok());
+}
