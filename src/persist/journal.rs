@@ -347,13 +347,19 @@ mod tests {
         j
     }
 
-    #[test]
-    fn a_written_journal_reads_back_and_checks() {
+    /// A journal of five pieces of n = 9 written to a fresh folder.
+    fn written() -> (Plan, tempfile::TempDir, PathBuf, Journal) {
         let plan = Plan::build(9, Algorithm::Symmetry, None).unwrap();
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("c.json");
         let j = finished_journal(&plan);
         j.write(&path).unwrap();
+        (plan, dir, path, j)
+    }
+
+    #[test]
+    fn a_written_journal_reads_back_and_checks() {
+        let (plan, dir, path, j) = written();
         let back = Journal::read(&path).unwrap();
         assert_eq!(back, j);
         back.check_against(&plan, None).unwrap();
@@ -363,11 +369,7 @@ mod tests {
 
     #[test]
     fn damaged_or_foreign_journals_are_refused() {
-        let plan = Plan::build(9, Algorithm::Symmetry, None).unwrap();
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("c.json");
-        let j = finished_journal(&plan);
-        j.write(&path).unwrap();
+        let (plan, _dir, path, j) = written();
         let text = fs::read_to_string(&path).unwrap();
 
         fs::write(&path, &text[..text.len() / 2]).unwrap();

@@ -27,8 +27,8 @@ pub struct Workload {
     pub runs: usize,
 }
 
-/// The default workload: about 50 seconds on a two-core machine (measured: n = 17 takes 6.3 s
-/// on one core of a 2026 AMD EPYC, 3.1 s on two).
+/// The default workload: about a minute on a two-core machine (recorded runs are in
+/// `results/`).
 pub const STANDARD: Workload = Workload {
     name: "v1-standard",
     n: 17,
