@@ -19,6 +19,9 @@ pub struct Config {
     pub algorithm: Algorithm,
     /// Rows the plan pre-places; `None` picks a depth that makes plenty of subproblems.
     pub split_depth: Option<usize>,
+    /// Bytes the run may use; `None`: what this process may use
+    /// ([`crate::system::available_memory`]).
+    pub memory: Option<u64>,
 }
 
 impl Config {
@@ -30,6 +33,7 @@ impl Config {
             threads: 0,
             algorithm: Algorithm::default_for(n),
             split_depth: None,
+            memory: None,
         }
     }
 
@@ -48,6 +52,13 @@ impl Config {
     /// The same configuration with a fixed split depth.
     pub fn split_depth(mut self, depth: usize) -> Config {
         self.split_depth = Some(depth);
+        self
+    }
+
+    /// The same configuration with a memory budget of `bytes`, instead of what the machine,
+    /// the control group and the resource limits allow.
+    pub fn memory(mut self, bytes: u64) -> Config {
+        self.memory = Some(bytes);
         self
     }
 

@@ -43,6 +43,7 @@ pub struct Control<'a> {
 pub struct Job {
     plan: Plan,
     threads: usize,
+    memory: Option<u64>,
     shard: Option<Shard>,
     resumed: BTreeMap<u64, Piece>,
     checkpoint: Option<(PathBuf, Journal)>,
@@ -62,6 +63,7 @@ impl Job {
         Ok(Job {
             plan,
             threads: config.resolved_threads().min(MAX_THREADS),
+            memory: config.memory,
             shard: None,
             resumed: BTreeMap::new(),
             checkpoint: None,
@@ -154,10 +156,12 @@ impl Job {
         ids
     }
 
-    /// Checks that counting what is left fits in the memory this process may use (only the
-    /// join algorithm's lists are large enough to matter).
+    /// Checks that counting what is left fits in the memory budget, or where none was given,
+    /// in what this process may use (only the join algorithm's lists are large enough to
+    /// matter).
     pub fn check_memory(&self) -> Result<(), Error> {
-        check_memory(&self.plan, self.threads, system::available_memory())
+        let available = self.memory.or_else(system::available_memory);
+        check_memory(&self.plan, self.threads, available)
     }
 
     /// Counts what is left: checks the memory, saves the checkpoint once before the work (so

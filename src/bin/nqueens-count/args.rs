@@ -51,6 +51,12 @@ pub struct CountArgs {
     #[arg(long, value_name = "K")]
     pub split_depth: Option<usize>,
 
+    /// The memory the count may use, e.g. 4G or 512M (K, M, G, T are powers of 1024).
+    /// Default: the least of the machine's free memory, the control group's limit (a batch
+    /// job's or a container's) and the resource limits (ulimit -v, -d).
+    #[arg(long, value_name = "SIZE", value_parser = parse_memory)]
+    pub memory: Option<u64>,
+
     /// One JSON object per line instead of the table.
     #[arg(long)]
     pub json: bool,
@@ -169,6 +175,10 @@ fn thread_count(s: &str, lowest: usize) -> Result<usize, String> {
             "'{s}' is not a thread count: expected a whole number from {lowest} to {MAX_THREADS}"
         )),
     }
+}
+
+fn parse_memory(s: &str) -> Result<u64, String> {
+    s.parse::<nqueens::system::Bytes>().map(|b| b.0)
 }
 
 fn parse_threads(s: &str) -> Result<usize, String> {

@@ -64,6 +64,12 @@ pub fn run(args: &CountArgs) -> Exit {
     }
     install_signal_handler();
     let machine = Machine::detect();
+    if args.threads > machine.hardware_threads {
+        say(format!(
+            "warning: {} threads on {} hardware threads: the threads will take turns, which only slows the count",
+            args.threads, machine.hardware_threads
+        ));
+    }
     let mut worst = Exit::Ok;
     let mut header = !args.json && shard.is_none();
     for n in sizes.first..=sizes.last {
@@ -118,6 +124,9 @@ fn config(n: usize, args: &CountArgs) -> Result<Config, Exit> {
         (None, None) => Algorithm::default_for(n),
     };
     let mut config = Config::new(n).threads(args.threads).algorithm(algorithm);
+    if let Some(bytes) = args.memory {
+        config = config.memory(bytes);
+    }
     if let Some(d) = args
         .split_depth
         .or_else(|| existing.as_ref().map(|j| j.split_depth))

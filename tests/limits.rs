@@ -1,0 +1,105 @@
+//! The job's limits: a count that would not fit in the memory a control group, a resource
+//! limit or `--memory` allows is refused before it starts, with one line and exit 1, instead of
+//! being killed or aborting midway; thread counts past the bound are usage errors.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command as Std;
+
+use assert_cmd::Command;
+use assert_cmd::cargo::cargo_bin;
+
+fn cmd() -> Command {
+    Command::cargo_bin("nqueens-count").unwrap()
+}
+
+/// Checks that a refused count printed exactly one line naming the join algorithm's need.
+fn refused(out: &std::process::Output) {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("the join algorithm needs about"), "{err}");
+    assert!(out.stdout.is_empty(), "nothing on stdout before the refusal");
+}
+
+#[test]
+fn a_memory_budget_is_honoured_and_a_bad_one_is_a_usage_error() {
+    refused(&cmd().args(["21", "-t", "2", "--memory", "100M"]).output().unwrap());
+    let out = cmd().args(["16", "--memory", "lots"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    // Enough memory: the count runs.
+    cmd().args(["14", "--memory", "1G"]).assert().success();
+}
+
+#[test]
+fn an_address_space_limit_is_honoured() {
+    if Std::new("prlimit").arg("--version").output().is_err() {
+        eprintln!("skipped: prlimit (util-linux) is not installed");
+        return;
+    }
+    let out = Std::new("prlimit")
+        .arg("--as=4000000000")
+        .arg(cargo_bin("nqueens-count"))
+        .args(["23", "-t", "2"])
+        .output()
+        .unwrap();
+    refused(&out);
+}
+
+/// A fresh memory control group limited to `bytes`, where this process may make one.
+fn limited_group(bytes: u64) -> Result<(PathBuf, &'static str), String> {
+    let v2 = Path::new("/sys/fs/cgroup");
+    let (parent, limit, procs) = if v2.join("cgroup.controllers").exists() {
+        let enabled = fs::read_to_string(v2.join("cgroup.subtree_control")).unwrap_or_default();
+        if !enabled.split_whitespace().any(|c| c == "memory") {
+            return Err("the cgroup v2 root does not delegate the memory controller".into());
+        }
+        (v2.to_path_buf(), "memory.max", "cgroup.procs")
+    } else if Path::new("/sys/fs/cgroup/memory").is_dir() {
+        (
+            PathBuf::from("/sys/fs/cgroup/memory"),
+            "memory.limit_in_bytes",
+            "cgroup.procs",
+        )
+    } else {
+        return Err("no memory control group file system is mounted".into());
+    };
+    let dir = parent.join(format!("nqueens-test-{}", std::process::id()));
+    fs::create_dir(&dir).map_err(|e| format!("cannot make a control group: {e}"))?;
+    if let Err(e) = fs::write(dir.join(limit), bytes.to_string()) {
+        let _ = fs::remove_dir(&dir);
+        return Err(format!("cannot set the group's limit: {e}"));
+    }
+    Ok((dir, procs))
+}
+
+#[test]
+fn a_control_group_limit_is_honoured() {
+    let (group, procs) = match limited_group(4_000_000_000) {
+        Ok(g) => g,
+        Err(why) => {
+            eprintln!("skipped: {why}");
+            return;
+        }
+    };
+    // The shell moves itself into the group, then becomes the program.
+    let script = format!(
+        "echo $$ > {} && exec {} 23 -t 2",
+        group.join(procs).display(),
+        cargo_bin("nqueens-count").display()
+    );
+    let out = Std::new("sh").args(["-c", &script]).output().unwrap();
+    let _ = fs::remove_dir(&group);
+    refused(&out);
+}
+
+#[test]
+fn thread_counts_past_the_bound_are_usage_errors() {
+    for t in ["100000", "18446744073709551615", "4097"] {
+        let out = cmd().args(["8", "--threads", t]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{t}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(err.contains("4096"), "{err}");
+    }
+}
