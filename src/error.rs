@@ -90,6 +90,21 @@ pub enum Error {
     /// A checkpoint or result file that cannot be used or written.
     #[error(transparent)]
     Journal(#[from] JournalError),
+    /// Complete sums that fail the check of Burnside's lemma: an altered piece was resumed or
+    /// merged, or the machine miscounted.
+    #[error(
+        "the counts of n = {n} fail the Burnside check (Q + P + 2R = {total} + {half_turn} + 2 x {quarter_turn} must be a multiple of 8, with P >= R): a resumed piece was altered or the machine miscounted; count again without the checkpoint"
+    )]
+    Integrity {
+        /// Board size.
+        n: usize,
+        /// Q.
+        total: u128,
+        /// P.
+        half_turn: u128,
+        /// R.
+        quarter_turn: u128,
+    },
     /// The thread pool could not be started.
     #[error("cannot start the worker threads: {0}")]
     ThreadPool(#[from] rayon::ThreadPoolBuildError),

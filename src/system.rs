@@ -65,7 +65,10 @@ fn cgroup_headroom(membership: &str, root: &Path) -> Option<u64> {
             };
             (
                 v2,
-                &[("memory.max", "memory.current"), ("memory.high", "memory.current")],
+                &[
+                    ("memory.max", "memory.current"),
+                    ("memory.high", "memory.current"),
+                ],
             )
         } else if controllers.split(',').any(|c| c == "memory") {
             (

@@ -69,6 +69,16 @@ impl Sums {
         self.pieces += other.pieces;
     }
 
+    /// Whether complete sums of a plan with a unique count pass the check Burnside's lemma
+    /// gives for n ≥ 2: `Q + P + 2R` is a multiple of 8, and `P ≥ R` (every quarter-turn
+    /// invariant solution is half-turn invariant). An altered piece or a miscount is caught
+    /// here unless it changes the sums by a multiple of 8.
+    pub fn burnside_holds(&self, n: usize) -> bool {
+        n < 2
+            || ((self.total + self.half_turn + 2 * self.quarter_turn) % 8 == 0
+                && self.half_turn >= self.quarter_turn)
+    }
+
     /// The unique count, when the plan computes one and these sums are complete.
     pub fn unique(&self, plan: &Plan) -> Option<u128> {
         plan.has_unique()

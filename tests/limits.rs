@@ -19,12 +19,20 @@ fn refused(out: &std::process::Output) {
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     assert!(err.contains("the join algorithm needs about"), "{err}");
-    assert!(out.stdout.is_empty(), "nothing on stdout before the refusal");
+    assert!(
+        out.stdout.is_empty(),
+        "nothing on stdout before the refusal"
+    );
 }
 
 #[test]
 fn a_memory_budget_is_honoured_and_a_bad_one_is_a_usage_error() {
-    refused(&cmd().args(["21", "-t", "2", "--memory", "100M"]).output().unwrap());
+    refused(
+        &cmd()
+            .args(["21", "-t", "2", "--memory", "100M"])
+            .output()
+            .unwrap(),
+    );
     let out = cmd().args(["16", "--memory", "lots"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     // Enough memory: the count runs.

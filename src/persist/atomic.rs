@@ -1,28 +1,38 @@
 //! Replacing a file so that a crash at any instant leaves either the old or the new contents:
 //! a temporary file in the same folder, flushed to disk, then renamed over the target.
+//!
+//! A symbolic link is followed (the file it names is replaced; the link stays a link), and
+//! anything that is not a regular file (a device, a folder, a pipe) is refused rather than
+//! replaced. Temporary files carry a recognisable name (`.NAME.nqueens-tmp-PID`); the next
+//! write to the same path removes those a killed process left behind.
 
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-/// Writes `bytes` to `path` atomically: a temporary file beside `path`, flushed to disk, then
-/// renamed over `path`; the folder is synced after the rename.
+/// What marks this program's temporary files, between the target's name and the process id.
+const TMP_MARK: &str = ".nqueens-tmp-";
+
+/// Writes `bytes` to `path` atomically: a temporary file beside the target, flushed to disk,
+/// then renamed over it; the folder is synced after the rename.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let dir = match path.parent() {
+    let target = resolve(path)?;
+    let dir = match target.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let name = path
+    let name = target
         .file_name()
         .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "journal".to_string());
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file name"))?;
+    remove_stale(&dir, &name);
+    let tmp = dir.join(format!(".{name}{TMP_MARK}{}", std::process::id()));
     let result = (|| {
         let mut f = fs::File::create(&tmp)?;
         f.write_all(bytes)?;
         f.sync_all()?;
         drop(f);
-        fs::rename(&tmp, path)?;
+        fs::rename(&tmp, &target)?;
         if let Ok(d) = fs::File::open(&dir) {
             let _ = d.sync_all();
         }
@@ -34,9 +44,89 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     result
 }
 
+/// Checks, before any work, that [`write_atomic`] can write `path`: what it names is a regular
+/// file or nothing yet, in a folder that exists.
+pub fn check_target(path: &Path) -> io::Result<()> {
+    let target = resolve(path)?;
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if dir.is_dir() {
+        Ok(())
+    } else {
+        Err(io::Error::new(
+            io::ErrorKind::NotFound,
+            format!("the folder {} does not exist", dir.display()),
+        ))
+    }
+}
+
+/// The file a write to `path` replaces: `path` itself, or what its chain of symbolic links
+/// names; an error when that exists and is not a regular file.
+fn resolve(path: &Path) -> io::Result<PathBuf> {
+    let mut at = path.to_path_buf();
+    for _ in 0..40 {
+        match fs::symlink_metadata(&at) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(at),
+            Err(e) => return Err(e),
+            Ok(m) if m.file_type().is_symlink() => {
+                let next = fs::read_link(&at)?;
+                at = match at.parent() {
+                    Some(dir) if next.is_relative() => dir.join(next),
+                    _ => next,
+                };
+            }
+            Ok(m) if m.is_file() => return Ok(at),
+            Ok(_) => {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!(
+                        "{} is not a regular file (a folder, device or pipe), so it is not replaced",
+                        at.display()
+                    ),
+                ));
+            }
+        }
+    }
+    Err(io::Error::new(
+        io::ErrorKind::InvalidInput,
+        "too many levels of symbolic links",
+    ))
+}
+
+/// Removes the temporary files of `name` in `dir` whose process is gone.
+fn remove_stale(dir: &Path, name: &str) {
+    let prefix = format!(".{name}{TMP_MARK}");
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let Some(pid) = file.to_str().and_then(|f| f.strip_prefix(&prefix)) else {
+            continue;
+        };
+        let alive = pid
+            .parse::<u32>()
+            .is_ok_and(|p| p == std::process::id() || Path::new(&format!("/proc/{p}")).exists());
+        if !alive {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
 
     #[test]
     fn a_write_replaces_the_file_and_leaves_nothing_else() {
@@ -45,7 +135,56 @@ mod tests {
         write_atomic(&path, b"one").unwrap();
         write_atomic(&path, b"two").unwrap();
         assert_eq!(fs::read(&path).unwrap(), b"two");
-        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+        assert_eq!(names(dir.path()), ["f.json"]);
         assert!(write_atomic(&dir.path().join("no/such/folder/f.json"), b"x").is_err());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symbolic_link_is_followed_and_stays_a_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let other = tempfile::tempdir().unwrap();
+        let target = other.path().join("real.json");
+        let link = dir.path().join("link.json");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        write_atomic(&link, b"through the link").unwrap();
+        assert!(
+            fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(fs::read(&target).unwrap(), b"through the link");
+        // A relative link, two levels.
+        let hop = dir.path().join("hop.json");
+        std::os::unix::fs::symlink("link.json", &hop).unwrap();
+        write_atomic(&hop, b"again").unwrap();
+        assert_eq!(fs::read(&target).unwrap(), b"again");
+        assert_eq!(names(dir.path()), ["hop.json", "link.json"]);
+    }
+
+    #[test]
+    fn what_is_not_a_regular_file_is_refused_untouched() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = write_atomic(dir.path(), b"x").unwrap_err();
+        assert!(err.to_string().contains("not a regular file"), "{err}");
+        assert!(dir.path().is_dir());
+        if Path::new("/dev/null").exists() {
+            let err = write_atomic(Path::new("/dev/null"), b"x").unwrap_err();
+            assert!(err.to_string().contains("not a regular file"), "{err}");
+        }
+    }
+
+    #[test]
+    fn temporary_files_of_dead_processes_are_removed_by_the_next_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("k.json");
+        // No process has this id (above the kernel's largest, 2^22).
+        let stale = dir.path().join(format!(".k.json{TMP_MARK}4294967295"));
+        let unrelated = dir.path().join(".other.json.tmp-1");
+        fs::write(&stale, b"half").unwrap();
+        fs::write(&unrelated, b"keep").unwrap();
+        write_atomic(&path, b"whole").unwrap();
+        assert_eq!(names(dir.path()), [".other.json.tmp-1", "k.json"]);
     }
 }

@@ -249,10 +249,18 @@ impl Journal {
             path: path.to_path_buf(),
             problem,
         };
-        let bytes = fs::read(path).map_err(|source| JournalError::Read {
+        let unreadable = |source| JournalError::Read {
             path: path.to_path_buf(),
             source,
-        })?;
+        };
+        // A device or a folder is no journal (and reading /dev/zero would never end).
+        if !fs::metadata(path).map_err(unreadable)?.is_file() {
+            return Err(unreadable(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "not a regular file (a folder, device or pipe)",
+            )));
+        }
+        let bytes = fs::read(path).map_err(unreadable)?;
         let j: Journal = serde_json::from_slice(&bytes).map_err(|e| {
             invalid(if bytes.is_empty() {
                 Problem::Empty

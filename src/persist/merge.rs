@@ -151,6 +151,12 @@ pub enum MergeProblem {
         /// The files.
         paths: Vec<PathBuf>,
     },
+    /// Complete sums that fail the check of Burnside's lemma ([`Sums::burnside_holds`]).
+    #[error(
+        "the merged counts fail the Burnside check (Q + P + 2R = {} + {} + 2 x {} must be a multiple of 8, with P >= R): a shard's pieces were altered or miscounted; recount the shards",
+        .0.total, .0.half_turn, .0.quarter_turn
+    )]
+    Integrity(Sums),
     /// Shards with no good file.
     #[error(
         "missing: shard{} {} of {count} (resubmit {})",
@@ -301,6 +307,9 @@ pub fn merge(files: &[PathBuf]) -> Result<Merged, MergeProblems> {
             .and_then(|s| s.parse::<f64>().ok())
             .unwrap_or(0.0);
     }
+    if plan.has_unique() && !sums.burnside_holds(plan.n) {
+        return Err(MergeProblems(vec![MergeProblem::Integrity(sums)]));
+    }
     Ok(Merged {
         n: plan.n,
         algorithm: plan.algorithm,
@@ -413,5 +422,23 @@ mod tests {
             count: 10,
         };
         assert_eq!(p.to_string(), "missing: shards 1-3,8 of 10 (resubmit them)");
+    }
+
+    #[test]
+    fn a_shard_altered_with_its_checksum_redone_fails_the_burnside_check() {
+        let dir = tempfile::tempdir().unwrap();
+        let files = write_shards(dir.path(), 10, 2);
+        let plan = Plan::build(10, Algorithm::Symmetry, None).unwrap();
+        let mut j = Journal::read(&files[0]).unwrap();
+        let mut pieces = j.piece_map();
+        let victim = pieces
+            .values_mut()
+            .find(|p| plan.subproblems[p.id as usize].work.weight() % 8 != 0)
+            .unwrap();
+        victim.count += 1;
+        j.set_pieces(&plan, &pieces);
+        j.write(&files[0]).unwrap();
+        let err = problems(&files);
+        assert!(err.contains("Burnside"), "{err}");
     }
 }

@@ -13,7 +13,7 @@ mod merge;
 mod recorder;
 mod shard;
 
-pub use atomic::write_atomic;
+pub use atomic::{check_target, write_atomic};
 pub use journal::{Journal, JournalError, Kind, Problem};
 pub use merge::{MergeProblem, MergeProblems, Merged, merge};
 pub use recorder::Recorder;

@@ -98,6 +98,10 @@ impl Job {
     /// checkpoint of this plan and shard, and the run resumes from it; finished pieces are
     /// saved every few seconds, when the run is cancelled, and at its end.
     pub fn checkpoint(mut self, path: &Path) -> Result<Job, Error> {
+        crate::persist::check_target(path).map_err(|source| JournalError::Save {
+            path: path.to_path_buf(),
+            source,
+        })?;
         let journal = if path.exists() {
             let j = Journal::read(path)?;
             j.check_against(&self.plan, self.shard)
@@ -201,6 +205,15 @@ impl Job {
         pieces.extend(worked.pieces.iter().map(|p| (p.id, *p)));
         let sums = Sums::of(&self.plan, pieces.values());
         let complete = pieces.len() == self.wanted().len();
+        let whole = complete && self.shard.is_none() && self.plan.has_unique();
+        if whole && !sums.burnside_holds(self.plan.n) {
+            return Err(Error::Integrity {
+                n: self.plan.n,
+                total: sums.total,
+                half_turn: sums.half_turn,
+                quarter_turn: sums.quarter_turn,
+            });
+        }
         Ok(Outcome {
             n: self.plan.n,
             algorithm: self.plan.algorithm,

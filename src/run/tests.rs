@@ -172,3 +172,24 @@ fn too_little_memory_is_one_line_with_true_advice() {
     let sym = Plan::build(20, Algorithm::Symmetry, Some(0)).unwrap();
     assert!(check_memory(&sym, 8, Some(0)).is_ok());
 }
+
+#[test]
+fn an_altered_resumed_piece_fails_the_burnside_check() {
+    let plan = Plan::build(10, Algorithm::Symmetry, None).unwrap();
+    // A piece whose weight is not a multiple of 8, raised by one: the total moves by 2 or 4.
+    let id = plan
+        .subproblems
+        .iter()
+        .find(|s| matches!(s.work, crate::plan::Work::Complete { weight, .. } if weight % 8 != 0))
+        .unwrap()
+        .id;
+    let mut piece = solve_one(&plan, &plan.subproblems[id as usize]);
+    piece.count += 1;
+    let job = Job::new(&config(10, Algorithm::Symmetry, 2))
+        .unwrap()
+        .resume([piece])
+        .unwrap();
+    let err = job.run(Control::default()).unwrap_err();
+    assert!(matches!(err, Error::Integrity { n: 10, .. }), "{err}");
+    assert!(err.to_string().contains("Burnside"), "{err}");
+}

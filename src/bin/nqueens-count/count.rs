@@ -4,11 +4,10 @@
 //! Everything is done by the library's run API ([`nqueens::Job`]); this file turns the
 //! arguments into a job, shows progress, and prints what comes back.
 
-use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use nqueens::known::{self, Verdict};
-use nqueens::persist::{Journal, Shard};
+use nqueens::persist::{self, Journal, Shard};
 use nqueens::system::Machine;
 use nqueens::{Algorithm, Config, Control, Job, Piece};
 
@@ -46,21 +45,13 @@ pub fn run(args: &CountArgs) -> Exit {
         Ok(s) => s,
         Err(e) => return e,
     };
-    if let Some(out) = &args.out {
-        let folder = match out.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p,
-            _ => Path::new("."),
-        };
-        if !folder.is_dir() {
-            return fail(
-                Exit::Failed,
-                format!(
-                    "{}: the folder {} does not exist",
-                    out.display(),
-                    folder.display()
-                ),
-            );
-        }
+    if let Some(out) = &args.out
+        && let Err(e) = persist::check_target(out)
+    {
+        return fail(
+            Exit::Failed,
+            format!("{}: cannot be written: {e}", out.display()),
+        );
     }
     install_signal_handler();
     let machine = Machine::detect();

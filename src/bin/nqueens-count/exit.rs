@@ -57,6 +57,7 @@ impl Exit {
             Error::JoinMemory { .. }
             | Error::ForeignPiece { .. }
             | Error::Journal(_)
+            | Error::Integrity { .. }
             | Error::ThreadPool(_) => Exit::Failed,
         }
     }

@@ -1,0 +1,108 @@
+//! Files and streams as a hostile user or a scheduler leaves them: symbolic links, device
+//! nodes, stale temporary files, a full stderr.
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command as Std, Stdio};
+
+use assert_cmd::Command;
+use assert_cmd::cargo::cargo_bin;
+use predicates::prelude::*;
+
+fn cmd() -> Command {
+    Command::cargo_bin("nqueens-count").unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn a_result_written_through_a_symbolic_link_lands_in_its_target() {
+    let dir = tempfile::tempdir().unwrap();
+    let link = dir.path().join("link.json");
+    std::os::unix::fs::symlink("real.json", &link).unwrap();
+    cmd()
+        .args(["10", "--shard", "0/1", "--out"])
+        .arg(&link)
+        .assert()
+        .success();
+    assert!(
+        fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    cmd()
+        .arg("merge")
+        .arg(dir.path().join("real.json"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("724 solutions"));
+}
+
+#[test]
+fn a_device_or_a_folder_is_never_replaced() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut targets = vec![dir.path().to_path_buf()];
+    if Path::new("/dev/full").exists() {
+        targets.push("/dev/full".into());
+    }
+    for target in targets {
+        for flag in ["--out", "--checkpoint"] {
+            let mut c = cmd();
+            c.arg("10");
+            if flag == "--out" {
+                c.args(["--shard", "0/1"]);
+            }
+            let out = c.arg(flag).arg(&target).output().unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{flag} {target:?}: {err}");
+            assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+            assert!(err.contains("not a regular file"), "{err}");
+        }
+    }
+    assert!(dir.path().is_dir());
+}
+
+#[test]
+fn a_temporary_file_left_by_a_killed_run_is_removed_by_the_next() {
+    let dir = tempfile::tempdir().unwrap();
+    let cp = dir.path().join("k.json");
+    fs::write(dir.path().join(".k.json.nqueens-tmp-4294967295"), "half").unwrap();
+    cmd()
+        .args(["11", "--checkpoint"])
+        .arg(&cp)
+        .assert()
+        .success();
+    let names: Vec<String> = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["k.json"]);
+}
+
+#[test]
+fn a_full_stderr_never_panics_and_keeps_the_intended_exit_code() {
+    if !Path::new("/dev/full").exists() {
+        eprintln!("skipped: no /dev/full here");
+        return;
+    }
+    for (args, code) in [
+        (&["0"][..], 2),
+        (&["8", "--verify"][..], 0),
+        (&["8", "--stats"][..], 0),
+        (&["merge", "no-such-file.json"][..], 1),
+        (&["8", "--threads", "9999"][..], 2),
+    ] {
+        let status = Std::new(cargo_bin("nqueens-count"))
+            .args(args)
+            .stdout(Stdio::null())
+            .stderr(
+                fs::OpenOptions::new()
+                    .write(true)
+                    .open("/dev/full")
+                    .unwrap(),
+            )
+            .status()
+            .unwrap();
+        assert_eq!(status.code(), Some(code), "{args:?}");
+    }
+}
