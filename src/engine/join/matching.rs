@@ -187,12 +187,13 @@ fn isa() -> Isa {
     static ISA: OnceLock<Isa> = OnceLock::new();
     *ISA.get_or_init(|| {
         #[cfg(target_arch = "x86_64")]
-        for isa in [Isa::Avx512, Isa::Avx2] {
-            if isa.supported() {
-                return isa;
-            }
-        }
-        Isa::Portable
+        let best_first = [Isa::Avx512, Isa::Avx2, Isa::Portable];
+        #[cfg(not(target_arch = "x86_64"))]
+        let best_first = [Isa::Portable];
+        best_first
+            .into_iter()
+            .find(|isa| isa.supported())
+            .unwrap_or(Isa::Portable)
     })
 }
 
