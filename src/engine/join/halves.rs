@@ -1,0 +1,141 @@
+//! Half-boards from the quadrant groups: a unit's west or east half-boards are the pairs of a
+//! north and a south quadrant placement that fill the side's rows and columns and do not meet
+//! on a diagonal. Their patterns are what the matching tables are built from and queried with.
+
+use super::quadrant::{Quadrants, View};
+use super::units::{Combinations, deposit};
+
+/// The patterns of one side's half-boards: queens on exactly `rows` (board rows) and `cols`
+/// (side-local columns), from the quadrants `[north, south]` of `view`.
+pub(super) fn halves(
+    q: &Quadrants,
+    view: &View<'_>,
+    [north, south]: [usize; 2],
+    rows: u32,
+    cols: u32,
+    out: &mut Vec<u64>,
+) {
+    let geo = &q.geo;
+    out.clear();
+    let side = (1u32 << geo.h) - 1;
+    let north_rows = rows & side;
+    let south_rows = (rows >> geo.far) & side;
+    let a = north_rows.count_ones() as usize;
+    if a + south_rows.count_ones() as usize != cols.count_ones() as usize {
+        return;
+    }
+    for i in Combinations::new(cols.count_ones() as usize, a) {
+        let x = deposit(i, cols);
+        let ns = view.group(&q.index, north, north_rows, x);
+        if ns.is_empty() {
+            continue;
+        }
+        let ss = view.group(&q.index, south, south_rows, cols & !x);
+        pair_up(ns, ss, out);
+    }
+}
+
+/// Appends `p | q` for every pair of north and south patterns that share no diagonal. The
+/// north and south queens of one side can only meet on diagonals inside the pattern window, so
+/// one AND decides.
+#[inline]
+fn pair_up(north: &[u64], south: &[u64], out: &mut Vec<u64>) {
+    for &p in north {
+        let len = out.len();
+        out.resize(len + south.len(), 0);
+        let tail = &mut out[len..];
+        let mut k = 0;
+        // Written unconditionally, kept by advancing: no branch on the data.
+        for &q in south {
+            tail[k] = p | q;
+            k += usize::from(p & q == 0);
+        }
+        out.truncate(len + k);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::geometry::Geometry;
+    use super::super::units::{free_lines, single_row_sets, units};
+    use super::*;
+
+    /// East or west half-boards of `rows`, by a direct column-by-column search around the
+    /// queens `fixed` (the middle queens).
+    fn brute_halves(geo: &Geometry, west: bool, rows: u32, fixed: &[(usize, usize)]) -> Vec<u64> {
+        let cols: Vec<usize> = if west {
+            (0..geo.h).collect()
+        } else {
+            (geo.far..geo.n).collect()
+        };
+        let cols: Vec<usize> = cols
+            .into_iter()
+            .filter(|&c| fixed.iter().all(|f| f.1 != c))
+            .collect();
+        let mut out = Vec::new();
+        fn go(
+            geo: &Geometry,
+            cols: &[usize],
+            rows: u32,
+            placed: &mut Vec<(usize, usize)>,
+            fixed: &[(usize, usize)],
+            out: &mut Vec<u64>,
+        ) {
+            let Some((&c, rest)) = cols.split_first() else {
+                let (mut d1, mut d2) = (0, 0);
+                for &(r, c) in placed.iter() {
+                    let (a, b) = geo.diagonals(r, c);
+                    d1 |= a;
+                    d2 |= b;
+                }
+                out.push(geo.pattern(d1, d2));
+                return;
+            };
+            for r in 0..geo.n {
+                let free = rows >> r & 1 == 1
+                    && placed
+                        .iter()
+                        .chain(fixed)
+                        .all(|&(pr, pc)| pr != r && pr.abs_diff(r) != pc.abs_diff(c));
+                if free {
+                    placed.push((r, c));
+                    go(geo, rest, rows, placed, fixed, out);
+                    placed.pop();
+                }
+            }
+        }
+        go(geo, &cols, rows, &mut Vec::new(), fixed, &mut out);
+        out
+    }
+
+    #[test]
+    fn half_boards_match_a_direct_search() {
+        for n in [4, 5, 6, 7, 8, 9, 10, 11] {
+            let q = Quadrants::build(n);
+            for unit in units(n)
+                .into_iter()
+                .flat_map(|(u, _)| single_row_sets(n, u))
+            {
+                let fixed: Vec<(usize, usize)> = unit
+                    .middle
+                    .map(|m| m.squares(n).to_vec())
+                    .unwrap_or_default();
+                let free = free_lines(&q.geo, unit.middle);
+                let filtered = unit.middle.map(|m| q.filtered(m));
+                let view = filtered.as_deref().map_or_else(|| q.view(), View::of);
+                for (west, rows, cols) in [
+                    (false, unit.east_rows, free.east_cols),
+                    (true, free.rows & !unit.east_rows, free.west_cols),
+                ] {
+                    let sides = if west { [0, 2] } else { [1, 3] };
+                    let mut got = Vec::new();
+                    halves(&q, &view, sides, rows, cols, &mut got);
+                    let mut want = brute_halves(&q.geo, west, rows, &fixed);
+                    got.sort_unstable();
+                    want.sort_unstable();
+                    assert_eq!(got, want, "n = {n}, {unit:?}, west = {west}");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,347 @@
+//! Matching: counting the pairs of half-boards whose patterns share no bit. One side becomes
+//! bit-transposed tables (built with 64×64 bit transposes), the other side queries them 512
+//! candidates at a time; the query loop has a portable build here and vector builds in
+//! [`super::x86`], chosen once per process by the instruction sets the processor has.
+
+use std::sync::OnceLock;
+
+#[cfg(target_arch = "x86_64")]
+use super::x86;
+
+/// Bits per chunk of a pattern in the matching tables.
+pub(super) const CHUNK: usize = 6;
+/// The most chunks a pattern of a 32×32 board needs (62 bits).
+pub(super) const MAX_CHUNKS: usize = 11;
+
+/// Calls `$f::<C>(args)` with the chunk count `$c` as a constant (1 to [`MAX_CHUNKS`]), so that
+/// each matching loop is compiled with its per-chunk loop unrolled.
+macro_rules! by_chunks {
+    ($c:expr, $f:ident($($arg:expr),* $(,)?)) => {
+        match $c {
+            1 => $f::<1>($($arg),*),
+            2 => $f::<2>($($arg),*),
+            3 => $f::<3>($($arg),*),
+            4 => $f::<4>($($arg),*),
+            5 => $f::<5>($($arg),*),
+            6 => $f::<6>($($arg),*),
+            7 => $f::<7>($($arg),*),
+            8 => $f::<8>($($arg),*),
+            9 => $f::<9>($($arg),*),
+            10 => $f::<10>($($arg),*),
+            _ => $f::<{ $crate::engine::join::matching::MAX_CHUNKS }>($($arg),*),
+        }
+    };
+}
+
+/// The number of pairs (t, q), t from `table` and q from `queries`, whose patterns share no bit.
+pub fn count_fitting(table: &[u64], queries: &[u64], bits: usize, tables: &mut Vec<u64>) -> u64 {
+    if table.is_empty() || queries.is_empty() {
+        return 0;
+    }
+    if table.len() * queries.len() <= PAIRWISE_LIMIT {
+        return count_pairwise(table, queries);
+    }
+    let chunks = bits.div_ceil(CHUNK).max(1);
+    let words = build_tables(table, chunks, tables);
+    match isa() {
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => {
+            // SAFETY: `isa()` picks `Avx512` only where the processor has every feature
+            // `query_avx512` is compiled for.
+            unsafe { x86::query_avx512(chunks, queries, tables, words) }
+        }
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => {
+            // SAFETY: `isa()` picks `Avx2` only where the processor has every feature
+            // `query_avx2` is compiled for.
+            unsafe { x86::query_avx2(chunks, queries, tables, words) }
+        }
+        Isa::Portable => query_any(chunks, queries, tables, words),
+    }
+}
+
+/// Below this many candidate pairs, testing every pair beats building tables (the tables of
+/// one 512-candidate block take some 3000 word writes; `results/join-log.md`, section 4).
+const PAIRWISE_LIMIT: usize = 16 * 1024;
+
+/// Pairs sharing no bit, one AND each.
+fn count_pairwise(table: &[u64], queries: &[u64]) -> u64 {
+    queries
+        .iter()
+        .map(|&q| table.iter().map(|&t| u64::from(t & q == 0)).sum::<u64>())
+        .sum()
+}
+
+/// Fills the bit-transposed tables of `table` and returns the words per row (a multiple of 8).
+///
+/// Row `(j, v)` holds, for chunk `j` and chunk value `v`, one bit per table pattern: set when
+/// the pattern shares a bit with `v` in chunk `j`. Bits past the last pattern are set in every
+/// row of chunk 0, so they are never counted.
+fn build_tables(table: &[u64], chunks: usize, t: &mut Vec<u64>) -> usize {
+    match isa() {
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => {
+            // SAFETY: `isa()` picks `Avx512` only where the processor has `avx512f`.
+            unsafe { x86::build_avx512(table, chunks, t) }
+        }
+        _ => build_any(table, chunks, t),
+    }
+}
+
+/// [`build_tables`] for any processor; inlined into the vector builds too.
+#[inline(always)]
+pub(super) fn build_any(table: &[u64], chunks: usize, t: &mut Vec<u64>) -> usize {
+    let k = table.len();
+    let words = k.div_ceil(512) * 8;
+    let per = words << CHUNK;
+    if t.len() < chunks * per {
+        t.resize(chunks * per, 0);
+    }
+    // Row 0 of every chunk is never written below; the one-bit rows are written whole.
+    for j in 0..chunks {
+        t[j * per..j * per + words].fill(0);
+    }
+    // The one-bit rows, 64 table patterns at a time: a 64×64 bit transpose turns the patterns
+    // (one word each) into one word per pattern bit (one bit per pattern).
+    let bits = (chunks * CHUNK).min(64);
+    for w in 0..words {
+        let mut square = [0u64; 64];
+        let from = (w * 64).min(k);
+        let to = (w * 64 + 64).min(k);
+        square[..to - from].copy_from_slice(&table[from..to]);
+        transpose64(&mut square);
+        for (b, &word) in square[..bits].iter().enumerate() {
+            t[(b / CHUNK) * per + (1 << (b % CHUNK)) * words + w] = word;
+        }
+    }
+    for i in k..words * 64 {
+        t[i / 64] |= 1 << (i % 64);
+    }
+    let blocks = words / 8;
+    for j in 0..chunks {
+        let (rows, _) = t[j * per..(j + 1) * per].as_chunks_mut::<8>();
+        for v in 1..(1usize << CHUNK) {
+            let low = v & v.wrapping_neg();
+            // Row 0 of chunk 0 holds the padding, which every row of chunk 0 needs too.
+            if low == v && j > 0 {
+                continue;
+            }
+            let rest = v & (v - 1);
+            for b in 0..blocks {
+                let (x, y) = (rows[rest * blocks + b], rows[low * blocks + b]);
+                for ((o, x), y) in rows[v * blocks + b].iter_mut().zip(x).zip(y) {
+                    *o = x | y;
+                }
+            }
+        }
+    }
+    words
+}
+
+/// Transposes a 64×64 bit matrix in place: afterwards bit `e` of `a[b]` is what bit `b` of
+/// `a[e]` was. Six rounds of masked swaps of ever smaller sub-squares (Hacker's Delight, 7-3).
+#[inline(always)]
+fn transpose64(a: &mut [u64; 64]) {
+    let mut j = 32;
+    let mut m: u64 = 0x0000_0000_ffff_ffff;
+    while j != 0 {
+        let mut k = 0;
+        while k < 64 {
+            let t = ((a[k] >> j) ^ a[k + j]) & m;
+            a[k] ^= t << j;
+            a[k + j] ^= t;
+            k = (k + j + 1) & !j;
+        }
+        j >>= 1;
+        m ^= m << j;
+    }
+}
+
+/// Instruction sets the matching loop is compiled for, best first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Isa {
+    #[cfg(target_arch = "x86_64")]
+    Avx512,
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+    Portable,
+}
+
+impl Isa {
+    /// Whether this processor can run the build for `self`.
+    fn supported(self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        use std::arch::is_x86_feature_detected as has;
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => has!("avx512f") && has!("avx512vpopcntdq") && has!("popcnt"),
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => has!("avx2") && has!("popcnt"),
+            Isa::Portable => true,
+        }
+    }
+}
+
+/// The best build this processor can run, chosen once.
+fn isa() -> Isa {
+    static ISA: OnceLock<Isa> = OnceLock::new();
+    *ISA.get_or_init(|| {
+        #[cfg(target_arch = "x86_64")]
+        let best_first = [Isa::Avx512, Isa::Avx2, Isa::Portable];
+        #[cfg(not(target_arch = "x86_64"))]
+        let best_first = [Isa::Portable];
+        best_first
+            .into_iter()
+            .find(|isa| isa.supported())
+            .unwrap_or(Isa::Portable)
+    })
+}
+
+/// The portable build of the query loop.
+#[inline(always)]
+fn query_any(chunks: usize, queries: &[u64], tables: &[u64], words: usize) -> u64 {
+    by_chunks!(chunks, query(queries, tables, words))
+}
+
+/// The tables as 512-bit row blocks, checked to hold `C` chunks of rows of `words` words.
+#[inline(always)]
+fn row_blocks<const C: usize>(tables: &[u64], words: usize) -> &[[u64; 8]] {
+    let (rows, _) = tables.as_chunks::<8>();
+    assert!(rows.len() >= C * (words << CHUNK) / 8);
+    rows
+}
+
+/// The index of the first row block of pattern `p`'s row in each chunk: chunk `j`'s rows
+/// start at `j * 64 * words` words, value `v`'s row at `v * words` within them.
+#[inline(always)]
+fn row_offsets<const C: usize>(p: u64, words: usize) -> [usize; C] {
+    let per = words << CHUNK;
+    let mut at = [0usize; C];
+    for (j, a) in at.iter_mut().enumerate() {
+        let v = ((p >> (CHUNK * j)) as usize) & ((1 << CHUNK) - 1);
+        *a = (j * per + v * words) / 8;
+    }
+    at
+}
+
+/// Calls `set_bits(rows, at)` for every query, with the tables as row blocks and `at` the
+/// first row block of the query's row in each chunk ([`row_offsets`]), and returns the
+/// candidates left clear: all of them less the bits `set_bits` found set. Each build of the
+/// query loop is one such call.
+#[inline(always)]
+pub(super) fn count_clear<const C: usize>(
+    queries: &[u64],
+    tables: &[u64],
+    words: usize,
+    mut set_bits: impl FnMut(&[[u64; 8]], [usize; C]) -> u64,
+) -> u64 {
+    let rows = row_blocks::<C>(tables, words);
+    let mut set = 0u64;
+    for &p in queries {
+        set += set_bits(rows, row_offsets::<C>(p, words));
+    }
+    (queries.len() * words * 64) as u64 - set
+}
+
+/// For each query, ORs one table row per chunk, 512 candidates (one block) at a time, and
+/// counts the candidates left clear.
+#[inline(always)]
+fn query<const C: usize>(queries: &[u64], tables: &[u64], words: usize) -> u64 {
+    count_clear::<C>(queries, tables, words, |rows, at| {
+        let mut set = [0u64; 8];
+        for b in 0..words / 8 {
+            let mut a = rows[at[0] + b];
+            for &j in &at[1..] {
+                for (x, y) in a.iter_mut().zip(&rows[j + b]) {
+                    *x |= y;
+                }
+            }
+            for (s, x) in set.iter_mut().zip(a) {
+                *s += u64::from(x.count_ones());
+            }
+        }
+        set.iter().sum()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small deterministic generator (xorshift64).
+    fn xorshift() -> impl FnMut() -> u64 {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        }
+    }
+
+    /// Checks a build of the query loop, `query(chunks, queries, tables, words)`, against
+    /// pairwise tests, on patterns of several densities and lengths around the 512-candidate
+    /// blocks; `count_fitting` itself too.
+    fn check_query(name: &str, query: impl Fn(usize, &[u64], &[u64], usize) -> u64) {
+        let mut next = xorshift();
+        let mut tables = Vec::new();
+        for (bits, t_len, q_len) in [(6, 1, 1), (30, 700, 90), (34, 512, 33), (62, 1025, 40)] {
+            let mask = (1u64 << bits) - 1;
+            let t: Vec<u64> = (0..t_len)
+                .map(|_| next() & next() & next() & mask)
+                .collect();
+            let q: Vec<u64> = (0..q_len).map(|_| next() & next() & mask).collect();
+            let want: u64 = q
+                .iter()
+                .map(|a| t.iter().filter(|&&b| a & b == 0).count() as u64)
+                .sum();
+            assert_eq!(count_fitting(&t, &q, bits, &mut tables), want);
+            let chunks = bits.div_ceil(CHUNK);
+            let words = build_tables(&t, chunks, &mut tables);
+            assert_eq!(
+                query(chunks, &q, &tables, words),
+                want,
+                "{name}, {bits} bits"
+            );
+        }
+    }
+
+    #[test]
+    fn fitting_pairs_match_pairwise_tests() {
+        check_query("portable", query_any);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_vector_builds_match_pairwise_tests() {
+        type Query = unsafe fn(usize, &[u64], &[u64], usize) -> u64;
+        let builds: [(Isa, Query); 2] = [
+            (Isa::Avx512, x86::query_avx512),
+            (Isa::Avx2, x86::query_avx2),
+        ];
+        for (isa, query) in builds {
+            if !isa.supported() {
+                eprintln!("skipped: this processor cannot run the {isa:?} build of the query loop");
+                continue;
+            }
+            check_query(&format!("{isa:?}"), |c, q, t, words| {
+                // SAFETY: the processor has every feature of this build (checked above).
+                unsafe { query(c, q, t, words) }
+            });
+        }
+    }
+
+    #[test]
+    fn the_bit_transpose_swaps_rows_and_columns() {
+        let mut next = xorshift();
+        let mut a = [0u64; 64];
+        a.fill_with(&mut next);
+        let before = a;
+        transpose64(&mut a);
+        for (b, row) in a.iter().enumerate() {
+            for (e, pattern) in before.iter().enumerate() {
+                assert_eq!(row >> e & 1, pattern >> b & 1, "bit {b} of pattern {e}");
+            }
+        }
+    }
+}

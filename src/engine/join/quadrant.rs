@@ -1,0 +1,451 @@
+//! The quadrant lists: every partial placement of each h×h quadrant, listed once per count and
+//! grouped by the rows and columns it fills, from which every unit's half-boards are made. Also
+//! the lists filtered by the middle queens (odd n), shared by the threads per middle-queen pair.
+
+use std::sync::{Arc, Mutex};
+
+use super::geometry::Geometry;
+use super::units::Middle;
+
+/// Every non-attacking partial placement of one h×h quadrant (at most one queen per row and per
+/// column), grouped by the rows and columns it fills.
+#[derive(Clone, Debug)]
+pub(super) struct Quadrant {
+    /// First board row and column of the quadrant.
+    origin: (usize, usize),
+    /// `start[g]..start[g + 1]` are the placements of group `g` (see [`QuadrantIndex`]).
+    start: Vec<u32>,
+    /// The pattern of each placement.
+    patterns: Vec<u64>,
+    /// Diagonal masks (`r + c` and `r - c + n - 1` bits) of each placement; kept for odd n only,
+    /// where the middle queens filter the lists.
+    diagonals: Vec<(u64, u64)>,
+}
+
+/// Quadrant sides up to this are listed in one walk with a temporary copy; larger ones in two
+/// walks without one (the copy would be gigabytes from n = 22).
+pub(super) const SMALL_QUADRANT: usize = 9;
+
+/// Calls `visit(group, d1, d2)` for every placement of the quadrant at `origin`: a depth-first
+/// walk over its rows, each empty or holding one queen.
+fn walk(
+    geo: &Geometry,
+    index: &QuadrantIndex,
+    origin: (usize, usize),
+    mut visit: impl FnMut(usize, u64, u64),
+) {
+    let mut stack = vec![(0usize, 0u32, 0u32, 0u64, 0u64)];
+    while let Some((r, rows, cols, d1, d2)) = stack.pop() {
+        if r == geo.h {
+            visit(index.group(rows, cols), d1, d2);
+            continue;
+        }
+        stack.push((r + 1, rows, cols, d1, d2));
+        for c in 0..geo.h {
+            if cols >> c & 1 == 1 {
+                continue;
+            }
+            let (a, b) = geo.diagonals(origin.0 + r, origin.1 + c);
+            if d1 & a != 0 || d2 & b != 0 {
+                continue;
+            }
+            stack.push((r + 1, rows | 1 << r, cols | 1 << c, d1 | a, d2 | b));
+        }
+    }
+}
+
+/// Turns per-group counts (at `start[g + 1]`) into group starts.
+fn prefix_sums(start: &mut [u32]) {
+    for g in 1..start.len() {
+        start[g] += start[g - 1];
+    }
+}
+
+/// Numbering of (rows, columns) groups: masks of equal size, `base[rows] + rank[columns]`.
+#[derive(Clone, Debug)]
+pub(super) struct QuadrantIndex {
+    base: Vec<u32>,
+    rank: Vec<u32>,
+    /// Number of groups: C(2h, h).
+    pub(super) groups: usize,
+}
+
+impl QuadrantIndex {
+    fn new(h: usize) -> QuadrantIndex {
+        let size = 1usize << h;
+        let mut rank = vec![0u32; size];
+        let mut seen = vec![0u32; h + 1];
+        for (m, r) in rank.iter_mut().enumerate() {
+            let k = m.count_ones() as usize;
+            *r = seen[k];
+            seen[k] += 1;
+        }
+        let mut base = vec![0u32; size];
+        let mut next = 0u32;
+        for (m, b) in base.iter_mut().enumerate() {
+            *b = next;
+            next += seen[m.count_ones() as usize];
+        }
+        QuadrantIndex {
+            base,
+            rank,
+            groups: next as usize,
+        }
+    }
+
+    #[inline]
+    fn group(&self, rows: u32, cols: u32) -> usize {
+        (self.base[rows as usize] + self.rank[cols as usize]) as usize
+    }
+}
+
+impl Quadrant {
+    /// Lists the placements of the quadrant at `origin` of `geo`'s board.
+    fn build(geo: &Geometry, index: &QuadrantIndex, origin: (usize, usize)) -> Quadrant {
+        Quadrant::build_with(geo, index, origin, geo.h <= SMALL_QUADRANT)
+    }
+
+    fn build_with(
+        geo: &Geometry,
+        index: &QuadrantIndex,
+        origin: (usize, usize),
+        one_walk: bool,
+    ) -> Quadrant {
+        let keep = geo.n % 2 == 1;
+        let mut start = vec![0u32; index.groups + 1];
+        // Small lists: one walk, the placements kept in a temporary list (24 bytes each).
+        // Large ones: one walk to count the groups, a second to fill them in place.
+        let items = one_walk.then(|| {
+            let mut items: Vec<(u32, u64, u64)> = Vec::new();
+            walk(geo, index, origin, |g, d1, d2| {
+                items.push((g as u32, d1, d2))
+            });
+            items
+        });
+        match &items {
+            Some(items) => items.iter().for_each(|&(g, ..)| start[g as usize + 1] += 1),
+            None => walk(geo, index, origin, |g, _, _| start[g + 1] += 1),
+        }
+        prefix_sums(&mut start);
+        let total = start[index.groups] as usize;
+        let mut patterns = vec![0; total];
+        let mut diagonals = vec![(0, 0); if keep { total } else { 0 }];
+        let mut fill = start.clone();
+        let mut place = |g: usize, d1: u64, d2: u64| {
+            let at = fill[g] as usize;
+            patterns[at] = geo.pattern(d1, d2);
+            if keep {
+                diagonals[at] = (d1, d2);
+            }
+            fill[g] += 1;
+        };
+        match items {
+            Some(items) => items
+                .into_iter()
+                .for_each(|(g, d1, d2)| place(g as usize, d1, d2)),
+            None => walk(geo, index, origin, place),
+        }
+        Quadrant {
+            origin,
+            start,
+            patterns,
+            diagonals,
+        }
+    }
+
+    /// The list of the quadrant east of this west one, as its left-right mirror image: the
+    /// group keys' column masks are reversed, the two pattern fields (and the diagonal masks)
+    /// trade places, and each group is reversed, which gives exactly the order a walk of the
+    /// east quadrant itself would (it prefers the other end of the columns). That order decides
+    /// how the matching loop reuses table rows (`results/join-log.md`, section 11).
+    fn mirrored(&self, geo: &Geometry, index: &QuadrantIndex) -> Quadrant {
+        let h = geo.h;
+        let side = |m: u32| {
+            if h == 0 {
+                0
+            } else {
+                m.reverse_bits() >> (32 - h)
+            }
+        };
+        let w = geo.width;
+        let field = (1u64 << w) - 1;
+        // Group sizes carry over; then each placement moves to its image's group.
+        let mut start = vec![0u32; index.groups + 1];
+        let mut moves = Vec::with_capacity(index.groups);
+        for rows in 0..(1u32 << h) {
+            for cols in (0..(1u32 << h)).filter(|c| c.count_ones() == rows.count_ones()) {
+                let from = index.group(rows, cols);
+                let to = index.group(rows, side(cols));
+                start[to + 1] = self.start[from + 1] - self.start[from];
+                moves.push((from, to));
+            }
+        }
+        prefix_sums(&mut start);
+        let keep = !self.diagonals.is_empty();
+        let mut patterns = vec![0; self.patterns.len()];
+        let mut diagonals = vec![(0, 0); self.diagonals.len()];
+        for (from, to) in moves {
+            let src = self.start[from] as usize..self.start[from + 1] as usize;
+            let last = start[to + 1] as usize;
+            for (i, at) in src.enumerate() {
+                let p = self.patterns[at];
+                patterns[last - 1 - i] = p >> w | (p & field) << w;
+                if keep {
+                    let (d1, d2) = self.diagonals[at];
+                    diagonals[last - 1 - i] = (d2, d1);
+                }
+            }
+        }
+        Quadrant {
+            origin: (self.origin.0, geo.far),
+            start,
+            patterns,
+            diagonals,
+        }
+    }
+
+    /// Number of placements listed.
+    fn len(&self) -> usize {
+        self.patterns.len()
+    }
+
+    /// The placements no queen with diagonal masks `(fd1, fd2)` attacks, in the same groups.
+    fn filtered(&self, (fd1, fd2): (u64, u64)) -> Lists {
+        let mut start = Vec::with_capacity(self.start.len());
+        let mut patterns = Vec::new();
+        start.push(0);
+        for g in 0..self.start.len() - 1 {
+            let range = self.start[g] as usize..self.start[g + 1] as usize;
+            for (&p, &(d1, d2)) in self.patterns[range.clone()]
+                .iter()
+                .zip(&self.diagonals[range])
+            {
+                if d1 & fd1 == 0 && d2 & fd2 == 0 {
+                    patterns.push(p);
+                }
+            }
+            start.push(patterns.len() as u32);
+        }
+        Lists { start, patterns }
+    }
+}
+
+/// One quadrant's patterns by group, after a pair of middle queens has filtered them.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Lists {
+    start: Vec<u32>,
+    patterns: Vec<u64>,
+}
+
+/// Patterns of the four quadrants as one unit sees them.
+#[derive(Clone, Copy)]
+pub(super) struct View<'a> {
+    start: [&'a [u32]; 4],
+    patterns: [&'a [u64]; 4],
+}
+
+impl View<'_> {
+    /// The four filtered lists of one middle-queen pair.
+    pub(super) fn of(lists: &[Lists; 4]) -> View<'_> {
+        View {
+            start: [0, 1, 2, 3].map(|k| &lists[k].start[..]),
+            patterns: [0, 1, 2, 3].map(|k| &lists[k].patterns[..]),
+        }
+    }
+
+    /// Patterns of quadrant `k`'s group of `rows` and `cols` (quadrant-local masks).
+    #[inline]
+    pub(super) fn group(&self, index: &QuadrantIndex, k: usize, rows: u32, cols: u32) -> &[u64] {
+        let g = index.group(rows, cols);
+        &self.patterns[k][self.start[k][g] as usize..self.start[k][g + 1] as usize]
+    }
+}
+
+/// The four quadrants of a board, built once per count and shared by all threads.
+pub struct Quadrants {
+    /// Where the lines fall.
+    pub geo: Geometry,
+    pub(super) index: QuadrantIndex,
+    /// North-west, north-east, south-west, south-east.
+    quads: [Quadrant; 4],
+    /// Odd n: the lists filtered by the most recent middle-queen pairs, shared by the threads
+    /// (they work on the units of one or two pairs at a time).
+    by_middle: Mutex<Vec<(Middle, Arc<[Lists; 4]>)>>,
+}
+
+/// Filtered lists kept for the middle-queen pairs most recently asked for.
+pub(super) const MIDDLES_KEPT: usize = 2;
+
+impl std::fmt::Debug for Quadrants {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Quadrants")
+            .field("geo", &self.geo)
+            .field("placements", &self.placements())
+            .field("bytes", &self.bytes())
+            .finish()
+    }
+}
+
+impl Quadrants {
+    /// Lists every quadrant placement of an n×n board.
+    pub fn build(n: usize) -> Quadrants {
+        let geo = Geometry::new(n);
+        let index = QuadrantIndex::new(geo.h);
+        // The two west lists are walked, the east ones are their mirror images. Inside a
+        // worker pool (the runner builds the lists before the units start) the two sides are
+        // made in parallel on that pool; elsewhere one after another.
+        let side = |row: usize| {
+            let west = Quadrant::build(&geo, &index, (row, 0));
+            let east = west.mirrored(&geo, &index);
+            (west, east)
+        };
+        let ((nw, ne), (sw, se)) = if rayon::current_thread_index().is_some() {
+            rayon::join(|| side(0), || side(geo.far))
+        } else {
+            (side(0), side(geo.far))
+        };
+        Quadrants {
+            geo,
+            index,
+            quads: [nw, ne, sw, se],
+            by_middle: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The lists no middle queen of `m` attacks: filtered by the first thread that asks, then
+    /// shared.
+    pub(super) fn filtered(&self, m: Middle) -> Arc<[Lists; 4]> {
+        let lock = || self.by_middle.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, lists)) = lock().iter().find(|(f, _)| *f == m) {
+            return Arc::clone(lists);
+        }
+        let (mut fd1, mut fd2) = (0, 0);
+        for (r, c) in m.squares(self.geo.n) {
+            let (a, b) = self.geo.diagonals(r, c);
+            fd1 |= a;
+            fd2 |= b;
+        }
+        let made = Arc::new([0, 1, 2, 3].map(|k| self.quads[k].filtered((fd1, fd2))));
+        let mut kept = lock();
+        if let Some((_, lists)) = kept.iter().find(|(f, _)| *f == m) {
+            // Another thread was quicker.
+            return Arc::clone(lists);
+        }
+        if kept.len() >= MIDDLES_KEPT {
+            kept.remove(0);
+        }
+        kept.push((m, Arc::clone(&made)));
+        made
+    }
+
+    /// Bytes held by the lists.
+    pub fn bytes(&self) -> usize {
+        self.quads
+            .iter()
+            .map(|q| q.patterns.len() * 8 + q.diagonals.len() * 16 + q.start.len() * 4)
+            .sum::<usize>()
+            + self.index.base.len() * 8
+    }
+
+    /// Placements in all four quadrants.
+    pub fn placements(&self) -> usize {
+        self.quads.iter().map(Quadrant::len).sum()
+    }
+
+    /// The unfiltered lists (even n).
+    pub(super) fn view(&self) -> View<'_> {
+        View {
+            start: [0, 1, 2, 3].map(|k| &self.quads[k].start[..]),
+            patterns: [0, 1, 2, 3].map(|k| &self.quads[k].patterns[..]),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every non-attacking placement (at most one queen per row and column) of the quadrant,
+    /// by brute force over all subsets of its squares.
+    fn brute_quadrant(geo: &Geometry, origin: (usize, usize)) -> Vec<(u32, u32, u64, u64)> {
+        let h = geo.h;
+        let mut out = Vec::new();
+        for set in 0u64..(1 << (h * h)) {
+            let sq: Vec<(usize, usize)> = (0..h * h)
+                .filter(|i| set >> i & 1 == 1)
+                .map(|i| (i / h, i % h))
+                .collect();
+            let ok = sq.iter().enumerate().all(|(i, a)| {
+                sq[i + 1..]
+                    .iter()
+                    .all(|b| a.0 != b.0 && a.1 != b.1 && a.0.abs_diff(b.0) != a.1.abs_diff(b.1))
+            });
+            if ok {
+                let (mut rows, mut cols, mut d1, mut d2) = (0, 0, 0, 0);
+                for &(r, c) in &sq {
+                    rows |= 1 << r;
+                    cols |= 1 << c;
+                    let (a, b) = geo.diagonals(origin.0 + r, origin.1 + c);
+                    d1 |= a;
+                    d2 |= b;
+                }
+                out.push((rows, cols, d1, d2));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn quadrants_list_every_placement_in_its_group() {
+        for n in [4, 5, 6, 7, 8, 9] {
+            let q = Quadrants::build(n);
+            for quad in &q.quads {
+                let mut want = brute_quadrant(&q.geo, quad.origin);
+                assert_eq!(quad.len(), want.len(), "n = {n}");
+                let mut got = Vec::new();
+                for rows in 0..(1u32 << q.geo.h) {
+                    for cols in 0..(1u32 << q.geo.h) {
+                        if rows.count_ones() == cols.count_ones() {
+                            let g = q.index.group(rows, cols);
+                            for i in quad.start[g] as usize..quad.start[g + 1] as usize {
+                                let (d1, d2) = quad.diagonals.get(i).copied().unwrap_or((0, 0));
+                                got.push((rows, cols, quad.patterns[i], d1, d2));
+                            }
+                        }
+                    }
+                }
+                // Even boards keep patterns only.
+                let mut want: Vec<_> = want
+                    .drain(..)
+                    .map(|(r, c, d1, d2)| {
+                        let p = q.geo.pattern(d1, d2);
+                        if n % 2 == 1 {
+                            (r, c, p, d1, d2)
+                        } else {
+                            (r, c, p, 0, 0)
+                        }
+                    })
+                    .collect();
+                want.sort_unstable();
+                got.sort_unstable();
+                assert_eq!(got, want, "n = {n}, quadrant at {:?}", quad.origin);
+            }
+        }
+    }
+
+    #[test]
+    fn one_walk_and_two_walks_list_the_same() {
+        for n in [6, 9, 12, 13] {
+            let geo = Geometry::new(n);
+            let index = QuadrantIndex::new(geo.h);
+            for origin in [(0, 0), (geo.far, geo.far)] {
+                let a = Quadrant::build_with(&geo, &index, origin, true);
+                let b = Quadrant::build_with(&geo, &index, origin, false);
+                assert_eq!(
+                    (&a.start, &a.patterns, &a.diagonals),
+                    (&b.start, &b.patterns, &b.diagonals)
+                );
+            }
+        }
+    }
+}
