@@ -180,3 +180,24 @@ fn bench_help_states_the_workload() {
         .success()
         .stdout(predicate::str::contains("n = 17").and(predicate::str::contains("n = 15")));
 }
+
+#[test]
+fn completions_for_every_shell_and_a_manual_page() {
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let text = stdout_of(&["completions", shell]);
+        assert!(text.contains("nqueens-count"), "{shell}");
+        assert!(text.contains("checkpoint"), "{shell}");
+    }
+    // The bash script is valid bash.
+    let script = stdout_of(&["completions", "bash"]);
+    if let Ok(out) = std::process::Command::new("bash")
+        .args(["-n", "-c", &script])
+        .output()
+    {
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let page = stdout_of(&["man"]);
+    assert!(page.starts_with(".ie") || page.contains(".TH nqueens-count 1"), "{page}");
+    assert!(page.contains("checkpoint") && page.contains(".SH"));
+    cmd().args(["completions", "tcsh"]).assert().code(2);
+}

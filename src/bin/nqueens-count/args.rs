@@ -104,6 +104,18 @@ pub enum Command {
     /// (median kept), about a minute on two cores. Workload v1-quick (--quick): n = 15, three
     /// runs, a few seconds. The score is million solutions per second at the best thread count.
     Bench(BenchArgs),
+    /// Print a shell completion script: `nqueens-count completions bash > /etc/bash_completion.d/nqueens-count`.
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff): `nqueens-count man > nqueens-count.1`.
+    Man,
+}
+
+/// Options of `completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 /// Options of `list`.

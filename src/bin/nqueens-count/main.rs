@@ -32,6 +32,8 @@ fn main() -> ExitCode {
         Some(args::Command::Trace(a)) => tasks::trace(&a),
         Some(args::Command::Merge(a)) => tasks::merge(&a),
         Some(args::Command::Bench(a)) => bench::run(&a),
+        Some(args::Command::Completions(a)) => tasks::completions(a.shell),
+        Some(args::Command::Man) => tasks::man(),
         None => count::run(&cli.count),
     };
     ExitCode::from(done.code())

@@ -1,5 +1,6 @@
 //! The small tasks: `merge` (check and add up shard result files), `list` (stream the
-//! solutions) and `trace` (the textbook search tree).
+//! solutions), `trace` (the textbook search tree), and the shell completions and manual page
+//! made from the argument definitions.
 
 use std::io::{self, Write};
 use std::ops::ControlFlow;
@@ -7,7 +8,9 @@ use std::ops::ControlFlow;
 use nqueens::known;
 use nqueens::{persist, solutions, trace as tree};
 
-use crate::args::{ListArgs, ListFormat, MergeArgs, TraceArgs};
+use clap::CommandFactory;
+
+use crate::args::{Cli, ListArgs, ListFormat, MergeArgs, TraceArgs};
 use crate::exit::{self, Exit, fail, out, out_raw, say};
 use crate::output;
 
@@ -76,11 +79,34 @@ pub fn list(args: &ListArgs) -> Exit {
 
 /// `trace`: print the backtracking tree.
 pub fn trace(args: &TraceArgs) -> Exit {
-    let mut stdout = io::BufWriter::new(io::stdout().lock());
-    let result = tree::write_trace(args.n, &mut stdout).and_then(|_| stdout.flush());
-    match result {
+    to_stdout("trace", |out| {
+        let mut buffered = io::BufWriter::new(out);
+        tree::write_trace(args.n, &mut buffered)?;
+        buffered.flush()
+    })
+}
+
+/// Writes what `write` makes to stdout; a closed pipe is success.
+fn to_stdout(what: &str, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Exit {
+    let mut stdout = io::stdout().lock();
+    match write(&mut stdout).and_then(|_| stdout.flush()) {
         Ok(()) => Exit::Ok,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Exit::Ok,
-        Err(e) => fail(Exit::Failed, format!("cannot write the trace: {e}")),
+        Err(e) => fail(Exit::Failed, format!("cannot write the {what}: {e}")),
     }
+}
+
+/// `completions SHELL`: the shell's completion script.
+pub fn completions(shell: clap_complete::Shell) -> Exit {
+    to_stdout("completions", |out| {
+        clap_complete::generate(shell, &mut Cli::command(), "nqueens-count", out);
+        Ok(())
+    })
+}
+
+/// `man`: the manual page in roff.
+pub fn man() -> Exit {
+    to_stdout("manual page", |out| {
+        clap_mangen::Man::new(Cli::command()).render(out)
+    })
 }

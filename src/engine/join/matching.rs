@@ -268,15 +268,10 @@ fn query<const C: usize>(queries: &[u64], tables: &[u64], words: usize) -> u64 {
 mod tests {
     use super::*;
 
-    /// A small deterministic generator (xorshift64).
+    /// The crate's deterministic test generator, as a closure.
     fn xorshift() -> impl FnMut() -> u64 {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        }
+        let mut rng = crate::internals::XorShift::new(0x9e37_79b9_7f4a_7c15);
+        move || rng.next()
     }
 
     /// Checks a build of the query loop, `query(chunks, queries, tables, words)`, against
