@@ -194,10 +194,17 @@ fn completions_for_every_shell_and_a_manual_page() {
         .args(["-n", "-c", &script])
         .output()
     {
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
     let page = stdout_of(&["man"]);
-    assert!(page.starts_with(".ie") || page.contains(".TH nqueens-count 1"), "{page}");
+    assert!(
+        page.starts_with(".ie") || page.contains(".TH nqueens-count 1"),
+        "{page}"
+    );
     assert!(page.contains("checkpoint") && page.contains(".SH"));
     cmd().args(["completions", "tcsh"]).assert().code(2);
 }

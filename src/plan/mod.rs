@@ -186,8 +186,9 @@ pub struct Plan {
     pub hash: u64,
 }
 
-/// The most subproblems a plan may have (each takes about 64 bytes).
-pub const MAX_SUBPROBLEMS: usize = 1 << 24;
+/// The most subproblems a plan may have (each takes about 100 bytes while the plan is made):
+/// four times what the default plans aim for at most.
+pub const MAX_SUBPROBLEMS: usize = 1 << 22;
 /// The deepest split a plan accepts.
 pub const MAX_SPLIT_DEPTH: usize = 8;
 
@@ -410,6 +411,16 @@ mod tests {
         assert!(p.subproblems.len() >= 1024);
         let p = Plan::build(12, Algorithm::Plain, None).unwrap();
         assert!(p.subproblems.len() >= 1024);
+    }
+
+    #[test]
+    fn every_default_plan_up_to_the_largest_board_can_be_made() {
+        for n in [1, 2, 3, 9, 17, 24, 28, 32] {
+            for alg in [Algorithm::Plain, Algorithm::Symmetry] {
+                let p = Plan::build(n, alg, None).unwrap();
+                assert!(p.subproblems.len() <= MAX_SUBPROBLEMS, "n = {n} {alg}");
+            }
+        }
     }
 
     #[test]

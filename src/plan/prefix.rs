@@ -64,13 +64,19 @@ pub(super) fn split(
         if split_depth.is_none() && pieces.len() >= target {
             break;
         }
-        let deeper = deepen(frames, &pieces);
-        if deeper.len() > MAX_SUBPROBLEMS {
+        // Counted before it is made, so that a split far too deep is refused at once (and a
+        // default one stops where it is).
+        let next = children(frames, &pieces);
+        if next > MAX_SUBPROBLEMS && split_depth.is_none() {
+            break;
+        }
+        if next > MAX_SUBPROBLEMS {
             return Err(Error::PlanTooLarge {
                 depth: depth + 1,
                 limit: MAX_SUBPROBLEMS,
             });
         }
+        let deeper = deepen(frames, &pieces);
         // For large boards, a default plan that already has half its target stops short of
         // overshooting it by far: millions of pieces cost memory and make checkpoints slow
         // to write. (Small targets always split: a few huge frames would run alone.)
@@ -83,6 +89,21 @@ pub(super) fn split(
         depth += 1;
     }
     Ok((depth, pieces))
+}
+
+/// How many pieces [`deepen`] would make.
+fn children(frames: &[Frame], pieces: &[Root]) -> usize {
+    pieces
+        .iter()
+        .map(|(f, start, _)| {
+            let frame = &frames[*f as usize];
+            if start.level >= frame.depth {
+                1
+            } else {
+                frame.free(start).count_ones() as usize
+            }
+        })
+        .sum()
 }
 
 /// Every piece's children one level down, in increasing column order.
@@ -149,6 +170,13 @@ mod tests {
             };
             assert_eq!(weight, 2 * (n / 2) + middle_children, "n = {n}");
         }
+    }
+
+    #[test]
+    fn a_split_far_too_deep_is_refused_before_it_is_made() {
+        let (frames, _, roots) = roots(32);
+        let err = split(&frames, roots, 1, Some(MAX_SPLIT_DEPTH), 32).unwrap_err();
+        assert!(matches!(err, Error::PlanTooLarge { .. }), "{err}");
     }
 
     #[test]
