@@ -21,11 +21,11 @@
 //!
 //! ```
 //! use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-//! use nqueens::{Config, Control, Job, Piece};
+//! use nqueens::{Config, Control, Job, Piece, Status};
 //!
 //! let job = Job::new(&Config::new(12).threads(2)).unwrap();
 //! let (stop, done) = (AtomicBool::new(false), AtomicUsize::new(0));
-//! let observe = |_: &Piece| {
+//! let observe = |_: &Piece, _: &Status| {
 //!     // Stop after ten pieces; the pieces in flight still finish.
 //!     if done.fetch_add(1, Ordering::SeqCst) + 1 == 10 {
 //!         stop.store(true, Ordering::SeqCst);
@@ -61,7 +61,7 @@ pub(crate) mod tests_support;
 pub use config::{Config, MAX_THREADS};
 pub use error::{Error, MemoryAdvice};
 pub use plan::{Algorithm, Plan};
-pub use run::{Control, Counts, Job, Outcome, SAVE_EVERY, count};
+pub use run::{Control, Counts, Job, Outcome, SAVE_EVERY, Status, count};
 pub use tally::{Piece, Sums};
 
 /// The engines' internals, for the benchmarks and the tools in `examples/`: **not a stable

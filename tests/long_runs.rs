@@ -105,7 +105,7 @@ fn a_signal_stops_a_long_count_with_exit_130_and_the_resumed_run_keeps_every_pie
 
 #[test]
 fn a_run_resumed_from_a_partial_checkpoint_gives_the_exact_count() {
-    use nqueens::{Algorithm, Config, Control, Job, Piece};
+    use nqueens::{Algorithm, Config, Control, Job, Piece, Status};
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     let dir = tempfile::tempdir().unwrap();
     for (algorithm, name) in [
@@ -119,7 +119,7 @@ fn a_run_resumed_from_a_partial_checkpoint_gives_the_exact_count() {
             .checkpoint(&cp)
             .unwrap();
         let (stop, done) = (AtomicBool::new(false), AtomicUsize::new(0));
-        let observe = |_: &Piece| {
+        let observe = |_: &Piece, _: &Status| {
             if done.fetch_add(1, Ordering::SeqCst) + 1 >= 4 {
                 stop.store(true, Ordering::SeqCst);
             }

@@ -10,6 +10,7 @@
 
 mod pool;
 mod prepared;
+mod status;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -17,6 +18,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 pub use prepared::{Prepared, solve_one};
+pub use status::Status;
 
 use crate::config::{Config, MAX_THREADS};
 use crate::engine::join;
@@ -34,8 +36,9 @@ pub const SAVE_EVERY: Duration = Duration::from_secs(3);
 pub struct Control<'a> {
     /// Set to stop the run between subproblems (finished pieces are kept and saved).
     pub cancel: Option<&'a AtomicBool>,
-    /// Called from the worker threads with every piece this run finishes.
-    pub observer: Option<&'a (dyn Fn(&Piece) + Sync)>,
+    /// Called from the worker threads with every piece this run finishes, and where the run
+    /// stands after it.
+    pub observer: Option<&'a (dyn Fn(&Piece, &Status) + Sync)>,
 }
 
 /// One run of a plan: which part of it, on how many threads, resumed from what, saved where.
@@ -182,12 +185,12 @@ impl Job {
         if let Some(r) = &recorder {
             r.flush()?;
         }
-        let record = |p: &Piece| {
+        let record = |p: &Piece, s: &Status| {
             if let Some(r) = &recorder {
                 r.record(p);
             }
             if let Some(f) = control.observer {
-                f(p);
+                f(p, s);
             }
         };
         let inner = Control {

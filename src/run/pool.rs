@@ -11,8 +11,9 @@ use std::time::{Duration, Instant};
 
 use super::Control;
 use super::prepared::Prepared;
+use super::status::Tracker;
 use crate::error::Error;
-use crate::plan::{Plan, Subproblem};
+use crate::plan::{Plan, Subproblem, Work};
 use crate::tally::Piece;
 
 /// What the workers did.
@@ -37,11 +38,7 @@ pub(super) fn execute(
         .num_threads(threads)
         .thread_name(|i| format!("nqueens-worker-{i}"))
         .build()?;
-    let mut order: Vec<&Subproblem> = todo
-        .iter()
-        .map(|&id| &plan.subproblems[id as usize])
-        .collect();
-    order.sort_by(|a, b| b.estimate.total_cmp(&a.estimate).then(a.id.cmp(&b.id)));
+    let order = schedule(plan, todo);
     if order.is_empty() {
         return Ok(Worked {
             pieces: Vec::new(),
@@ -51,6 +48,8 @@ pub(super) fn execute(
     }
     // What the subproblems share is built once, by all the pool's threads, before they start.
     let engines = pool.install(|| Prepared::new(plan));
+    let work = order.iter().map(|s| s.estimate).sum();
+    let tracker = Tracker::new(work, order.len(), threads);
     let busy: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
     let next = AtomicUsize::new(0);
     let stopped = AtomicBool::new(false);
@@ -69,8 +68,9 @@ pub(super) fn execute(
             let t0 = Instant::now();
             let piece = engines.solve(sub);
             busy[ctx.index()].fetch_add(t0.elapsed().as_nanos() as u64, Ordering::Relaxed);
+            let status = tracker.finished(sub.estimate);
             if let Some(f) = control.observer {
-                f(&piece);
+                f(&piece, &status);
             }
             mine.push(piece);
         }
@@ -85,4 +85,37 @@ pub(super) fn execute(
             .map(|b| Duration::from_nanos(b.load(Ordering::Relaxed)))
             .collect(),
     })
+}
+
+/// The order the workers take the subproblems in: largest estimate first, so that the small
+/// pieces fill the last seconds on every thread. Pieces of equal estimate come in a fixed
+/// pseudo-random order, so that the share of them done is a fair measure of the work done
+/// (neighbouring ids are often alike in cost), except that the join units of one middle-queen
+/// pair stay together (they share lists filtered for that pair).
+fn schedule<'p>(plan: &'p Plan, todo: &[u64]) -> Vec<&'p Subproblem> {
+    let locality = |s: &Subproblem| match s.work {
+        Work::Join { unit, .. } => unit
+            .middle
+            .map_or(0, |m| 1 + (u32::from(m.column_queen) << 8 | u32::from(m.row_queen))),
+        Work::Complete { .. } | Work::Invariant { .. } => 0,
+    };
+    let mut order: Vec<&Subproblem> = todo
+        .iter()
+        .map(|&id| &plan.subproblems[id as usize])
+        .collect();
+    order.sort_by(|a, b| {
+        b.estimate
+            .total_cmp(&a.estimate)
+            .then(locality(a).cmp(&locality(b)))
+            .then(mix(a.id).cmp(&mix(b.id)))
+    });
+    order
+}
+
+/// A fixed scrambling of ids (the SplitMix64 finaliser, Steele, Lea and Flood 2014).
+fn mix(id: u64) -> u64 {
+    let mut z = id.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }

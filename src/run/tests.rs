@@ -14,7 +14,7 @@ fn config(n: usize, algorithm: Algorithm, threads: usize) -> Config {
 fn run_cancelled_after(job: &Job, k: usize) -> Outcome {
     let flag = AtomicBool::new(false);
     let seen = AtomicUsize::new(0);
-    let observe = |_: &Piece| {
+    let observe = |_: &Piece, _: &Status| {
         if seen.fetch_add(1, Ordering::SeqCst) + 1 >= k {
             flag.store(true, Ordering::SeqCst);
         }
@@ -76,7 +76,7 @@ fn a_run_cancelled_before_it_starts_does_nothing() {
 fn every_piece_is_observed_once() {
     let job = Job::new(&config(9, Algorithm::Symmetry, 3).split_depth(1)).unwrap();
     let seen = Mutex::new(Vec::new());
-    let record = |p: &Piece| seen.lock().unwrap().push(p.id);
+    let record = |p: &Piece, _: &Status| seen.lock().unwrap().push(p.id);
     let outcome = job
         .run(Control {
             cancel: None,

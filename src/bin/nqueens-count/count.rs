@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use nqueens::known::{self, Verdict};
 use nqueens::persist::{self, Journal, Shard};
 use nqueens::system::Machine;
-use nqueens::{Algorithm, Config, Control, Job, Piece};
+use nqueens::{Algorithm, Config, Control, Job, Piece, Status};
 
 use crate::args::{CountArgs, ShardArg};
 use crate::exit::{self, Exit, fail, out, say};
@@ -149,7 +149,7 @@ fn count_one(
         out(&output::header());
     }
     let progress = Progress::new(&job, !args.no_progress);
-    let observe = |p: &Piece| progress.piece(p);
+    let observe = |p: &Piece, s: &Status| progress.piece(p, s);
     let result = job.run(Control {
         cancel: Some(&CANCEL),
         observer: Some(&observe),
