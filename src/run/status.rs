@@ -129,6 +129,8 @@ mod tests {
         let s = t.finished(3.0);
         assert_eq!((s.done, s.todo), (2, 4));
         assert!((s.fraction - 0.5).abs() < 1e-12);
-        assert!(s.remaining.is_some());
+        assert!(s.remaining.is_none(), "four pieces a thread calibrate");
+        t.finished(1.0);
+        assert!(t.finished(1.0).remaining.is_some());
     }
 }
