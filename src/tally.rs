@@ -75,7 +75,7 @@ impl Sums {
     /// here unless it changes the sums by a multiple of 8.
     pub fn burnside_holds(&self, n: usize) -> bool {
         n < 2
-            || ((self.total + self.half_turn + 2 * self.quarter_turn) % 8 == 0
+            || ((self.total + self.half_turn + 2 * self.quarter_turn).is_multiple_of(8)
                 && self.half_turn >= self.quarter_turn)
     }
 

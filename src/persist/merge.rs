@@ -433,7 +433,12 @@ mod tests {
         let mut pieces = j.piece_map();
         let victim = pieces
             .values_mut()
-            .find(|p| plan.subproblems[p.id as usize].work.weight() % 8 != 0)
+            .find(|p| {
+                !plan.subproblems[p.id as usize]
+                    .work
+                    .weight()
+                    .is_multiple_of(8)
+            })
             .unwrap();
         victim.count += 1;
         j.set_pieces(&plan, &pieces);

@@ -4,7 +4,7 @@
 //! board symmetry `g`, so only the smallest constellation of each orbit is searched, counted as
 //! many times as its orbit has members (8, 4 or 2). This is the start-constellation method of
 //! the Q27 project (Preußer and Engelhardt) and NQueensFAF; the three families below are our
-//! own arrangement of it. Further interior rows may be pre-placed by [`super::prefix::split`].
+//! own arrangement of it. Further interior rows may be pre-placed by the deepening in `prefix.rs`.
 
 use super::Family;
 use super::prefix::Root;

@@ -7,10 +7,10 @@
 //! count a plan (the join algorithm's quadrant lists) belongs to the run, not to the plan.
 //!
 //! Each algorithm has its own way of splitting, in its own file:
-//! * `plain` ([`prefix`]) pre-places the first rows, with the left-right mirror of row 0;
+//! * `plain` (`prefix.rs`) pre-places the first rows, with the left-right mirror of row 0;
 //! * `symmetry` ([`constellation`]) pre-places the queens of the four border lines, one
 //!   constellation per orbit of the eight board symmetries;
-//! * `join` ([`join`]) makes one subproblem per east row set of the half-board join.
+//! * `join` (`join.rs`) makes one subproblem per east row set of the half-board join.
 //!
 //! Both symmetric plans end with the small searches for rotation-invariant solutions that give
 //! the unique count (Burnside's lemma, [`crate::symmetry`]).

@@ -31,6 +31,9 @@ use crate::tally::{Piece, Sums};
 /// How often a checkpoint is rewritten while a run goes on, unless told otherwise.
 pub const SAVE_EVERY: Duration = Duration::from_secs(3);
 
+/// What a run calls with every finished piece and where the run stands after it.
+pub type Observer<'a> = &'a (dyn Fn(&Piece, &Status) + Sync);
+
 /// How the caller steers and observes a run.
 #[derive(Default, Clone, Copy)]
 pub struct Control<'a> {
@@ -38,7 +41,7 @@ pub struct Control<'a> {
     pub cancel: Option<&'a AtomicBool>,
     /// Called from the worker threads with every piece this run finishes, and where the run
     /// stands after it.
-    pub observer: Option<&'a (dyn Fn(&Piece, &Status) + Sync)>,
+    pub observer: Option<Observer<'a>>,
 }
 
 /// One run of a plan: which part of it, on how many threads, resumed from what, saved where.

@@ -94,9 +94,9 @@ pub(super) fn execute(
 /// pair stay together (they share lists filtered for that pair).
 fn schedule<'p>(plan: &'p Plan, todo: &[u64]) -> Vec<&'p Subproblem> {
     let locality = |s: &Subproblem| match s.work {
-        Work::Join { unit, .. } => unit
-            .middle
-            .map_or(0, |m| 1 + (u32::from(m.column_queen) << 8 | u32::from(m.row_queen))),
+        Work::Join { unit, .. } => unit.middle.map_or(0, |m| {
+            1 + (u32::from(m.column_queen) << 8 | u32::from(m.row_queen))
+        }),
         Work::Complete { .. } | Work::Invariant { .. } => 0,
     };
     let mut order: Vec<&Subproblem> = todo

@@ -180,7 +180,7 @@ fn an_altered_resumed_piece_fails_the_burnside_check() {
     let id = plan
         .subproblems
         .iter()
-        .find(|s| matches!(s.work, crate::plan::Work::Complete { weight, .. } if weight % 8 != 0))
+        .find(|s| matches!(s.work, crate::plan::Work::Complete { weight, .. } if !weight.is_multiple_of(8)))
         .unwrap()
         .id;
     let mut piece = solve_one(&plan, &plan.subproblems[id as usize]);
