@@ -37,7 +37,8 @@ pub type Observer<'a> = &'a (dyn Fn(&Piece, &Status) + Sync);
 /// How the caller steers and observes a run.
 #[derive(Default, Clone, Copy)]
 pub struct Control<'a> {
-    /// Set to stop the run between subproblems (finished pieces are kept and saved).
+    /// Set to stop the run within milliseconds (finished pieces are kept and saved; pieces in
+    /// flight are dropped and counted again on resume).
     pub cancel: Option<&'a AtomicBool>,
     /// Called from the worker threads with every piece this run finishes, and where the run
     /// stands after it.

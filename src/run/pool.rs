@@ -2,8 +2,9 @@
 //! largest estimate first (each worker takes the next one from a shared counter), and hands
 //! every finished piece to an observer as it completes.
 //!
-//! Cancellation is checked between subproblems, never inside an engine, so a cancelled run
-//! stops once the pieces in flight end. The pool is built for the run and dropped after it:
+//! Cancellation is checked between subproblems and, every few milliseconds, inside the
+//! backtracking kernel: a cancelled run stops at once, dropping the pieces in flight (they are
+//! counted again when the run resumes) and keeping every finished one. The pool is built for the run and dropped after it:
 //! rayon's global pool is never touched, so the library can be embedded anywhere.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -53,20 +54,25 @@ pub(super) fn execute(
     let busy: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
     let next = AtomicUsize::new(0);
     let stopped = AtomicBool::new(false);
-    let cancelled = || control.cancel.is_some_and(|c| c.load(Ordering::Relaxed));
+    static NEVER: AtomicBool = AtomicBool::new(false);
+    let stop = control.cancel.unwrap_or(&NEVER);
     // Every worker takes the next subproblem in the shared order (largest estimate first), so
     // the small pieces fill the last seconds of the run on every thread.
     let collected: Vec<Vec<Piece>> = pool.broadcast(|ctx| {
         let mut mine = Vec::new();
         loop {
-            if cancelled() {
+            if stop.load(Ordering::Relaxed) {
                 stopped.store(true, Ordering::Relaxed);
                 break;
             }
             let i = next.fetch_add(1, Ordering::Relaxed);
             let Some(sub) = order.get(i) else { break };
             let t0 = Instant::now();
-            let piece = engines.solve(sub);
+            // A piece given up half-way is dropped: it is counted again by the next run.
+            let Some(piece) = engines.solve_until(sub, stop) else {
+                stopped.store(true, Ordering::Relaxed);
+                break;
+            };
             busy[ctx.index()].fetch_add(t0.elapsed().as_nanos() as u64, Ordering::Relaxed);
             let status = tracker.finished(sub.estimate);
             if let Some(f) = control.observer {
@@ -88,10 +94,11 @@ pub(super) fn execute(
 }
 
 /// The order the workers take the subproblems in: largest estimate first, so that the small
-/// pieces fill the last seconds on every thread. Pieces of equal estimate come in a fixed
+/// pieces fill the last seconds on every thread. Pieces of equal estimate come in runs of
+/// [`RUN`] consecutive ids (neighbours share cached quadrant groups), the runs in a fixed
 /// pseudo-random order, so that the share of them done is a fair measure of the work done
-/// (neighbouring ids are often alike in cost), except that the join units of one middle-queen
-/// pair stay together (they share lists filtered for that pair).
+/// (neighbouring ids are often alike in cost); the join units of one middle-queen pair stay
+/// together (they share lists filtered for that pair).
 fn schedule<'p>(plan: &'p Plan, todo: &[u64]) -> Vec<&'p Subproblem> {
     let locality = |s: &Subproblem| match s.work {
         Work::Join { unit, .. } => unit.middle.map_or(0, |m| {
@@ -107,10 +114,14 @@ fn schedule<'p>(plan: &'p Plan, todo: &[u64]) -> Vec<&'p Subproblem> {
         b.estimate
             .total_cmp(&a.estimate)
             .then(locality(a).cmp(&locality(b)))
-            .then(mix(a.id).cmp(&mix(b.id)))
+            .then(mix(a.id / RUN).cmp(&mix(b.id / RUN)))
+            .then(a.id.cmp(&b.id))
     });
     order
 }
+
+/// Consecutive ids kept together by [`schedule`].
+const RUN: u64 = 64;
 
 /// A fixed scrambling of ids (the SplitMix64 finaliser, Steele, Lea and Flood 2014).
 fn mix(id: u64) -> u64 {

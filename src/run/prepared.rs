@@ -1,6 +1,8 @@
 //! The engines made ready for one plan: what its subproblems share (the join algorithm's
 //! quadrant lists) is built once per run, then every subproblem is handed to its engine.
 
+use std::sync::atomic::AtomicBool;
+
 use crate::engine::Found;
 use crate::engine::join::{self, Quadrants};
 use crate::engine::kernel;
@@ -31,9 +33,17 @@ impl<'p> Prepared<'p> {
 
     /// Counts one subproblem of the plan.
     pub fn solve(&self, sub: &Subproblem) -> Piece {
+        static NEVER: AtomicBool = AtomicBool::new(false);
+        self.solve_until(sub, &NEVER)
+            .expect("a count that is never stopped ends")
+    }
+
+    /// Counts one subproblem of the plan, giving up (`None`) soon after `stop` is raised: within
+    /// milliseconds in the kernel; the join's units are short and end first.
+    pub fn solve_until(&self, sub: &Subproblem, stop: &AtomicBool) -> Option<Piece> {
         let found = match sub.work {
             Work::Complete { frame, start, .. } => {
-                kernel::complete(&self.plan.frames[frame as usize], &start)
+                kernel::complete_until(&self.plan.frames[frame as usize], &start, stop)?
             }
             Work::Invariant { quarter, first } => {
                 let (count, nodes) =
@@ -48,11 +58,11 @@ impl<'p> Prepared<'p> {
                 join::count_unit(q, &unit)
             }
         };
-        Piece {
+        Some(Piece {
             id: sub.id,
             count: found.count,
             nodes: found.nodes,
-        }
+        })
     }
 }
 

@@ -10,10 +10,16 @@
 //! through [`BitExtensions`]. Split from the module root because this is the part tuned by
 //! measurement; the choice of bottom and lane count is made by the caller.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use super::bottom::Bottom;
 use super::{Frame, Start};
 use crate::board::MAX_N;
 use crate::engine::Found;
+
+/// Rounds of turns between two looks at the stop flag: some millions of nodes, a few
+/// milliseconds, so that a stop is seen at once and the look costs nothing measurable.
+pub(super) const POLL: u32 = 1 << 20;
 
 /// Stack slots; a level index is always below 32, its child below 33.
 const SLOTS: usize = 64;
@@ -221,7 +227,12 @@ impl Pending {
 /// Always inlined, so that each caller ([`portable`], [`lanes_bmi`]) compiles it for its own
 /// instruction set.
 #[inline(always)]
-fn lanes<const L: usize, B: Bottom>(sh: &Shape<B>, start: &Start, first: u64) -> Found {
+fn lanes<const L: usize, B: Bottom>(
+    sh: &Shape<B>,
+    start: &Start,
+    first: u64,
+    stop: &AtomicBool,
+) -> Option<Found> {
     let base = start.level;
     let mut lane: [Lane; L] = std::array::from_fn(|_| Lane::empty());
     let mut cur = [Cursor { live: 0, lv: 0 }; L];
@@ -229,7 +240,15 @@ fn lanes<const L: usize, B: Bottom>(sh: &Shape<B>, start: &Start, first: u64) ->
     let mut count = 0u64;
     let mut nodes = 0u64;
     let mut q = Pending::new();
+    let mut poll = POLL;
     loop {
+        poll -= 1;
+        if poll == 0 {
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
+            poll = POLL;
+        }
         if B::QUEUED && q.n > QCAP - L {
             count += q.drain(sh);
         }
@@ -258,7 +277,7 @@ fn lanes<const L: usize, B: Bottom>(sh: &Shape<B>, start: &Start, first: u64) ->
         }
         nodes += L as u64;
     }
-    Found { count, nodes }
+    Some(Found { count, nodes })
 }
 
 /// Gives every dry lane a square from another lane that can spare one; returns whether every
@@ -294,8 +313,9 @@ pub(super) fn portable<const L: usize, B: Bottom>(
     sh: &Shape<B>,
     start: &Start,
     first: u64,
-) -> Found {
-    lanes::<L, B>(sh, start, first)
+    stop: &AtomicBool,
+) -> Option<Found> {
+    lanes::<L, B>(sh, start, first, stop)
 }
 
 /// Proof that this processor has the x86-64 bit-manipulation extensions `popcnt`, `lzcnt`,
@@ -332,10 +352,11 @@ impl BitExtensions {
         sh: &Shape<B>,
         start: &Start,
         first: u64,
-    ) -> Found {
+        stop: &AtomicBool,
+    ) -> Option<Found> {
         // SAFETY: `lanes_bmi` needs popcnt, lzcnt, bmi1 and bmi2, and a `BitExtensions` exists
         // only where `detect` found all four.
-        unsafe { lanes_bmi::<L, B>(sh, start, first) }
+        unsafe { lanes_bmi::<L, B>(sh, start, first, stop) }
     }
 }
 
@@ -344,6 +365,11 @@ impl BitExtensions {
 /// Called through [`BitExtensions::lanes`]; the processor must have the extensions.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]
-fn lanes_bmi<const L: usize, B: Bottom>(sh: &Shape<B>, start: &Start, first: u64) -> Found {
-    lanes::<L, B>(sh, start, first)
+fn lanes_bmi<const L: usize, B: Bottom>(
+    sh: &Shape<B>,
+    start: &Start,
+    first: u64,
+    stop: &AtomicBool,
+) -> Option<Found> {
+    lanes::<L, B>(sh, start, first, stop)
 }

@@ -31,6 +31,8 @@ mod lanes;
 #[cfg(test)]
 mod tests;
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use super::Found;
 use crate::board::MAX_N;
 use bottom::{Bottom, LastTwo};
@@ -104,15 +106,22 @@ pub struct Start {
 /// When the frame is tight (as many free columns as empty levels, as in every frame the plans
 /// make), the branch-free loop of `complete_tight` runs; otherwise a plain backtrack.
 pub fn complete(frame: &Frame, start: &Start) -> Found {
+    static NEVER: AtomicBool = AtomicBool::new(false);
+    complete_until(frame, start, &NEVER).expect("a search that is never stopped ends")
+}
+
+/// [`complete`], giving up (`None`) within milliseconds once `stop` is set, so that a run can
+/// be interrupted however long its subproblems are.
+pub fn complete_until(frame: &Frame, start: &Start, stop: &AtomicBool) -> Option<Found> {
     let depth = frame.depth;
     if start.level >= depth {
-        return Found { count: 1, nodes: 0 };
+        return Some(Found { count: 1, nodes: 0 });
     }
     let spare = (frame.mask & !start.cols).count_ones() as usize;
     if spare == depth - start.level {
-        complete_tight(frame, start)
+        complete_tight(frame, start, stop)
     } else {
-        complete_loose(frame, start)
+        complete_loose(frame, start, stop)
     }
 }
 
@@ -125,38 +134,39 @@ pub fn complete(frame: &Frame, start: &Start) -> Found {
 /// `last - 3` the same with a [`LastFour`] ([`LANES_LAST_FOUR`] lanes). Otherwise a child at
 /// level `last - 1` is not entered: its completions are counted by [`LastTwo`]
 /// ([`LANES_LAST_TWO`] lanes).
-fn complete_tight(frame: &Frame, start: &Start) -> Found {
+fn complete_tight(frame: &Frame, start: &Start, stop: &AtomicBool) -> Option<Found> {
     let depth = frame.depth;
     let last = depth - 1;
     let first = frame.free(start);
     let base = start.level;
     if base == last {
-        return Found {
+        return Some(Found {
             count: u64::from(first != 0),
             nodes: 0,
-        };
+        });
     }
     if base + 1 == last {
         let count =
             LastTwo::new(frame).count(frame.mask, start.cols, start.diag, start.anti, first);
-        return Found { count, nodes: 0 };
+        return Some(Found { count, nodes: 0 });
     }
     #[cfg(target_arch = "x86_64")]
     if let Some(ext) = BitExtensions::detect() {
         if base + LastFive::LEVELS < depth
             && let Some(bottom) = LastFive::new(frame, ext)
         {
-            return ext.lanes::<LANES_LAST_FIVE, _>(&Shape::new(frame, bottom), start, first);
+            return ext.lanes::<LANES_LAST_FIVE, _>(&Shape::new(frame, bottom), start, first, stop);
         }
         if base + LastFour::LEVELS < depth
             && let Some(bottom) = LastFour::new(frame, ext)
         {
-            return ext.lanes::<LANES_LAST_FOUR, _>(&Shape::new(frame, bottom), start, first);
+            return ext.lanes::<LANES_LAST_FOUR, _>(&Shape::new(frame, bottom), start, first, stop);
         }
         let sh = Shape::new(frame, LastTwo::new(frame));
-        return ext.lanes::<LANES_LAST_TWO, _>(&sh, start, first);
+        return ext.lanes::<LANES_LAST_TWO, _>(&sh, start, first, stop);
     }
-    lanes::portable::<LANES_LAST_TWO, _>(&Shape::new(frame, LastTwo::new(frame)), start, first)
+    let sh = Shape::new(frame, LastTwo::new(frame));
+    lanes::portable::<LANES_LAST_TWO, _>(&sh, start, first, stop)
 }
 
 /// Lanes interleaved with a [`LastTwo`] bottom (chosen by measurement, see
@@ -173,16 +183,16 @@ const LANES_LAST_FIVE: usize = 2;
 
 /// Plain backtrack for frames with spare columns (never made by the plans; kept so that any
 /// frame gives the right count). The last level is counted by popcount.
-fn complete_loose(frame: &Frame, start: &Start) -> Found {
+fn complete_loose(frame: &Frame, start: &Start, stop: &AtomicBool) -> Option<Found> {
     let depth = frame.depth;
     let mask = frame.mask;
     let first_free = frame.free(start);
     let last = depth - 1;
     if start.level == last {
-        return Found {
+        return Some(Found {
             count: u64::from(first_free.count_ones()),
             nodes: 0,
-        };
+        });
     }
 
     let mut cols = [0u64; MAX_N];
@@ -199,6 +209,9 @@ fn complete_loose(frame: &Frame, start: &Start) -> Found {
     let mut nodes = 0u64;
 
     loop {
+        if nodes & (u64::from(lanes::POLL) - 1) == 0 && stop.load(Ordering::Relaxed) {
+            return None;
+        }
         let f = free[lv];
         if f == 0 {
             if lv == base {
@@ -226,5 +239,5 @@ fn complete_loose(frame: &Frame, start: &Start) -> Found {
             free[lv] = nf;
         }
     }
-    Found { count, nodes }
+    Some(Found { count, nodes })
 }

@@ -22,6 +22,9 @@ fn naive(f: &Frame, level: usize, cols: u64, d: u64, a: u64) -> u64 {
     total
 }
 
+/// A stop flag that is never raised.
+static GO: AtomicBool = AtomicBool::new(false);
+
 /// The crate's deterministic test generator: `next(m)` is a number below `m`.
 fn xorshift() -> impl FnMut(usize) -> usize {
     let mut rng = crate::internals::XorShift::new(0x9e37_79b9_7f4a_7c15);
@@ -156,8 +159,8 @@ fn tight_and_loose_kernels_agree_on_every_subproblem() {
                         if start.level >= f.depth {
                             continue;
                         }
-                        let t = complete_tight(f, &start);
-                        let l = complete_loose(f, &start);
+                        let t = complete_tight(f, &start, &GO).unwrap();
+                        let l = complete_loose(f, &start, &GO).unwrap();
                         assert_eq!(t.count, l.count, "n = {n} {alg} sub {}", sub.id);
                         assert!(t.nodes <= l.nodes);
                     }
@@ -176,11 +179,11 @@ fn bulk_counts(ext: BitExtensions, f: &Frame, start: &Start) -> [Option<Found>; 
     let four = (start.level + LastFour::LEVELS < f.depth)
         .then(|| LastFour::new(f, ext))
         .flatten()
-        .map(|b| ext.lanes::<LANES_LAST_FOUR, _>(&Shape::new(f, b), start, first));
+        .and_then(|b| ext.lanes::<LANES_LAST_FOUR, _>(&Shape::new(f, b), start, first, &GO));
     let five = (start.level + LastFive::LEVELS < f.depth)
         .then(|| LastFive::new(f, ext))
         .flatten()
-        .map(|b| ext.lanes::<LANES_LAST_FIVE, _>(&Shape::new(f, b), start, first));
+        .and_then(|b| ext.lanes::<LANES_LAST_FIVE, _>(&Shape::new(f, b), start, first, &GO));
     [four, five]
 }
 
@@ -213,8 +216,11 @@ fn instruction_set_variants_agree_on_every_subproblem() {
                     }
                     let first = f.free(&start);
                     let sh = Shape::new(f, LastTwo::new(f));
-                    let portable = lanes::portable::<LANES_LAST_TWO, _>(&sh, &start, first);
-                    let fast = ext.lanes::<LANES_LAST_TWO, _>(&sh, &start, first);
+                    let portable =
+                        lanes::portable::<LANES_LAST_TWO, _>(&sh, &start, first, &GO).unwrap();
+                    let fast = ext
+                        .lanes::<LANES_LAST_TWO, _>(&sh, &start, first, &GO)
+                        .unwrap();
                     let at = format!("n = {n} {alg} depth {depth:?} sub {}", sub.id);
                     assert_eq!(portable, fast, "{at}");
                     compared += 1;
@@ -251,7 +257,7 @@ fn random_tight_frames_match_the_plain_backtrack() {
     let mut bulk = [0; 2];
     for _ in 0..3000 {
         let (frame, start) = random_frame(&mut next);
-        let plain = complete_loose(&frame, &start);
+        let plain = complete_loose(&frame, &start, &GO).unwrap();
         assert_eq!(
             complete(&frame, &start).count,
             plain.count,
@@ -315,4 +321,20 @@ fn loose_frames_match_the_recursive_count() {
         found += usize::from(want > 0);
     }
     assert!(found > 300, "{found}");
+}
+
+#[test]
+fn a_raised_stop_flag_ends_a_long_search_at_once() {
+    // The open 17-board: millions of nodes per poll interval, far more than one interval.
+    let stop = AtomicBool::new(true);
+    let frame = Frame::open(17, 17);
+    assert_eq!(complete_until(&frame, &Start::default(), &stop), None);
+    let loose = Frame::open(17, 16);
+    assert_eq!(complete_loose(&loose, &Start::default(), &stop), None);
+    // Not raised: the same searches end with their counts.
+    let small = Frame::open(9, 9);
+    assert_eq!(
+        complete_until(&small, &Start::default(), &GO).map(|f| f.count),
+        Some(352)
+    );
 }
