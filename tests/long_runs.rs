@@ -69,10 +69,14 @@ fn interrupt_long_count(checkpoint: &Path, signal: i32, before: usize) -> Vec<se
         .unwrap();
     let begun = Instant::now();
     while saved_pieces(checkpoint).is_none_or(|p| p.len() <= before) {
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the count ended before it was interrupted"
-        );
+        if child.try_wait().unwrap().is_some() {
+            let out = child.wait_with_output().unwrap();
+            panic!(
+                "the count ended before it was interrupted: {:?} {}",
+                out.status,
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
         assert!(
             begun.elapsed() < Duration::from_secs(60),
             "nothing was saved"

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use nqueens::known::{self, Verdict};
 use nqueens::persist::{self, Journal, Shard};
 use nqueens::system::Machine;
-use nqueens::{Algorithm, Config, Control, Job, Piece, Status};
+use nqueens::{Algorithm, Config, Control, Job, Piece, Plan, Status};
 
 use crate::args::{CountArgs, ShardArg};
 use crate::exit::{self, Exit, fail, out, say};
@@ -118,11 +118,15 @@ fn config(n: usize, args: &CountArgs) -> Result<Config, Exit> {
     if let Some(bytes) = args.memory {
         config = config.memory(bytes);
     }
-    if let Some(d) = args
-        .split_depth
-        .or_else(|| existing.as_ref().map(|j| j.split_depth))
-    {
+    if let Some(d) = args.split_depth {
         config = config.split_depth(d);
+    } else if let Some(j) = &existing {
+        // The checkpoint's plan is either the default one (which may split its largest pieces
+        // deeper than its split depth) or one of a fixed split depth.
+        let default = Plan::build(n, algorithm, None).map_err(|e| exit::error(&e))?;
+        if default.hash_hex() != j.plan {
+            config = config.split_depth(j.split_depth);
+        }
     }
     Ok(config)
 }
