@@ -8,6 +8,8 @@
 //! rayon's global pool is never touched, so the library can be embedded anywhere.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+
+use rayon::prelude::*;
 use std::time::{Duration, Instant};
 
 use super::Control;
@@ -49,8 +51,8 @@ pub(super) fn execute(
     }
     // What the subproblems share is built once, by all the pool's threads, before they start.
     let engines = pool.install(|| Prepared::new(plan));
-    let work = order.iter().map(|s| s.estimate).sum();
-    let tracker = Tracker::new(work, order.len(), threads);
+    let costs: Vec<f64> = pool.install(|| order.par_iter().map(|s| engines.cost(s)).collect());
+    let tracker = Tracker::new(costs.iter().sum(), order.len(), threads);
     let busy: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
     let next = AtomicUsize::new(0);
     let stopped = AtomicBool::new(false);
@@ -74,7 +76,7 @@ pub(super) fn execute(
                 break;
             };
             busy[ctx.index()].fetch_add(t0.elapsed().as_nanos() as u64, Ordering::Relaxed);
-            let status = tracker.finished(sub.estimate);
+            let status = tracker.finished(costs[i]);
             if let Some(f) = control.observer {
                 f(&piece, &status);
             }

@@ -31,6 +31,15 @@ impl<'p> Prepared<'p> {
         self.plan
     }
 
+    /// The modelled cost of a subproblem, for progress: the join algorithm's model of a unit
+    /// ([`join::unit_cost`]) from the prepared lists, the plan's estimate otherwise.
+    pub fn cost(&self, sub: &Subproblem) -> f64 {
+        match (sub.work, &self.quadrants) {
+            (Work::Join { unit, .. }, Some(q)) => join::unit_cost(q, &unit),
+            _ => sub.estimate,
+        }
+    }
+
     /// Counts one subproblem of the plan.
     pub fn solve(&self, sub: &Subproblem) -> Piece {
         static NEVER: AtomicBool = AtomicBool::new(false);

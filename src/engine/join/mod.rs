@@ -44,6 +44,7 @@ use std::sync::Arc;
 
 use super::Found;
 
+mod cost;
 mod geometry;
 mod halves;
 #[macro_use]
@@ -54,6 +55,7 @@ mod units;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
+pub use cost::unit_cost;
 pub use geometry::Geometry;
 pub use matching::count_fitting;
 pub use memory::{MAX_JOIN_N, memory_needed};
