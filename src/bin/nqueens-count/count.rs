@@ -156,7 +156,7 @@ fn count_one(
     let observe = |p: &Piece, s: &Status| progress.piece(p, s);
     let result = job.run(Control {
         cancel: Some(&CANCEL),
-        observer: Some(&observe),
+        observer: progress.shown().then_some(&observe as _),
     });
     progress.finish();
     let outcome = result.map_err(|e| exit::error(&e))?;

@@ -73,6 +73,11 @@ impl<'a> Progress<'a> {
         ));
     }
 
+    /// Whether the bar is shown (a hidden one needs no news of the pieces).
+    pub fn shown(&self) -> bool {
+        self.bar.is_some()
+    }
+
     /// Removes the bar.
     pub fn finish(&self) {
         if let Some(bar) = &self.bar {
