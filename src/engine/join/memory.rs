@@ -29,8 +29,9 @@ const PLACEMENTS: [u64; 13] = [
 ];
 
 /// Bytes a join count of an n×n board needs on `threads` threads, about: the quadrant lists
-/// (and their building; even n keeps one list of four), the shared lists filtered by the middle queens (odd n), and per
-/// thread the half-board and table buffers of the largest unit.
+/// (and their building; even n keeps one list of four), the shared lists filtered by the
+/// middle queens (odd n), and per thread the half-board, sorted and table buffers of the
+/// largest unit.
 pub fn memory_needed(n: usize, threads: usize) -> u64 {
     let geo = Geometry::new(n);
     let per_quadrant = PLACEMENTS[geo.h.min(PLACEMENTS.len() - 1)];

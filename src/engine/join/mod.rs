@@ -15,12 +15,15 @@
 //! south-east, h×h each) is listed once per count, grouped by the rows and columns it fills, and
 //! a half-board is a north and a south quadrant placement whose rows make up the unit's rows and
 //! whose columns make up the side's columns, and whose own diagonals do not meet (one AND of
-//! their patterns). The east half-boards of a unit are turned into bit-transposed tables: for
-//! each chunk of 6 pattern bits and each of its 64 values, the set (one bit per east half-board)
-//! of half-boards that clash with that value. A west pattern's clashing set is the OR of one
-//! row per chunk, so one 512-bit OR tests 512 candidates, and the count is the number of zero
-//! bits. This is the quadrant/half-board method of the fastest published CPU counters, laid out
-//! our own way; the matching loop is compiled for AVX-512 (with `vpopcntq`) and for AVX2 and
+//! their patterns). One side's half-boards (the smaller side) are turned into bit-transposed
+//! tables: for each chunk of 6 pattern bits and each of its 64 values, the set (one bit per
+//! half-board) of half-boards that clash with that value. A pattern of the other side finds its
+//! clashing set as the OR of one row per chunk, so one 512-bit OR tests 512 candidates, and the
+//! count is the number of zero bits. Large units (even n from 20 on) are sieved first: both
+//! sides are sorted by the few central diagonals they occupy, only classes that leave each
+//! other's diagonals free are matched, and the larger side's classes become the tables. This
+//! is the quadrant/half-board method of the fastest published CPU counters, laid out our own
+//! way; the matching loop is compiled for AVX-512 (with `vpopcntq`) and for AVX2 and
 //! selected at run time, with a portable build of the same loop elsewhere.
 //!
 //! Symmetry: for even n the counts of east row sets `S`, its complement (left-right mirror) and
@@ -35,9 +38,9 @@
 //!
 //! The files: `geometry.rs` (the dividing lines and patterns), `quadrant.rs` (the quadrant
 //! lists and their filtered copies), `units.rs` (the units and their weights), `halves.rs`
-//! (half-boards from quadrant groups), `matching.rs` (counting fitting pairs, portable) with `sieve.rs` (sorting both sides by
-//! central diagonals first) and
-//! `x86.rs` (its vector builds), `memory.rs` (size limits and the memory estimate). This file
+//! (half-boards from quadrant groups), `matching.rs` (counting fitting pairs, portable) with
+//! `sieve.rs` (large units sorted into classes by their central diagonals first) and `x86.rs`
+//! (its vector builds), `memory.rs` (size limits and the memory estimate). This file
 //! holds the entry point, [`count_unit`], and the per-thread buffers it reuses.
 
 use std::cell::RefCell;
