@@ -84,7 +84,7 @@ fn join(c: &mut Criterion) {
     let mut rng = XorShift::new(0x9e37_79b9_7f4a_7c15);
     let mut next = || rng.next() & ((1 << 34) - 1);
     let mut g = c.benchmark_group("join/matching");
-    let mut tables = Vec::new();
+    let mut tables = join::Tables::default();
     for (t, q) in [(512, 2048), (4096, 8192)] {
         let table: Vec<u64> = (0..t).map(|_| next() & next()).collect();
         let queries: Vec<u64> = (0..q).map(|_| next() & next()).collect();

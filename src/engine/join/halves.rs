@@ -1,6 +1,8 @@
 //! Half-boards from the quadrant groups: a unit's west or east half-boards are the pairs of a
 //! north and a south quadrant placement that fill the side's rows and columns and do not meet
 //! on a diagonal. Their patterns are what the matching tables are built from and queried with.
+//! For even n all four quadrants come from the north-west list: the south ones through the
+//! flip, the east side as the mirror image of a west side.
 
 use super::quadrant::{Quadrants, View};
 use super::units::{Combinations, deposit};
@@ -58,6 +60,67 @@ fn group_pairs<'v>(
         let ns = view.group(&q.index, north, north_rows, x);
         (!ns.is_empty()).then(|| (ns, view.group(&q.index, south, south_rows, cols & !x)))
     })
+}
+
+/// Even n: the patterns of one side's half-boards (queens on exactly `rows`, board rows, and
+/// `cols`, side-local columns), made from the north-west list alone. An east side is the mirror
+/// image of the west side with the mirrored columns (same rows); a south quadrant placement is
+/// the flip of a north-west one with the flipped rows. `south` is a buffer for the flipped
+/// groups.
+pub(super) fn halves_even(
+    q: &Quadrants,
+    east: bool,
+    rows: u32,
+    cols: u32,
+    south: &mut Vec<u64>,
+    out: &mut Vec<u64>,
+) {
+    let geo = &q.geo;
+    out.clear();
+    let h = geo.h;
+    let side = (1u32 << h) - 1;
+    let reverse = |m: u32| {
+        if h == 0 {
+            0
+        } else {
+            m.reverse_bits() >> (32 - h)
+        }
+    };
+    let north_rows = rows & side;
+    let south_rows = reverse((rows >> geo.far) & side);
+    let a = north_rows.count_ones() as usize;
+    if a + south_rows.count_ones() as usize != cols.count_ones() as usize {
+        return;
+    }
+    let cols = if east { reverse(cols) } else { cols };
+    let w = geo.width;
+    // The flip turns the board upside down: diagonal `r + c` becomes `r - c + n - 1` counted
+    // from the other end, and the window onto itself, so a pattern is reversed as a whole.
+    let flip = |p: u64| {
+        if w == 0 {
+            0
+        } else {
+            p.reverse_bits() >> (64 - 2 * w)
+        }
+    };
+    for i in Combinations::new(cols.count_ones() as usize, a) {
+        let x = deposit(i, cols);
+        let ns = q.north_west(north_rows, x);
+        if ns.is_empty() {
+            continue;
+        }
+        let ss = q.north_west(south_rows, cols & !x);
+        south.clear();
+        south.extend(ss.iter().map(|&p| flip(p)));
+        pair_up(ns, south, out);
+    }
+    if east {
+        // The mirror trades the two diagonal directions.
+        let field = (1u64 << w) - 1;
+        for p in out.iter_mut() {
+            *p = *p >> w | (*p & field) << w;
+        }
+    }
 }
 
 /// Appends `p | q` for every pair of north and south patterns that share no diagonal. The
@@ -147,14 +210,16 @@ mod tests {
                     .unwrap_or_default();
                 let free = free_lines(&q.geo, unit.middle);
                 let filtered = unit.middle.map(|m| q.filtered(m));
-                let view = filtered.as_deref().map_or_else(|| q.view(), View::of);
                 for (west, rows, cols) in [
                     (false, unit.east_rows, free.east_cols),
                     (true, free.rows & !unit.east_rows, free.west_cols),
                 ] {
                     let sides = if west { [0, 2] } else { [1, 3] };
                     let mut got = Vec::new();
-                    halves(&q, &view, sides, rows, cols, &mut got);
+                    match &filtered {
+                        Some(lists) => halves(&q, &View::of(lists), sides, rows, cols, &mut got),
+                        None => halves_even(&q, !west, rows, cols, &mut Vec::new(), &mut got),
+                    }
                     let mut want = brute_halves(&q.geo, west, rows, &fixed);
                     got.sort_unstable();
                     want.sort_unstable();

@@ -5,6 +5,7 @@
 
 use std::sync::OnceLock;
 
+use super::sieve;
 #[cfg(target_arch = "x86_64")]
 use super::x86;
 
@@ -33,31 +34,52 @@ macro_rules! by_chunks {
     };
 }
 
-/// The number of pairs (t, q), t from `table` and q from `queries`, whose patterns share no bit.
-pub fn count_fitting(table: &[u64], queries: &[u64], bits: usize, tables: &mut Vec<u64>) -> u64 {
-    if table.is_empty() || queries.is_empty() {
+/// The number of pairs (a, b), a from `one` and b from `other`, whose patterns share no bit
+/// (`bits` long). `scratch` holds the buffers reused from call to call.
+///
+/// Small sides: the smaller side becomes the tables, the larger one the queries. Large sides
+/// are sieved first ([`super::sieve`]), and then the larger side becomes the tables
+/// (`results/join-log.md`, section 15).
+pub fn count_fitting(one: &[u64], other: &[u64], bits: usize, scratch: &mut Tables) -> u64 {
+    if one.is_empty() || other.is_empty() {
         return 0;
     }
-    if table.len() * queries.len() <= PAIRWISE_LIMIT {
-        return count_pairwise(table, queries);
+    if one.len() * other.len() <= PAIRWISE_LIMIT {
+        return count_pairwise(one, other);
     }
+    let (small, large) = if one.len() <= other.len() {
+        (one, other)
+    } else {
+        (other, one)
+    };
+    if !sieve::pays(large.len()) {
+        return count_plain(small, large, bits, scratch);
+    }
+    sieve::count(large, small, bits, None, scratch)
+}
+
+/// The matching without a sieve: `table` as one set of tables, every query against all of it.
+fn count_plain(table: &[u64], queries: &[u64], bits: usize, scratch: &mut Tables) -> u64 {
     let chunks = bits.div_ceil(CHUNK).max(1);
-    let words = build_tables(table, chunks, tables);
-    match isa() {
-        #[cfg(target_arch = "x86_64")]
-        Isa::Avx512 => {
-            // SAFETY: `isa()` picks `Avx512` only where the processor has every feature
-            // `query_avx512` is compiled for.
-            unsafe { x86::query_avx512(chunks, queries, tables, words) }
-        }
-        #[cfg(target_arch = "x86_64")]
-        Isa::Avx2 => {
-            // SAFETY: `isa()` picks `Avx2` only where the processor has every feature
-            // `query_avx2` is compiled for.
-            unsafe { x86::query_avx2(chunks, queries, tables, words) }
-        }
-        Isa::Portable => query_any(chunks, queries, tables, words),
+    let words = words_for(table.len());
+    let size = chunks * (words << CHUNK);
+    if scratch.rows.len() < size {
+        scratch.rows.resize(size, 0);
     }
+    let tables = &mut scratch.rows[..size];
+    build_tables(table, chunks, words, tables);
+    query(chunks, queries, tables, words)
+}
+
+/// Buffers of the matching, reused from call to call: the tables of one class and both sides
+/// sorted by class ([`super::sieve`]).
+#[derive(Default)]
+pub struct Tables {
+    pub(super) rows: Vec<u64>,
+    pub(super) table: Vec<u64>,
+    pub(super) queries: Vec<u64>,
+    pub(super) table_starts: Vec<usize>,
+    pub(super) query_starts: Vec<usize>,
 }
 
 /// Below this many candidate pairs, testing every pair beats building tables (the tables of
@@ -72,31 +94,34 @@ fn count_pairwise(table: &[u64], queries: &[u64]) -> u64 {
         .sum()
 }
 
-/// Fills the bit-transposed tables of `table` and returns the words per row (a multiple of 8).
+/// Words per table row for `k` table patterns: one bit each, whole words.
+pub(super) fn words_for(k: usize) -> usize {
+    k.div_ceil(64)
+}
+
+/// Fills the bit-transposed tables of `table` into `t` (`chunks` chunks of 64 rows of `words`
+/// words, `words` at least [`words_for`] of the table's length).
 ///
-/// Row `(j, v)` holds, for chunk `j` and chunk value `v`, one bit per table pattern: set when
-/// the pattern shares a bit with `v` in chunk `j`. Bits past the last pattern are set in every
-/// row of chunk 0, so they are never counted.
-fn build_tables(table: &[u64], chunks: usize, t: &mut Vec<u64>) -> usize {
+/// Row `(j, v)` (at `(j * 64 + v) * words`) holds, for chunk `j` and chunk value `v`, one bit
+/// per table pattern: set when the pattern shares a bit with `v` in chunk `j`. Bits past the
+/// last pattern are set in every row of chunk 0, so they are never counted.
+pub(super) fn build_tables(table: &[u64], chunks: usize, words: usize, t: &mut [u64]) {
     match isa() {
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512 => {
             // SAFETY: `isa()` picks `Avx512` only where the processor has `avx512f`.
-            unsafe { x86::build_avx512(table, chunks, t) }
+            unsafe { x86::build_avx512(table, chunks, words, t) }
         }
-        _ => build_any(table, chunks, t),
+        _ => build_any(table, chunks, words, t),
     }
 }
 
 /// [`build_tables`] for any processor; inlined into the vector builds too.
 #[inline(always)]
-pub(super) fn build_any(table: &[u64], chunks: usize, t: &mut Vec<u64>) -> usize {
+pub(super) fn build_any(table: &[u64], chunks: usize, words: usize, t: &mut [u64]) {
     let k = table.len();
-    let words = k.div_ceil(512) * 8;
     let per = words << CHUNK;
-    if t.len() < chunks * per {
-        t.resize(chunks * per, 0);
-    }
+    assert!(words >= words_for(k) && t.len() >= chunks * per);
     // Row 0 of every chunk is never written below; the one-bit rows are written whole.
     for j in 0..chunks {
         t[j * per..j * per + words].fill(0);
@@ -117,25 +142,29 @@ pub(super) fn build_any(table: &[u64], chunks: usize, t: &mut Vec<u64>) -> usize
     for i in k..words * 64 {
         t[i / 64] |= 1 << (i % 64);
     }
-    let blocks = words / 8;
     for j in 0..chunks {
-        let (rows, _) = t[j * per..(j + 1) * per].as_chunks_mut::<8>();
+        let rows = &mut t[j * per..(j + 1) * per];
         for v in 1..(1usize << CHUNK) {
             let low = v & v.wrapping_neg();
-            // Row 0 of chunk 0 holds the padding, which every row of chunk 0 needs too.
-            if low == v && j > 0 {
+            let rest = v & (v - 1);
+            let (done, row) = rows.split_at_mut(v * words);
+            let row = &mut row[..words];
+            if low == v {
+                // Row 0 of chunk 0 holds the padding, which every row of chunk 0 needs too.
+                if j == 0 {
+                    for (o, x) in row.iter_mut().zip(&done[..words]) {
+                        *o |= x;
+                    }
+                }
                 continue;
             }
-            let rest = v & (v - 1);
-            for b in 0..blocks {
-                let (x, y) = (rows[rest * blocks + b], rows[low * blocks + b]);
-                for ((o, x), y) in rows[v * blocks + b].iter_mut().zip(x).zip(y) {
-                    *o = x | y;
-                }
+            let x = &done[rest * words..rest * words + words];
+            let y = &done[low * words..low * words + words];
+            for ((o, x), y) in row.iter_mut().zip(x).zip(y) {
+                *o = x | y;
             }
         }
     }
-    words
 }
 
 /// Transposes a 64×64 bit matrix in place: afterwards bit `e` of `a[b]` is what bit `b` of
@@ -159,7 +188,7 @@ fn transpose64(a: &mut [u64; 64]) {
 
 /// Instruction sets the matching loop is compiled for, best first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Isa {
+pub(super) enum Isa {
     #[cfg(target_arch = "x86_64")]
     Avx512,
     #[cfg(target_arch = "x86_64")]
@@ -169,7 +198,7 @@ enum Isa {
 
 impl Isa {
     /// Whether this processor can run the build for `self`.
-    fn supported(self) -> bool {
+    pub(super) fn supported(self) -> bool {
         #[cfg(target_arch = "x86_64")]
         use std::arch::is_x86_feature_detected as has;
         match self {
@@ -197,71 +226,64 @@ fn isa() -> Isa {
     })
 }
 
+/// The number of pairs of a query and a table pattern that share no bit, the tables built by
+/// [`build_tables`] from `chunks` chunks with rows of `words` words (the padding bits count as
+/// clashing), in the best build this processor can run.
+pub(super) fn query(chunks: usize, queries: &[u64], tables: &[u64], words: usize) -> u64 {
+    match isa() {
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => {
+            // SAFETY: `isa()` picks `Avx512` only where the processor has every feature
+            // `query_avx512` is compiled for.
+            unsafe { x86::query_avx512(chunks, queries, tables, words) }
+        }
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => {
+            // SAFETY: `isa()` picks `Avx2` only where the processor has every feature
+            // `query_avx2` is compiled for.
+            unsafe { x86::query_avx2(chunks, queries, tables, words) }
+        }
+        Isa::Portable => query_any(chunks, queries, tables, words),
+    }
+}
+
 /// The portable build of the query loop.
 #[inline(always)]
 fn query_any(chunks: usize, queries: &[u64], tables: &[u64], words: usize) -> u64 {
-    by_chunks!(chunks, query(queries, tables, words))
+    by_chunks!(chunks, query_words(queries, tables, words))
 }
 
-/// The tables as 512-bit row blocks, checked to hold `C` chunks of rows of `words` words.
+/// The first word of pattern `p`'s row in each chunk: chunk `j`'s rows start at
+/// `j * 64 * words` words, value `v`'s row at `v * words` within them. Checks that the tables
+/// hold `C` chunks, so every row `[at[j], at[j] + words)` is inside them.
 #[inline(always)]
-fn row_blocks<const C: usize>(tables: &[u64], words: usize) -> &[[u64; 8]] {
-    let (rows, _) = tables.as_chunks::<8>();
-    assert!(rows.len() >= C * (words << CHUNK) / 8);
-    rows
-}
-
-/// The index of the first row block of pattern `p`'s row in each chunk: chunk `j`'s rows
-/// start at `j * 64 * words` words, value `v`'s row at `v * words` within them.
-#[inline(always)]
-fn row_offsets<const C: usize>(p: u64, words: usize) -> [usize; C] {
+pub(super) fn row_offsets<const C: usize>(tables: &[u64], p: u64, words: usize) -> [usize; C] {
     let per = words << CHUNK;
+    assert!(tables.len() >= C * per);
     let mut at = [0usize; C];
     for (j, a) in at.iter_mut().enumerate() {
         let v = ((p >> (CHUNK * j)) as usize) & ((1 << CHUNK) - 1);
-        *a = (j * per + v * words) / 8;
+        *a = j * per + v * words;
     }
     at
 }
 
-/// Calls `set_bits(rows, at)` for every query, with the tables as row blocks and `at` the
-/// first row block of the query's row in each chunk ([`row_offsets`]), and returns the
-/// candidates left clear: all of them less the bits `set_bits` found set. Each build of the
-/// query loop is one such call.
+/// For each query, ORs one table row per chunk, a word at a time, and counts the candidates
+/// left clear. The vector builds use it for the words past the last whole 512-bit block.
 #[inline(always)]
-pub(super) fn count_clear<const C: usize>(
-    queries: &[u64],
-    tables: &[u64],
-    words: usize,
-    mut set_bits: impl FnMut(&[[u64; 8]], [usize; C]) -> u64,
-) -> u64 {
-    let rows = row_blocks::<C>(tables, words);
+pub(super) fn query_words<const C: usize>(queries: &[u64], tables: &[u64], words: usize) -> u64 {
     let mut set = 0u64;
     for &p in queries {
-        set += set_bits(rows, row_offsets::<C>(p, words));
+        let at = row_offsets::<C>(tables, p, words);
+        for w in 0..words {
+            let mut x = tables[at[0] + w];
+            for &j in &at[1..] {
+                x |= tables[j + w];
+            }
+            set += u64::from(x.count_ones());
+        }
     }
     (queries.len() * words * 64) as u64 - set
-}
-
-/// For each query, ORs one table row per chunk, 512 candidates (one block) at a time, and
-/// counts the candidates left clear.
-#[inline(always)]
-fn query<const C: usize>(queries: &[u64], tables: &[u64], words: usize) -> u64 {
-    count_clear::<C>(queries, tables, words, |rows, at| {
-        let mut set = [0u64; 8];
-        for b in 0..words / 8 {
-            let mut a = rows[at[0] + b];
-            for &j in &at[1..] {
-                for (x, y) in a.iter_mut().zip(&rows[j + b]) {
-                    *x |= y;
-                }
-            }
-            for (s, x) in set.iter_mut().zip(a) {
-                *s += u64::from(x.count_ones());
-            }
-        }
-        set.iter().sum()
-    })
 }
 
 #[cfg(test)]
@@ -279,8 +301,16 @@ mod tests {
     /// blocks; `count_fitting` itself too.
     fn check_query(name: &str, query: impl Fn(usize, &[u64], &[u64], usize) -> u64) {
         let mut next = xorshift();
-        let mut tables = Vec::new();
-        for (bits, t_len, q_len) in [(6, 1, 1), (30, 700, 90), (34, 512, 33), (62, 1025, 40)] {
+        let mut scratch = Tables::default();
+        let cases = [
+            (6, 1, 1),
+            (30, 700, 90),
+            (34, 512, 33),
+            (34, 520, 17),
+            (62, 1025, 40),
+            (38, 4100, 20),
+        ];
+        for (bits, t_len, q_len) in cases {
             let mask = (1u64 << bits) - 1;
             let t: Vec<u64> = (0..t_len)
                 .map(|_| next() & next() & next() & mask)
@@ -290,14 +320,18 @@ mod tests {
                 .iter()
                 .map(|a| t.iter().filter(|&&b| a & b == 0).count() as u64)
                 .sum();
-            assert_eq!(count_fitting(&t, &q, bits, &mut tables), want);
+            assert_eq!(count_fitting(&t, &q, bits, &mut scratch), want);
             let chunks = bits.div_ceil(CHUNK);
-            let words = build_tables(&t, chunks, &mut tables);
-            assert_eq!(
-                query(chunks, &q, &tables, words),
-                want,
-                "{name}, {bits} bits"
-            );
+            // Whole words, and rows longer than the table needs.
+            for words in [words_for(t_len), words_for(t_len) + 3] {
+                let mut tables = vec![0; chunks * (words << CHUNK)];
+                build_tables(&t, chunks, words, &mut tables);
+                assert_eq!(
+                    query(chunks, &q, &tables, words),
+                    want,
+                    "{name}, {bits} bits, {words} words"
+                );
+            }
         }
     }
 

@@ -29,20 +29,29 @@ const PLACEMENTS: [u64; 13] = [
 ];
 
 /// Bytes a join count of an n×n board needs on `threads` threads, about: the quadrant lists
-/// (and their building), the shared lists filtered by the middle queens (odd n), and per
-/// thread the half-board and table buffers of the largest unit.
+/// (and their building; even n keeps one list of four), the shared lists filtered by the
+/// middle queens (odd n), and per thread the half-board, sorted and table buffers of the
+/// largest unit.
 pub fn memory_needed(n: usize, threads: usize) -> u64 {
     let geo = Geometry::new(n);
     let per_quadrant = PLACEMENTS[geo.h.min(PLACEMENTS.len() - 1)];
     let odd = n % 2 == 1;
     // Groups of equal-size row and column sets: C(2h, h).
     let groups = binomial(2 * geo.h as u64, geo.h as u64);
-    let lists = 4 * per_quadrant * if odd { 24 } else { 8 } + 4 * 4 * groups;
-    // Small lists are built four at a time with a 24-byte temporary copy each.
-    let building = if geo.h <= SMALL_QUADRANT {
-        4 * 24 * per_quadrant
+    // Odd n: four lists with patterns and diagonal masks; even n: the north-west list alone,
+    // patterns only.
+    let kept = if odd { 4 } else { 1 };
+    let lists = kept * (per_quadrant * if odd { 24 } else { 8 } + 4 * groups);
+    // Small odd lists are built four at a time with a 24-byte temporary copy each; the even
+    // list with a count per group for each of the first row's h + 1 choices.
+    let building = if odd {
+        if geo.h <= SMALL_QUADRANT {
+            4 * 24 * per_quadrant
+        } else {
+            0
+        }
     } else {
-        0
+        (geo.h as u64 + 1) * 4 * groups
     };
     // The largest side of a unit: about 3000 half-boards at n = 16, five times more per two rows.
     let side = (3000.0 * 5f64.powf((n as f64 - 16.0) / 2.0)).max(1000.0) as u64;

@@ -15,12 +15,15 @@
 //! south-east, h×h each) is listed once per count, grouped by the rows and columns it fills, and
 //! a half-board is a north and a south quadrant placement whose rows make up the unit's rows and
 //! whose columns make up the side's columns, and whose own diagonals do not meet (one AND of
-//! their patterns). The east half-boards of a unit are turned into bit-transposed tables: for
-//! each chunk of 6 pattern bits and each of its 64 values, the set (one bit per east half-board)
-//! of half-boards that clash with that value. A west pattern's clashing set is the OR of one
-//! row per chunk, so one 512-bit OR tests 512 candidates, and the count is the number of zero
-//! bits. This is the quadrant/half-board method of the fastest published CPU counters, laid out
-//! our own way; the matching loop is compiled for AVX-512 (with `vpopcntq`) and for AVX2 and
+//! their patterns). One side's half-boards (the smaller side) are turned into bit-transposed
+//! tables: for each chunk of 6 pattern bits and each of its 64 values, the set (one bit per
+//! half-board) of half-boards that clash with that value. A pattern of the other side finds its
+//! clashing set as the OR of one row per chunk, so one 512-bit OR tests 512 candidates, and the
+//! count is the number of zero bits. Large units (even n from 20 on) are sieved first: both
+//! sides are sorted by the few central diagonals they occupy, only classes that leave each
+//! other's diagonals free are matched, and the larger side's classes become the tables. This
+//! is the quadrant/half-board method of the fastest published CPU counters, laid out our own
+//! way; the matching loop is compiled for AVX-512 (with `vpopcntq`) and for AVX2 and
 //! selected at run time, with a portable build of the same loop elsewhere.
 //!
 //! Symmetry: for even n the counts of east row sets `S`, its complement (left-right mirror) and
@@ -36,7 +39,8 @@
 //! The files: `geometry.rs` (the dividing lines and patterns), `quadrant.rs` (the quadrant
 //! lists and their filtered copies), `units.rs` (the units and their weights), `halves.rs`
 //! (half-boards from quadrant groups), `matching.rs` (counting fitting pairs, portable) with
-//! `x86.rs` (its vector builds), `memory.rs` (size limits and the memory estimate). This file
+//! `sieve.rs` (large units sorted into classes by their central diagonals first) and `x86.rs`
+//! (its vector builds), `memory.rs` (size limits and the memory estimate). This file
 //! holds the entry point, [`count_unit`], and the per-thread buffers it reuses.
 
 use std::cell::RefCell;
@@ -51,18 +55,19 @@ mod halves;
 mod matching;
 mod memory;
 mod quadrant;
+mod sieve;
 mod units;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
 pub use cost::unit_cost;
 pub use geometry::Geometry;
-pub use matching::count_fitting;
+pub use matching::{Tables, count_fitting};
 pub use memory::{MAX_JOIN_N, memory_needed};
 pub use quadrant::Quadrants;
 pub use units::{Middle, Unit, units};
 
-use halves::halves;
+use halves::{halves, halves_even};
 use quadrant::{Lists, View};
 use units::{free_lines, next_row_set};
 
@@ -71,7 +76,9 @@ use units::{free_lines, next_row_set};
 struct Scratch {
     east: Vec<u64>,
     west: Vec<u64>,
-    tables: Vec<u64>,
+    tables: Tables,
+    /// Even n: a south quadrant group made from the north-west list.
+    south: Vec<u64>,
     /// Odd n: the quadrant lists filtered by the current middle-queen pair, that pair, and the
     /// board size.
     middle: Option<(usize, Middle, Arc<[Lists; 4]>)>,
@@ -92,7 +99,7 @@ pub fn count_unit(q: &Quadrants, unit: &Unit) -> Found {
 fn count_unit_with(q: &Quadrants, unit: &Unit, s: &mut Scratch) -> Found {
     let geo = &q.geo;
     let free = free_lines(geo, unit.middle);
-    let mut view = q.view();
+    let mut view = None;
     if let Some(m) = unit.middle {
         // Units of one middle-queen pair come one after another, so the lists are filtered
         // about once per pair and shared by the threads.
@@ -101,7 +108,7 @@ fn count_unit_with(q: &Quadrants, unit: &Unit, s: &mut Scratch) -> Found {
             s.middle = None;
             s.middle = Some((geo.n, m, q.filtered(m)));
         }
-        view = View::of(&s.middle.as_ref().expect("just filled").2);
+        view = Some(View::of(&s.middle.as_ref().expect("just filled").2));
     }
     let mut east = std::mem::take(&mut s.east);
     let mut west = std::mem::take(&mut s.west);
@@ -109,17 +116,21 @@ fn count_unit_with(q: &Quadrants, unit: &Unit, s: &mut Scratch) -> Found {
     let mut rows = Some(unit.east_rows);
     for _ in 0..unit.span {
         let Some(east_rows) = rows else { break };
-        halves(q, &view, [1, 3], east_rows, free.east_cols, &mut east);
-        halves(
-            q,
-            &view,
-            [0, 2],
-            free.rows & !east_rows,
-            free.west_cols,
-            &mut west,
-        );
-        // The smaller side becomes the tables, the larger one the queries.
-        let (table, queries) = if east.len() <= west.len() {
+        let west_rows = free.rows & !east_rows;
+        match &view {
+            Some(view) => {
+                halves(q, view, [1, 3], east_rows, free.east_cols, &mut east);
+                halves(q, view, [0, 2], west_rows, free.west_cols, &mut west);
+            }
+            None => {
+                let south = &mut s.south;
+                halves_even(q, true, east_rows, free.east_cols, south, &mut east);
+                halves_even(q, false, west_rows, free.west_cols, south, &mut west);
+            }
+        }
+        // The larger side becomes the tables, sieved into classes
+        // (`results/join-log.md`, section 15).
+        let (table, queries) = if east.len() >= west.len() {
             (&east, &west)
         } else {
             (&west, &east)

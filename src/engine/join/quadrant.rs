@@ -1,6 +1,9 @@
 //! The quadrant lists: every partial placement of each h×h quadrant, listed once per count and
-//! grouped by the rows and columns it fills, from which every unit's half-boards are made. Also
-//! the lists filtered by the middle queens (odd n), shared by the threads per middle-queen pair.
+//! grouped by the rows and columns it fills, from which every unit's half-boards are made. Even
+//! n keeps the north-west list only (the other three quadrants are its images under the
+//! mirror, the flip and the half turn, made group by group as the half-boards need them); odd
+//! n keeps all four, and the lists filtered by the middle queens, shared by the threads per
+//! middle-queen pair.
 
 use std::sync::{Arc, Mutex};
 
@@ -26,15 +29,29 @@ pub(super) struct Quadrant {
 /// walks without one (the copy would be gigabytes from n = 22).
 pub(super) const SMALL_QUADRANT: usize = 9;
 
+/// A state of the walk: the next row, the rows and columns filled, the diagonal masks.
+type State = (usize, u32, u32, u64, u64);
+
 /// Calls `visit(group, d1, d2)` for every placement of the quadrant at `origin`: a depth-first
 /// walk over its rows, each empty or holding one queen.
 fn walk(
     geo: &Geometry,
     index: &QuadrantIndex,
     origin: (usize, usize),
+    visit: impl FnMut(usize, u64, u64),
+) {
+    walk_from(geo, index, origin, (0, 0, 0, 0, 0), visit);
+}
+
+/// [`walk`] from `root` on: the placements that extend it.
+fn walk_from(
+    geo: &Geometry,
+    index: &QuadrantIndex,
+    origin: (usize, usize),
+    root: State,
     mut visit: impl FnMut(usize, u64, u64),
 ) {
-    let mut stack = vec![(0usize, 0u32, 0u32, 0u64, 0u64)];
+    let mut stack = vec![root];
     while let Some((r, rows, cols, d1, d2)) = stack.pop() {
         if r == geo.h {
             visit(index.group(rows, cols), d1, d2);
@@ -51,6 +68,40 @@ fn walk(
             }
             stack.push((r + 1, rows | 1 << r, cols | 1 << c, d1 | a, d2 | b));
         }
+    }
+}
+
+/// The walk's states after the quadrant's first row (empty, or one queen on each column): the
+/// roots of walks that list disjoint parts of the quadrant, together all of it.
+fn first_rows(geo: &Geometry, origin: (usize, usize)) -> Vec<State> {
+    if geo.h == 0 {
+        return vec![(0, 0, 0, 0, 0)];
+    }
+    let mut out = vec![(1, 0, 0, 0, 0)];
+    for c in 0..geo.h {
+        let (a, b) = geo.diagonals(origin.0, origin.1 + c);
+        out.push((1, 1, 1 << c, a, b));
+    }
+    out
+}
+
+/// A slice written from several threads at indices that never coincide.
+struct Slots {
+    ptr: *mut u64,
+    len: usize,
+}
+
+// SAFETY: `Slots` only writes, through `put`, to indices the callers keep disjoint between
+// threads (each walk owns its own slots), and the slice outlives the threads' scope.
+unsafe impl Sync for Slots {}
+
+impl Slots {
+    /// Writes `value` at `at`; no other thread may write or read `at` meanwhile.
+    fn put(&self, at: usize, value: u64) {
+        assert!(at < self.len);
+        // SAFETY: `at` is inside the slice (checked); only this walk writes `at` (each walk
+        // has its own slots in every group) and nobody reads the slice until every walk ended.
+        unsafe { self.ptr.add(at).write(value) }
     }
 }
 
@@ -150,6 +201,60 @@ impl Quadrant {
             start,
             patterns,
             diagonals,
+        }
+    }
+
+    /// Even n: the list of patterns alone, walked from each of the first row's choices
+    /// ([`first_rows`]), on the current worker pool if called inside one. A counting pass gives
+    /// each of these walks its own run of slots in every group, a second pass fills them in
+    /// place (no temporary copy).
+    fn build_split(geo: &Geometry, index: &QuadrantIndex, origin: (usize, usize)) -> Quadrant {
+        use rayon::prelude::*;
+        let roots = first_rows(geo, origin);
+        let in_pool = rayon::current_thread_index().is_some();
+        let count = |root: &State| {
+            let mut c = vec![0u32; index.groups];
+            walk_from(geo, index, origin, *root, |g, _, _| c[g] += 1);
+            c
+        };
+        let mut slots: Vec<Vec<u32>> = if in_pool {
+            roots.par_iter().map(count).collect()
+        } else {
+            roots.iter().map(count).collect()
+        };
+        // Each group holds the placements of the first walk, then of the second, and so on.
+        let mut start = vec![0u32; index.groups + 1];
+        let mut next = 0u32;
+        for (g, s) in start.iter_mut().enumerate().take(index.groups) {
+            *s = next;
+            for walk_slots in &mut slots {
+                let k = walk_slots[g];
+                walk_slots[g] = next;
+                next += k;
+            }
+        }
+        start[index.groups] = next;
+        let mut patterns = vec![0u64; next as usize];
+        let out = Slots {
+            ptr: patterns.as_mut_ptr(),
+            len: patterns.len(),
+        };
+        let fill = |(root, mut at): (&State, Vec<u32>)| {
+            walk_from(geo, index, origin, *root, |g, d1, d2| {
+                out.put(at[g] as usize, geo.pattern(d1, d2));
+                at[g] += 1;
+            });
+        };
+        if in_pool {
+            roots.par_iter().zip(slots).for_each(fill);
+        } else {
+            roots.iter().zip(slots).for_each(fill);
+        }
+        Quadrant {
+            origin,
+            start,
+            patterns,
+            diagonals: Vec::new(),
         }
     }
 
@@ -266,8 +371,9 @@ pub struct Quadrants {
     /// Where the lines fall.
     pub geo: Geometry,
     pub(super) index: QuadrantIndex,
-    /// North-west, north-east, south-west, south-east.
-    quads: [Quadrant; 4],
+    /// North-west, north-east, south-west, south-east for odd n; the north-west one alone for
+    /// even n.
+    quads: Vec<Quadrant>,
     /// Odd n: the lists filtered by the most recent middle-queen pairs, shared by the threads
     /// (they work on the units of one or two pairs at a time).
     by_middle: Mutex<Vec<(Middle, Arc<[Lists; 4]>)>>,
@@ -291,6 +397,16 @@ impl Quadrants {
     pub fn build(n: usize) -> Quadrants {
         let geo = Geometry::new(n);
         let index = QuadrantIndex::new(geo.h);
+        if n.is_multiple_of(2) {
+            // The other three quadrants are images of this one ([`Quadrants::north_west`]).
+            let nw = Quadrant::build_split(&geo, &index, (0, 0));
+            return Quadrants {
+                geo,
+                index,
+                quads: vec![nw],
+                by_middle: Mutex::new(Vec::new()),
+            };
+        }
         // The two west lists are walked, the east ones are their mirror images. Inside a
         // worker pool (the runner builds the lists before the units start) the two sides are
         // made in parallel on that pool; elsewhere one after another.
@@ -307,7 +423,7 @@ impl Quadrants {
         Quadrants {
             geo,
             index,
-            quads: [nw, ne, sw, se],
+            quads: vec![nw, ne, sw, se],
             by_middle: Mutex::new(Vec::new()),
         }
     }
@@ -347,17 +463,18 @@ impl Quadrants {
             + self.index.base.len() * 8
     }
 
-    /// Placements in all four quadrants.
+    /// Placements in all four quadrants (for even n, the north-west list's four times).
     pub fn placements(&self) -> usize {
-        self.quads.iter().map(Quadrant::len).sum()
+        self.quads.iter().map(Quadrant::len).sum::<usize>() * 4 / self.quads.len()
     }
 
-    /// The unfiltered lists (even n).
-    pub(super) fn view(&self) -> View<'_> {
-        View {
-            start: [0, 1, 2, 3].map(|k| &self.quads[k].start[..]),
-            patterns: [0, 1, 2, 3].map(|k| &self.quads[k].patterns[..]),
-        }
+    /// Even n: the patterns of the north-west list's group of `rows` and `cols`
+    /// (quadrant-local masks).
+    #[inline]
+    pub(super) fn north_west(&self, rows: u32, cols: u32) -> &[u64] {
+        let q = &self.quads[0];
+        let g = self.index.group(rows, cols);
+        &q.patterns[q.start[g] as usize..q.start[g + 1] as usize]
     }
 }
 
@@ -429,6 +546,25 @@ mod tests {
                 want.sort_unstable();
                 got.sort_unstable();
                 assert_eq!(got, want, "n = {n}, quadrant at {:?}", quad.origin);
+            }
+        }
+    }
+
+    #[test]
+    fn split_walks_list_the_same_groups() {
+        for n in [2, 4, 10, 12] {
+            let geo = Geometry::new(n);
+            let index = QuadrantIndex::new(geo.h);
+            let a = Quadrant::build_with(&geo, &index, (0, 0), false);
+            let b = Quadrant::build_split(&geo, &index, (0, 0));
+            assert_eq!(a.start, b.start, "n = {n}");
+            for g in 0..index.groups {
+                let range = a.start[g] as usize..a.start[g + 1] as usize;
+                let mut x = a.patterns[range.clone()].to_vec();
+                let mut y = b.patterns[range].to_vec();
+                x.sort_unstable();
+                y.sort_unstable();
+                assert_eq!(x, y, "n = {n}, group {g}");
             }
         }
     }

@@ -4,11 +4,11 @@
 
 use std::arch::x86_64::{
     __m256i, __m512i, _mm256_loadu_si256, _mm256_or_si256, _mm256_storeu_si256, _mm512_add_epi64,
-    _mm512_loadu_si512, _mm512_or_si512, _mm512_popcnt_epi64, _mm512_reduce_add_epi64,
-    _mm512_setzero_si512,
+    _mm512_loadu_si512, _mm512_maskz_loadu_epi64, _mm512_or_si512, _mm512_popcnt_epi64,
+    _mm512_reduce_add_epi64, _mm512_setzero_si512,
 };
 
-use super::matching::{build_any, count_clear};
+use super::matching::{build_any, row_offsets};
 
 /// # Safety
 /// The processor must support `avx512f`, `avx512vpopcntdq` and `popcnt`.
@@ -17,36 +17,52 @@ pub(super) unsafe fn query_avx512(c: usize, q: &[u64], t: &[u64], words: usize) 
     by_chunks!(c, query512(q, t, words))
 }
 
-/// One 512-bit row block.
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn load512(block: &[u64; 8]) -> __m512i {
-    // SAFETY: `block` is 64 readable bytes; the load needs no alignment.
-    unsafe { _mm512_loadu_si512(block.as_ptr().cast()) }
-}
-
-/// The loop of the portable `query` written with 512-bit operations: one load and OR per chunk
-/// and block, one `vpopcntq` per block.
+/// The loop of the portable `query_words` written with 512-bit operations: one load and OR per
+/// chunk and block of 8 words, one `vpopcntq` per block; the words past the last whole block
+/// are loaded under a mask.
 #[target_feature(enable = "avx512f,avx512vpopcntdq,popcnt")]
 fn query512<const C: usize>(queries: &[u64], tables: &[u64], words: usize) -> u64 {
-    count_clear::<C>(queries, tables, words, |rows, at| {
+    let blocks = words / 8;
+    let tail = words % 8;
+    let mask = ((1u32 << tail) - 1) as u8;
+    let base = tables.as_ptr();
+    let mut set = _mm512_setzero_si512();
+    for &p in queries {
+        // Checks that every row `[at[j], at[j] + words)` lies inside `tables`.
+        let at = row_offsets::<C>(tables, p, words);
         let mut acc = _mm512_setzero_si512();
-        for b in 0..words / 8 {
-            let mut a = load512(&rows[at[0] + b]);
-            for &j in &at[1..] {
-                a = _mm512_or_si512(a, load512(&rows[j + b]));
+        for b in 0..blocks {
+            // SAFETY: `8 * b + 8 <= words`, so the 8 words at `at[j] + 8 * b` are inside the
+            // row, which is inside `tables` (checked by `row_offsets`); no alignment needed.
+            let load = |j: usize| unsafe { _mm512_loadu_si512(base.add(at[j] + 8 * b).cast()) };
+            let mut a: __m512i = load(0);
+            for j in 1..C {
+                a = _mm512_or_si512(a, load(j));
             }
             acc = _mm512_add_epi64(acc, _mm512_popcnt_epi64(a));
         }
-        _mm512_reduce_add_epi64(acc) as u64
-    })
+        if tail != 0 {
+            // SAFETY: the mask reads only the `tail` words `8 * blocks .. words` of the row,
+            // inside `tables` (checked by `row_offsets`); masked-off words are not touched.
+            let load = |j: usize| unsafe {
+                _mm512_maskz_loadu_epi64(mask, base.add(at[j] + 8 * blocks).cast())
+            };
+            let mut a: __m512i = load(0);
+            for j in 1..C {
+                a = _mm512_or_si512(a, load(j));
+            }
+            acc = _mm512_add_epi64(acc, _mm512_popcnt_epi64(a));
+        }
+        set = _mm512_add_epi64(set, acc);
+    }
+    (queries.len() * words * 64) as u64 - _mm512_reduce_add_epi64(set) as u64
 }
 
 /// # Safety
 /// The processor must support `avx512f`.
 #[target_feature(enable = "avx512f")]
-pub(super) unsafe fn build_avx512(table: &[u64], chunks: usize, t: &mut Vec<u64>) -> usize {
-    build_any(table, chunks, t)
+pub(super) unsafe fn build_avx512(table: &[u64], chunks: usize, words: usize, t: &mut [u64]) {
+    build_any(table, chunks, words, t)
 }
 
 /// # Safety
@@ -56,11 +72,13 @@ pub(super) unsafe fn query_avx2(c: usize, q: &[u64], t: &[u64], words: usize) ->
     by_chunks!(c, query256(q, t, words))
 }
 
-/// The two 256-bit halves of a row block.
+/// The two 256-bit halves of 8 words.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn load256(block: &[u64; 8]) -> [__m256i; 2] {
-    // SAFETY: each half of `block` is 32 readable bytes; the loads need no alignment.
+fn load256(block: &[u64]) -> [__m256i; 2] {
+    assert!(block.len() >= 8);
+    // SAFETY: `block` holds at least 8 words (checked), 64 readable bytes; the loads need no
+    // alignment.
     unsafe {
         [
             _mm256_loadu_si256(block.as_ptr().cast()),
@@ -82,21 +100,47 @@ fn store256([lo, hi]: [__m256i; 2]) -> [u64; 8] {
     out
 }
 
-/// The loop of the portable `query` with 256-bit ORs and a scalar `popcnt` per word.
+/// The loop of the portable `query_words` with 256-bit ORs and a scalar `popcnt` per word for
+/// the whole blocks of 8 words, and the portable loop for the words past them.
 #[target_feature(enable = "avx2,popcnt")]
 fn query256<const C: usize>(queries: &[u64], tables: &[u64], words: usize) -> u64 {
-    count_clear::<C>(queries, tables, words, |rows, at| {
-        let mut set = 0u64;
-        for b in 0..words / 8 {
-            let [mut lo, mut hi] = load256(&rows[at[0] + b]);
+    let blocks = words / 8;
+    let mut set = 0u64;
+    for &p in queries {
+        let at = row_offsets::<C>(tables, p, words);
+        for b in 0..blocks {
+            let [mut lo, mut hi] = load256(&tables[at[0] + 8 * b..]);
             for &j in &at[1..] {
-                let [l, h] = load256(&rows[j + b]);
+                let [l, h] = load256(&tables[j + 8 * b..]);
                 lo = _mm256_or_si256(lo, l);
                 hi = _mm256_or_si256(hi, h);
             }
             let out = store256([lo, hi]);
             set += out.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
         }
-        set
-    })
+    }
+    let whole = (queries.len() * blocks * 512) as u64 - set;
+    if words.is_multiple_of(8) {
+        return whole;
+    }
+    // The last words of every row: the same tables seen from word `8 * blocks` on, with rows
+    // of `words` words still, counted word by word.
+    whole + tail_words::<C>(queries, tables, words, 8 * blocks)
+}
+
+/// Clear candidates in words `from..words` of each row, word by word.
+#[inline(always)]
+fn tail_words<const C: usize>(queries: &[u64], tables: &[u64], words: usize, from: usize) -> u64 {
+    let mut set = 0u64;
+    for &p in queries {
+        let at = row_offsets::<C>(tables, p, words);
+        for w in from..words {
+            let mut x = tables[at[0] + w];
+            for &j in &at[1..] {
+                x |= tables[j + w];
+            }
+            set += u64::from(x.count_ones());
+        }
+    }
+    (queries.len() * (words - from) * 64) as u64 - set
 }

@@ -1,0 +1,245 @@
+//! The sieve in front of the matching tables: both sides of a unit are sorted into classes by
+//! the few central diagonals of the pattern window (a run of bits of each pattern field), and
+//! only classes that leave each other's diagonals free are matched, each table class with its
+//! own small tables. A half-board on a central diagonal cannot pair with one that is on it too,
+//! so about a quarter of the candidate pairs per sieved diagonal are never tested, the sieved
+//! bits leave the patterns (fewer table chunks), and one class's tables stay in the cache while
+//! every query class that fits it streams past (`results/join-log.md`, section 15).
+
+use super::matching::{CHUNK, Tables, build_tables, query, words_for};
+
+/// The most sieve bits per pattern field: at most 4^`MAX_RUN` classes.
+const MAX_RUN: usize = 5;
+
+/// The table side is sieved by the longest run (up to [`MAX_RUN`]) that leaves at least this
+/// many table patterns per class on average; smaller classes spend more on their tables and
+/// loop set-up than the sieve saves (`results/join-log.md`, section 15).
+const MIN_CLASS: usize = 384;
+/// Sides smaller than this are not sieved: sorting them and building one set of tables per
+/// class costs more than the sieve saves (n = 16 and 18, `results/join-log.md`, section 15).
+const MIN_SIEVE: usize = 8192;
+
+/// Below this many table patterns a class is matched pair by pair, without tables.
+const PAIRWISE_CLASS: usize = 8;
+
+/// Where the sieve bits are: a run of `run` bits from bit `lo` of each of the two pattern fields
+/// (`width` bits each; bits past the two fields, if any, are kept in the rest).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Split {
+    width: usize,
+    lo: usize,
+    run: usize,
+    bits: usize,
+}
+
+impl Split {
+    /// The central run of `run` bits of each field of a `bits`-bit pattern (shorter if the
+    /// fields are).
+    pub(super) fn new(bits: usize, run: usize) -> Split {
+        let width = bits / 2;
+        let run = run.min(width);
+        // The window's central diagonal (the board's long diagonal) is bit `(width - 1) / 2`.
+        let centre = width.saturating_sub(1) / 2;
+        let lo = centre
+            .saturating_sub(run.saturating_sub(1) / 2)
+            .min(width - run);
+        Split {
+            width,
+            lo,
+            run,
+            bits,
+        }
+    }
+
+    /// The run for a table side of `len` patterns: the longest leaving [`MIN_CLASS`] patterns
+    /// per class on average.
+    fn for_table(bits: usize, len: usize) -> Split {
+        let run = (0..=MAX_RUN)
+            .rev()
+            .find(|&r| len >> (2 * r) >= MIN_CLASS)
+            .unwrap_or(0);
+        Split::new(bits, run)
+    }
+
+    /// Whether a table side of `len` patterns is sieved at all.
+    fn sieved(len: usize) -> bool {
+        len >= MIN_SIEVE
+    }
+
+    /// Number of classes.
+    pub(super) fn classes(&self) -> usize {
+        1 << (2 * self.run)
+    }
+
+    /// The class of a pattern: its sieve bits, the first field's in the low half.
+    #[inline]
+    pub(super) fn class(&self, p: u64) -> usize {
+        let m = (1u64 << self.run) - 1;
+        (((p >> self.lo) & m) | ((p >> (self.width + self.lo)) & m) << self.run) as usize
+    }
+
+    /// The pattern without its sieve bits, the bits above them moved down.
+    #[inline]
+    pub(super) fn rest(&self, p: u64) -> u64 {
+        let (w, lo, run) = (self.width, self.lo, self.run);
+        let squeeze = |x: u64| (x & ((1 << lo) - 1)) | (x >> (lo + run)) << lo;
+        let field = (1u64 << w) - 1;
+        let keep = w - run;
+        squeeze(p & field) | squeeze((p >> w) & field) << keep | (p >> (2 * w)) << (2 * keep)
+    }
+
+    /// Bits in a rest.
+    pub(super) fn rest_bits(&self) -> usize {
+        self.bits - 2 * self.run
+    }
+}
+
+/// Whether sieving pays for a table side of `len` patterns (the larger side of a unit).
+pub(super) fn pays(len: usize) -> bool {
+    Split::sieved(len)
+}
+
+/// Sorts the rests of `patterns` by class into `out`; class `c` is `out[starts[c]..starts[c + 1]]`.
+fn sort_by_class(patterns: &[u64], split: &Split, out: &mut Vec<u64>, starts: &mut Vec<usize>) {
+    let classes = split.classes();
+    starts.clear();
+    starts.resize(classes + 1, 0);
+    for &p in patterns {
+        starts[split.class(p) + 1] += 1;
+    }
+    for c in 1..=classes {
+        starts[c] += starts[c - 1];
+    }
+    out.clear();
+    out.resize(patterns.len(), 0);
+    let mut next = starts[..classes].to_vec();
+    for &p in patterns {
+        let c = split.class(p);
+        out[next[c]] = split.rest(p);
+        next[c] += 1;
+    }
+}
+
+/// The number of pairs of a table pattern and a query that share no bit (`bits`-bit
+/// patterns), sieved by a run of `run` bits per field (chosen by the table's size if `None`).
+pub(super) fn count(
+    table: &[u64],
+    queries: &[u64],
+    bits: usize,
+    run: Option<usize>,
+    t: &mut Tables,
+) -> u64 {
+    let split = run.map_or_else(
+        || Split::for_table(bits, table.len()),
+        |r| Split::new(bits, r),
+    );
+    let Tables {
+        rows,
+        table: sorted_table,
+        queries: sorted_queries,
+        table_starts,
+        query_starts,
+    } = t;
+    sort_by_class(table, &split, sorted_table, table_starts);
+    sort_by_class(queries, &split, sorted_queries, query_starts);
+    let chunks = split.rest_bits().div_ceil(CHUNK).max(1);
+    let all = split.classes() - 1;
+    let mut total = 0;
+    for a in 0..split.classes() {
+        let ts = &sorted_table[table_starts[a]..table_starts[a + 1]];
+        if ts.is_empty() {
+            continue;
+        }
+        // The query classes that fit class `a`: the subsets of its complement.
+        let fits = all & !a;
+        let query_class = |v: usize| &sorted_queries[query_starts[v]..query_starts[v + 1]];
+        if ts.len() < PAIRWISE_CLASS {
+            let mut v = fits;
+            loop {
+                for &q in query_class(v) {
+                    total += ts.iter().map(|&p| u64::from(p & q == 0)).sum::<u64>();
+                }
+                if v == 0 {
+                    break;
+                }
+                v = (v - 1) & fits;
+            }
+            continue;
+        }
+        let words = words_for(ts.len());
+        let size = chunks * (words << CHUNK);
+        if rows.len() < size {
+            rows.resize(size, 0);
+        }
+        let tables = &mut rows[..size];
+        build_tables(ts, chunks, words, tables);
+        let mut v = fits;
+        loop {
+            let qs = query_class(v);
+            if !qs.is_empty() {
+                total += query(chunks, qs, tables, words);
+            }
+            if v == 0 {
+                break;
+            }
+            v = (v - 1) & fits;
+        }
+    }
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn xorshift() -> impl FnMut() -> u64 {
+        let mut rng = crate::internals::XorShift::new(0x2545_f491_4f6c_dd1d);
+        move || rng.next()
+    }
+
+    #[test]
+    fn classes_and_rests_split_every_clash() {
+        let mut next = xorshift();
+        for bits in [1, 2, 7, 12, 30, 34, 38, 42, 62] {
+            for run in 0..=MAX_RUN + 1 {
+                let s = Split::new(bits, run);
+                let mask = (1u64 << bits) - 1;
+                for _ in 0..2000 {
+                    let (p, q) = (next() & next() & mask, next() & next() & mask);
+                    assert!(s.class(p) < s.classes());
+                    assert!(s.rest(p) < 1 << s.rest_bits());
+                    let split_fit = s.class(p) & s.class(q) == 0 && s.rest(p) & s.rest(q) == 0;
+                    assert_eq!(p & q == 0, split_fit, "{bits} bits, run {run}: {p:x} {q:x}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_run_counts_as_pairwise_tests() {
+        let mut next = xorshift();
+        let mut t = Tables::default();
+        for (bits, t_len, q_len) in [
+            (12, 300, 50),
+            (34, 2000, 300),
+            (38, 5000, 77),
+            (62, 1500, 60),
+        ] {
+            let mask = (1u64 << bits) - 1;
+            for density in [2, 3] {
+                let mut draw = || (0..density).fold(mask, |x, _| x & next());
+                let table: Vec<u64> = (0..t_len).map(|_| draw()).collect();
+                let queries: Vec<u64> = (0..q_len).map(|_| draw()).collect();
+                let want: u64 = queries
+                    .iter()
+                    .map(|a| table.iter().filter(|&&b| a & b == 0).count() as u64)
+                    .sum();
+                for run in 0..=MAX_RUN {
+                    let got = count(&table, &queries, bits, Some(run), &mut t);
+                    assert_eq!(got, want, "{bits} bits, run {run}");
+                }
+                assert_eq!(count(&table, &queries, bits, None, &mut t), want);
+            }
+        }
+    }
+}
