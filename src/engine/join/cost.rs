@@ -9,7 +9,7 @@
 //! are counted. The model only has to rank units and add up to the right
 //! proportions; the count never depends on it.
 
-use super::halves::side_pairs;
+use super::halves::{side_pairs, side_pairs_even};
 use super::quadrant::{Quadrants, View};
 use super::units::{Unit, free_lines, next_row_set};
 
@@ -22,13 +22,28 @@ const MATCH_PER_PAIR: f64 = 1.0 / 4096.0;
 pub fn unit_cost(q: &Quadrants, unit: &Unit) -> f64 {
     let free = free_lines(&q.geo, unit.middle);
     let filtered = unit.middle.map(|m| q.filtered(m));
-    let view = filtered.as_deref().map_or_else(|| q.view(), View::of);
+    let sides = |east_rows: u32| -> (u64, u64) {
+        let west_rows = free.rows & !east_rows;
+        match &filtered {
+            Some(lists) => {
+                let view = View::of(lists);
+                (
+                    side_pairs(q, &view, [1, 3], east_rows, free.east_cols),
+                    side_pairs(q, &view, [0, 2], west_rows, free.west_cols),
+                )
+            }
+            None => (
+                side_pairs_even(q, true, east_rows, free.east_cols),
+                side_pairs_even(q, false, west_rows, free.west_cols),
+            ),
+        }
+    };
     let mut cost = 0.0;
     let mut rows = Some(unit.east_rows);
     for _ in 0..unit.span {
         let Some(east_rows) = rows else { break };
-        let east = side_pairs(q, &view, [1, 3], east_rows, free.east_cols) as f64;
-        let west = side_pairs(q, &view, [0, 2], free.rows & !east_rows, free.west_cols) as f64;
+        let (east, west) = sides(east_rows);
+        let (east, west) = (east as f64, west as f64);
         cost += 1.0 + east + west + MATCH_PER_PAIR * east * west;
         rows = next_row_set(east_rows, free.rows);
     }
