@@ -174,6 +174,16 @@ pub fn hardware_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
+/// The host's name, as result files record it ("unknown" where it cannot be read).
+pub fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|s| s.trim().to_string())
+        .ok()
+        .filter(|s| !s.is_empty())
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .unwrap_or_else(|| "unknown".to_string())
+}
+
 /// What this machine is, for benchmark and result reports.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Machine {
@@ -199,17 +209,11 @@ impl Machine {
                     .map(|(_, m)| m.trim().to_string())
             })
             .unwrap_or_else(|| std::env::consts::ARCH.to_string());
-        let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
-            .map(|s| s.trim().to_string())
-            .ok()
-            .filter(|s| !s.is_empty())
-            .or_else(|| std::env::var("HOSTNAME").ok())
-            .unwrap_or_else(|| "unknown".to_string());
         Machine {
             model,
             physical_cores: num_cpus::get_physical(),
             hardware_threads: hardware_threads(),
-            host,
+            host: host_name(),
         }
     }
 }

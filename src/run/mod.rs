@@ -249,7 +249,7 @@ impl Job {
     pub fn shard_result(&self, outcome: &Outcome) -> Journal {
         let mut j = Journal::new(Kind::ShardResult, &self.plan, self.shard);
         j.set_meta("program", program());
-        j.set_meta("host", system::Machine::detect().host);
+        j.set_meta("host", system::host_name());
         j.set_meta("seconds", format!("{:.3}", outcome.elapsed.as_secs_f64()));
         j.set_pieces(&self.plan, &outcome.pieces);
         j
