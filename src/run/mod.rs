@@ -49,6 +49,8 @@ pub struct Control<'a> {
 #[derive(Debug)]
 pub struct Job {
     plan: Plan,
+    /// Whether the configuration fixed the split depth (else a checkpoint may choose it).
+    fixed_depth: bool,
     threads: usize,
     memory: Option<u64>,
     shard: Option<Shard>,
@@ -69,6 +71,7 @@ impl Job {
         let plan = Plan::build(config.n, config.algorithm, config.split_depth)?;
         Ok(Job {
             plan,
+            fixed_depth: config.split_depth.is_some(),
             threads: config.resolved_threads().min(MAX_THREADS),
             memory: config.memory,
             shard: None,
@@ -104,22 +107,43 @@ impl Job {
     /// The same job keeping a checkpoint at `path`: when the file exists, it must be a
     /// checkpoint of this plan and shard, and the run resumes from it; finished pieces are
     /// saved every few seconds, when the run is cancelled, and at its end.
-    pub fn checkpoint(mut self, path: &Path) -> Result<Job, Error> {
+    pub fn checkpoint(self, path: &Path) -> Result<Job, Error> {
+        let existing = if path.exists() {
+            Some(Journal::read(path)?)
+        } else {
+            None
+        };
+        self.checkpoint_read(path, existing)
+    }
+
+    /// [`Job::checkpoint`] with the file at `path` already read (`None`: it does not exist
+    /// yet). Where the configuration left the split depth to the default, a checkpoint made
+    /// with a fixed split depth resumes with that plan.
+    pub fn checkpoint_read(mut self, path: &Path, existing: Option<Journal>) -> Result<Job, Error> {
         crate::persist::check_target(path).map_err(|source| JournalError::Save {
             path: path.to_path_buf(),
             source,
         })?;
-        let journal = if path.exists() {
-            let j = Journal::read(path)?;
-            j.check_against(&self.plan, self.shard)
-                .map_err(|problem| JournalError::Invalid {
-                    path: path.to_path_buf(),
-                    problem,
+        let journal = match existing {
+            Some(j) => {
+                if !self.fixed_depth
+                    && j.plan != self.plan.hash_hex()
+                    && let Ok(p) =
+                        Plan::build(self.plan.n, self.plan.algorithm, Some(j.split_depth))
+                    && p.hash_hex() == j.plan
+                {
+                    self.plan = p;
+                }
+                j.check_against(&self.plan, self.shard).map_err(|problem| {
+                    JournalError::Invalid {
+                        path: path.to_path_buf(),
+                        problem,
+                    }
                 })?;
-            self = self.resume(j.piece_map().into_values())?;
-            j
-        } else {
-            Journal::new(Kind::Checkpoint, &self.plan, self.shard)
+                self = self.resume(j.piece_map().into_values())?;
+                j
+            }
+            None => Journal::new(Kind::Checkpoint, &self.plan, self.shard),
         };
         self.checkpoint = Some((path.to_path_buf(), journal));
         Ok(self)
@@ -139,11 +163,6 @@ impl Job {
     /// Worker threads the run uses.
     pub fn threads(&self) -> usize {
         self.threads
-    }
-
-    /// The shard the run covers, if any.
-    pub fn shard_covered(&self) -> Option<Shard> {
-        self.shard
     }
 
     /// The ids this run covers (its shard's, or all), in increasing order.
@@ -211,7 +230,7 @@ impl Job {
         let mut pieces = self.resumed.clone();
         pieces.extend(worked.pieces.iter().map(|p| (p.id, *p)));
         let sums = Sums::of(&self.plan, pieces.values());
-        let complete = pieces.len() == self.wanted().len();
+        let complete = worked.pieces.len() == todo.len();
         let whole = complete && self.shard.is_none() && self.plan.has_unique();
         if whole && !sums.burnside_holds(self.plan.n) {
             return Err(Error::Integrity {

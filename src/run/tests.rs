@@ -193,3 +193,30 @@ fn an_altered_resumed_piece_fails_the_burnside_check() {
     assert!(matches!(err, Error::Integrity { n: 10, .. }), "{err}");
     assert!(err.to_string().contains("Burnside"), "{err}");
 }
+
+#[test]
+fn a_checkpoint_of_a_fixed_split_depth_resumes_with_its_plan() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("deep.json");
+    let deep = Job::new(&config(12, Algorithm::Symmetry, 2).split_depth(3))
+        .unwrap()
+        .checkpoint(&path)
+        .unwrap();
+    assert!(run_cancelled_after(&deep, 3).cancelled);
+    // Without a split depth, the job takes the checkpoint's plan rather than refusing it.
+    let job = Job::new(&config(12, Algorithm::Symmetry, 2))
+        .unwrap()
+        .checkpoint(&path)
+        .unwrap();
+    assert_eq!(job.plan().split_depth, 3);
+    assert!(!job.resumed().is_empty());
+    let counts = job.run(Control::default()).unwrap().counts().unwrap();
+    assert_eq!((counts.total, counts.unique), (14200, Some(1787)));
+    // A split depth given is kept, and the checkpoint of another depth refused.
+    let err = Job::new(&config(12, Algorithm::Symmetry, 2).split_depth(2))
+        .unwrap()
+        .checkpoint(&path)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("another plan"), "{err}");
+}

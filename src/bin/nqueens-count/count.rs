@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use nqueens::known::{self, Verdict};
 use nqueens::persist::{self, Journal, Shard};
 use nqueens::system::Machine;
-use nqueens::{Algorithm, Config, Control, Job, Piece, Plan, Status};
+use nqueens::{Algorithm, Config, Control, Job, Piece, Status};
 
 use crate::args::{CountArgs, ShardArg};
 use crate::exit::{self, Exit, fail, out, say};
@@ -100,16 +100,20 @@ fn shard(args: &CountArgs) -> Result<Option<Shard>, Exit> {
     }
 }
 
-/// The configuration for `n`: the arguments, and where they are silent, the checkpoint's own
-/// algorithm and split depth (so that a run resumes with the plan it was started with).
-fn config(n: usize, args: &CountArgs) -> Result<Config, Exit> {
-    let existing = match &args.checkpoint {
-        Some(path) if path.exists() => {
-            Some(Journal::read(path).map_err(|e| exit::error(&e.into()))?)
-        }
-        _ => None,
-    };
-    let algorithm = match (args.algorithm, &existing) {
+/// The checkpoint at `--checkpoint`, when it exists, read once.
+fn existing_checkpoint(args: &CountArgs) -> Result<Option<Journal>, Exit> {
+    match &args.checkpoint {
+        Some(path) if path.exists() => Journal::read(path)
+            .map(Some)
+            .map_err(|e| exit::error(&e.into())),
+        _ => Ok(None),
+    }
+}
+
+/// The configuration for `n`: the arguments, and where they name no algorithm, the
+/// checkpoint's own (the job then takes the checkpoint's plan; see [`Job::checkpoint_read`]).
+fn config(n: usize, args: &CountArgs, existing: Option<&Journal>) -> Config {
+    let algorithm = match (args.algorithm, existing) {
         (Some(a), _) => a.into(),
         (None, Some(j)) => j.algorithm().unwrap_or(Algorithm::default_for(n)),
         (None, None) => Algorithm::default_for(n),
@@ -120,15 +124,8 @@ fn config(n: usize, args: &CountArgs) -> Result<Config, Exit> {
     }
     if let Some(d) = args.split_depth {
         config = config.split_depth(d);
-    } else if let Some(j) = &existing {
-        // The checkpoint's plan is either the default one (which may split its largest pieces
-        // deeper than its split depth) or one of a fixed split depth.
-        let default = Plan::build(n, algorithm, None).map_err(|e| exit::error(&e))?;
-        if default.hash_hex() != j.plan {
-            config = config.split_depth(j.split_depth);
-        }
     }
-    Ok(config)
+    config
 }
 
 /// Counts one n and prints it; `Ok` carries the `--verify` verdict, `Err` an exit that ends
@@ -140,13 +137,16 @@ fn count_one(
     machine: &Machine,
     header: &mut bool,
 ) -> Result<Option<Verdict>, Exit> {
-    let config = config(n, args)?;
+    let existing = existing_checkpoint(args)?;
+    let config = config(n, args, existing.as_ref());
     let mut job = Job::new(&config).map_err(|e| exit::error(&e))?;
     if let Some(s) = shard {
         job = job.shard(s);
     }
     if let Some(path) = &args.checkpoint {
-        job = job.checkpoint(path).map_err(|e| exit::error(&e))?;
+        job = job
+            .checkpoint_read(path, existing)
+            .map_err(|e| exit::error(&e))?;
     }
     job.check_memory().map_err(|e| exit::error(&e))?;
     if std::mem::take(header) {
