@@ -1,21 +1,26 @@
-//! Prints the join engine's memory estimate (`join::memory_needed`) for n = 12..=23 and some
-//! thread counts: the figures the README's memory table quotes.
+//! Prints the join engine's memory estimate (`join::memory_needed`) for n = 12..=28, both
+//! layouts, and some thread counts: the figures the README's memory table quotes.
 
-use nqueens::internals::join;
+use nqueens::internals::join::{self, Layout};
 use nqueens::system::Bytes;
 
 fn main() {
     let threads = [1, 2, 4, 8, 16, 64];
-    print!("n");
+    print!("n\tlayout");
     for t in threads {
         print!("\t{t} threads");
     }
     println!();
     for n in 12..=join::MAX_JOIN_N {
-        print!("{n}");
-        for t in threads {
-            print!("\t{}", Bytes(join::memory_needed(n, t)));
+        for layout in [Layout::Lists, Layout::Bounded] {
+            if layout == Layout::Lists && n > join::MAX_LISTED_N {
+                continue;
+            }
+            print!("{n}\t{layout:?}");
+            for t in threads {
+                print!("\t{}", Bytes(join::memory_needed(n, t, layout)));
+            }
+            println!();
         }
-        println!();
     }
 }

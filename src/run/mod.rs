@@ -22,6 +22,7 @@ pub use status::Status;
 
 use crate::config::{Config, MAX_THREADS};
 use crate::engine::join;
+use crate::engine::join::Layout;
 use crate::error::{Error, MemoryAdvice};
 use crate::persist::{Journal, JournalError, Kind, Recorder, Shard};
 use crate::plan::{Algorithm, Plan};
@@ -57,6 +58,8 @@ pub struct Job {
     resumed: BTreeMap<u64, Piece>,
     checkpoint: Option<(PathBuf, Journal)>,
     save_every: Duration,
+    /// The join's layout when fixed by the caller rather than by the memory budget.
+    layout: Option<Layout>,
 }
 
 impl Job {
@@ -78,7 +81,16 @@ impl Job {
             resumed: BTreeMap::new(),
             checkpoint: None,
             save_every: SAVE_EVERY,
+            layout: None,
         })
+    }
+
+    /// The same job with the join algorithm's layout fixed (by default the memory budget
+    /// chooses: the whole lists where they fit, else the memory-bounded layout); for tests and
+    /// measurements, as the count does not depend on it. The budget is still checked.
+    pub fn layout(mut self, layout: Layout) -> Job {
+        self.layout = Some(layout);
+        self
     }
 
     /// The same job restricted to `shard` of the plan.
@@ -187,11 +199,11 @@ impl Job {
     }
 
     /// Checks that counting what is left fits in the memory budget, or where none was given,
-    /// in what this process may use (only the join algorithm's lists are large enough to
-    /// matter).
-    pub fn check_memory(&self) -> Result<(), Error> {
+    /// in what this process may use (only the join algorithm is large enough to matter), and
+    /// says which layout of the join's quadrant groups fits.
+    pub fn check_memory(&self) -> Result<Layout, Error> {
         let available = self.memory.or_else(system::available_memory);
-        check_memory(&self.plan, self.threads, available)
+        check_memory(&self.plan, self.threads, available, self.layout)
     }
 
     /// Counts what is left: checks the memory, saves the checkpoint once before the work (so
@@ -199,9 +211,11 @@ impl Job {
     pub fn run(&self, control: Control<'_>) -> Result<Outcome, Error> {
         let begun = Instant::now();
         let todo = self.todo();
-        if !todo.is_empty() {
-            self.check_memory()?;
-        }
+        let layout = if todo.is_empty() {
+            Layout::Lists
+        } else {
+            self.check_memory()?
+        };
         let recorder = self.checkpoint.as_ref().map(|(path, journal)| {
             Recorder::new(&self.plan, path, journal.clone(), self.save_every)
         });
@@ -220,7 +234,7 @@ impl Job {
             cancel: control.cancel,
             observer: Some(&record),
         };
-        let worked = pool::execute(&self.plan, &todo, self.threads, &inner)?;
+        let worked = pool::execute(&self.plan, layout, &todo, self.threads, &inner)?;
         if let Some(r) = &recorder {
             if !worked.pieces.is_empty() {
                 r.set_meta("program", program());
@@ -280,27 +294,56 @@ fn program() -> String {
     format!("nqueens-count {}", env!("CARGO_PKG_VERSION"))
 }
 
-/// Checks a count of `plan` on `threads` threads against `available` bytes (unknown: no limit).
-fn check_memory(plan: &Plan, threads: usize, available: Option<u64>) -> Result<(), Error> {
+/// Checks a count of `plan` on `threads` threads against `available` bytes (unknown: no
+/// limit), and picks the join's layout: the whole lists where they fit (fastest), else the
+/// memory-bounded one.
+fn check_memory(
+    plan: &Plan,
+    threads: usize,
+    available: Option<u64>,
+    fixed: Option<Layout>,
+) -> Result<Layout, Error> {
     if plan.algorithm != Algorithm::Join {
-        return Ok(());
+        return Ok(Layout::Lists);
     }
-    let needed = join::memory_needed(plan.n, threads);
-    match available {
-        Some(available) if needed > available => {
-            let fits = (1..threads)
-                .rev()
-                .find(|&t| join::memory_needed(plan.n, t) <= available);
-            Err(Error::JoinMemory {
-                n: plan.n,
-                threads,
-                needed: Bytes(needed),
-                available: Bytes(available),
-                advice: fits.map_or(MemoryAdvice::OtherAlgorithm, MemoryAdvice::Threads),
-            })
+    let n = plan.n;
+    let listed = n <= join::MAX_LISTED_N && fixed != Some(Layout::Bounded);
+    let needs = |t: usize, layout: Layout| join::memory_needed(n, t, layout);
+    let Some(available) = available else {
+        return Ok(if listed {
+            Layout::Lists
+        } else {
+            Layout::Bounded
+        });
+    };
+    if listed && (needs(threads, Layout::Lists) <= available || fixed == Some(Layout::Lists)) {
+        // A fixed list layout is refused below only if it does not fit.
+        let needed = needs(threads, Layout::Lists);
+        if needed <= available {
+            return Ok(Layout::Lists);
         }
-        _ => Ok(()),
+        return Err(Error::JoinMemory {
+            n,
+            threads,
+            needed: Bytes(needed),
+            available: Bytes(available),
+            advice: MemoryAdvice::OtherAlgorithm,
+        });
     }
+    let needed = needs(threads, Layout::Bounded);
+    if needed <= available {
+        return Ok(Layout::Bounded);
+    }
+    let fits = (1..threads)
+        .rev()
+        .find(|&t| needs(t, Layout::Bounded) <= available);
+    Err(Error::JoinMemory {
+        n,
+        threads,
+        needed: Bytes(needed),
+        available: Bytes(available),
+        advice: fits.map_or(MemoryAdvice::OtherAlgorithm, MemoryAdvice::Threads),
+    })
 }
 
 /// What a run did: every finished piece of its share (resumed ones included) and their sums.

@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use super::Control;
 use super::prepared::Prepared;
 use super::status::Tracker;
+use crate::engine::join::Layout;
 use crate::error::Error;
 use crate::plan::{Plan, Subproblem, Work};
 use crate::tally::Piece;
@@ -33,6 +34,7 @@ pub(super) struct Worked {
 /// Counts the subproblems of `plan` whose ids are in `todo` on `threads` threads.
 pub(super) fn execute(
     plan: &Plan,
+    layout: Layout,
     todo: &[u64],
     threads: usize,
     control: &Control<'_>,
@@ -50,7 +52,7 @@ pub(super) fn execute(
         });
     }
     // What the subproblems share is built once, by all the pool's threads, before they start.
-    let engines = pool.install(|| Prepared::new(plan));
+    let engines = pool.install(|| Prepared::new(plan, layout));
     // The cost model is only worth its time where someone watches a run long enough for the
     // time left to matter; elsewhere the plan's estimates weight the progress.
     let costs: Vec<f64> = if control.observer.is_some() && plan.n >= MODELLED_FROM {

@@ -4,7 +4,7 @@
 use std::sync::atomic::AtomicBool;
 
 use crate::engine::Found;
-use crate::engine::join::{self, Quadrants};
+use crate::engine::join::{self, Layout, Quadrants};
 use crate::engine::kernel;
 use crate::plan::{Algorithm, Plan, Subproblem, Work};
 use crate::symmetry;
@@ -21,8 +21,11 @@ pub struct Prepared<'p> {
 impl<'p> Prepared<'p> {
     /// Builds what `plan`'s subproblems share. Called inside a worker pool, the join
     /// algorithm's lists are built on that pool's threads.
-    pub fn new(plan: &'p Plan) -> Prepared<'p> {
-        let quadrants = (plan.algorithm == Algorithm::Join).then(|| Quadrants::build(plan.n));
+    pub fn new(plan: &'p Plan, layout: Layout) -> Prepared<'p> {
+        let quadrants = (plan.algorithm == Algorithm::Join).then(|| match layout {
+            Layout::Lists => Quadrants::build(plan.n),
+            Layout::Bounded => Quadrants::bounded(plan.n),
+        });
         Prepared { plan, quadrants }
     }
 
@@ -35,7 +38,7 @@ impl<'p> Prepared<'p> {
     /// ([`join::unit_cost`]) from the prepared lists, the plan's estimate otherwise.
     pub fn cost(&self, sub: &Subproblem) -> f64 {
         match (sub.work, &self.quadrants) {
-            (Work::Join { unit, .. }, Some(q)) => join::unit_cost(q, &unit),
+            (Work::Join { unit, .. }, Some(q)) if !q.is_bounded() => join::unit_cost(q, &unit),
             _ => sub.estimate,
         }
     }
@@ -48,7 +51,7 @@ impl<'p> Prepared<'p> {
     }
 
     /// Counts one subproblem of the plan, giving up (`None`) soon after `stop` is raised: within
-    /// milliseconds in the kernel; the join's units are short and end first.
+    /// milliseconds in the kernel, within a small share of a unit in the join.
     pub fn solve_until(&self, sub: &Subproblem, stop: &AtomicBool) -> Option<Piece> {
         let found = match sub.work {
             Work::Complete { frame, start, .. } => {
@@ -64,7 +67,7 @@ impl<'p> Prepared<'p> {
                     .quadrants
                     .as_ref()
                     .expect("a plan with join units is prepared with quadrant lists");
-                join::count_unit(q, &unit)
+                join::count_unit_until(q, &unit, stop)?
             }
         };
         Some(Piece {
@@ -78,5 +81,5 @@ impl<'p> Prepared<'p> {
 /// Counts one subproblem of `plan` on its own, preparing the engines for it (for tests and
 /// tools; a run prepares once for all its subproblems).
 pub fn solve_one(plan: &Plan, sub: &Subproblem) -> Piece {
-    Prepared::new(plan).solve(sub)
+    Prepared::new(plan, Layout::Lists).solve(sub)
 }

@@ -154,23 +154,63 @@ fn thread_counts_past_the_bound_are_refused() {
 #[test]
 fn too_little_memory_is_one_line_with_true_advice() {
     let plan = Plan::build(20, Algorithm::Join, None).unwrap();
-    let need = join::memory_needed(20, 8);
-    assert!(check_memory(&plan, 8, Some(need)).is_ok());
-    assert!(check_memory(&plan, 8, None).is_ok());
-    let two = join::memory_needed(20, 2);
-    let err = check_memory(&plan, 8, Some(two)).unwrap_err();
+    let lists = join::memory_needed(20, 8, Layout::Lists);
+    assert_eq!(
+        check_memory(&plan, 8, Some(lists), None).unwrap(),
+        Layout::Lists
+    );
+    assert_eq!(check_memory(&plan, 8, None, None).unwrap(), Layout::Lists);
+    // Less than the lists need: the bounded layout, where it fits.
+    let bounded = join::memory_needed(20, 8, Layout::Bounded);
+    assert!(bounded < lists);
+    assert_eq!(
+        check_memory(&plan, 8, Some(bounded), None).unwrap(),
+        Layout::Bounded
+    );
+    let two = join::memory_needed(20, 2, Layout::Bounded);
+    let err = check_memory(&plan, 8, Some(two), None).unwrap_err();
     assert!(
         matches!(err, Error::JoinMemory { advice: MemoryAdvice::Threads(t), .. } if t >= 2),
         "{err}"
     );
-    let err = check_memory(&plan, 8, Some(join::memory_needed(20, 1) - 1))
-        .unwrap_err()
-        .to_string();
+    let err = check_memory(
+        &plan,
+        8,
+        Some(join::memory_needed(20, 1, Layout::Bounded) - 1),
+        None,
+    )
+    .unwrap_err()
+    .to_string();
     assert!(err.contains("n = 20 on 8 threads"), "{err}");
     assert!(err.contains("symmetry algorithm"), "{err}");
     assert_eq!(err.lines().count(), 1);
     let sym = Plan::build(20, Algorithm::Symmetry, Some(0)).unwrap();
-    assert!(check_memory(&sym, 8, Some(0)).is_ok());
+    assert!(check_memory(&sym, 8, Some(0), None).is_ok());
+    // Past the listed boards, the bounded layout whatever the memory.
+    let big = Plan::build(24, Algorithm::Join, None).unwrap();
+    assert_eq!(check_memory(&big, 2, None, None).unwrap(), Layout::Bounded);
+    assert_eq!(
+        check_memory(&big, 2, Some(u64::MAX), None).unwrap(),
+        Layout::Bounded
+    );
+}
+
+#[test]
+fn every_board_counts_exactly_in_the_bounded_layout() {
+    for n in 1..=14 {
+        let config =
+            config(n, Algorithm::Join, 2).memory(join::memory_needed(n, 2, Layout::Bounded));
+        let job = Job::new(&config).unwrap().layout(Layout::Bounded);
+        assert_eq!(job.check_memory().unwrap(), Layout::Bounded, "n = {n}");
+        let counts = job.run(Control::default()).unwrap().counts().unwrap();
+        assert_eq!(Some(counts.total), known::total(n), "n = {n}");
+        assert_eq!(counts.unique, known::unique(n), "n = {n}");
+    }
+    // A budget below one thread's need is refused even with the layout fixed.
+    let small = Job::new(&config(16, Algorithm::Join, 1).memory(1 << 20))
+        .unwrap()
+        .layout(Layout::Bounded);
+    assert!(small.check_memory().is_err());
 }
 
 #[test]

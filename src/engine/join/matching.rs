@@ -4,6 +4,7 @@
 //! [`super::x86`], chosen once per process by the instruction sets the processor has.
 
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::sieve;
 #[cfg(target_arch = "x86_64")]
@@ -41,11 +42,24 @@ macro_rules! by_chunks {
 /// are sieved first ([`super::sieve`]), and then the larger side becomes the tables
 /// (`results/join-log.md`, section 15).
 pub fn count_fitting(one: &[u64], other: &[u64], bits: usize, scratch: &mut Tables) -> u64 {
+    static NEVER: AtomicBool = AtomicBool::new(false);
+    count_fitting_until(one, other, bits, scratch, &NEVER).expect("never stopped")
+}
+
+/// [`count_fitting`], giving up (`None`) soon after `stop` rises: between blocks of queries or
+/// classes of the sieve, each a small share of the work.
+pub fn count_fitting_until(
+    one: &[u64],
+    other: &[u64],
+    bits: usize,
+    scratch: &mut Tables,
+    stop: &AtomicBool,
+) -> Option<u64> {
     if one.is_empty() || other.is_empty() {
-        return 0;
+        return Some(0);
     }
     if one.len() * other.len() <= PAIRWISE_LIMIT {
-        return count_pairwise(one, other);
+        return Some(count_pairwise(one, other));
     }
     let (small, large) = if one.len() <= other.len() {
         (one, other)
@@ -53,13 +67,22 @@ pub fn count_fitting(one: &[u64], other: &[u64], bits: usize, scratch: &mut Tabl
         (other, one)
     };
     if !sieve::pays(large.len()) {
-        return count_plain(small, large, bits, scratch);
+        return count_plain(small, large, bits, scratch, stop);
     }
-    sieve::count(large, small, bits, None, scratch)
+    sieve::count(large, small, bits, None, scratch, stop)
 }
 
+/// Queries matched between two looks at the stop flag, unsieved.
+const QUERY_BLOCK: usize = 1 << 16;
+
 /// The matching without a sieve: `table` as one set of tables, every query against all of it.
-fn count_plain(table: &[u64], queries: &[u64], bits: usize, scratch: &mut Tables) -> u64 {
+fn count_plain(
+    table: &[u64],
+    queries: &[u64],
+    bits: usize,
+    scratch: &mut Tables,
+    stop: &AtomicBool,
+) -> Option<u64> {
     let chunks = bits.div_ceil(CHUNK).max(1);
     let words = words_for(table.len());
     let size = chunks * (words << CHUNK);
@@ -68,7 +91,14 @@ fn count_plain(table: &[u64], queries: &[u64], bits: usize, scratch: &mut Tables
     }
     let tables = &mut scratch.rows[..size];
     build_tables(table, chunks, words, tables);
-    query(chunks, queries, tables, words)
+    let mut total = 0;
+    for block in queries.chunks(QUERY_BLOCK) {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        total += query(chunks, block, tables, words);
+    }
+    Some(total)
 }
 
 /// Buffers of the matching, reused from call to call: the tables of one class and both sides
@@ -80,6 +110,14 @@ pub struct Tables {
     pub(super) queries: Vec<u64>,
     pub(super) table_starts: Vec<usize>,
     pub(super) query_starts: Vec<usize>,
+}
+
+impl Tables {
+    /// Bytes the buffers hold.
+    pub fn bytes(&self) -> usize {
+        8 * (self.rows.capacity() + self.table.capacity() + self.queries.capacity())
+            + 8 * (self.table_starts.capacity() + self.query_starts.capacity())
+    }
 }
 
 /// Below this many candidate pairs, testing every pair beats building tables (the tables of

@@ -1,13 +1,37 @@
-//! How large a join count may be and how much memory it needs: the sizes of the quadrant
-//! lists (measured, in `PLACEMENTS`) and the estimate the plan checks before a count starts.
+//! How large a join count may be and how much memory it needs, in each of its two layouts:
+//! the quadrant lists built once per count (fastest while they fit; sizes measured, in
+//! `PLACEMENTS`), or the memory-bounded layout whose units make their own partitions
+//! ([`super::partition`]). The run checks the estimate before a count starts and picks the
+//! layout that fits.
 
 use super::geometry::Geometry;
 use super::quadrant::{MIDDLES_KEPT, SMALL_QUADRANT};
 use super::units::binomial;
 
-/// The largest board the join engine accepts: its quadrant lists grow about eightfold per two
-/// rows (n = 22 lists some 230 million quadrant placements).
-pub const MAX_JOIN_N: usize = 23;
+/// The largest board the join engine accepts (the memory-bounded layout; a unit's half-boards
+/// grow about fivefold per two rows, some 4 GiB a thread at n = 28, and a whole count there
+/// is a matter of CPU-centuries).
+pub const MAX_JOIN_N: usize = 28;
+
+/// The largest board whose quadrant lists are ever built whole: they grow about eightfold per
+/// two rows (n = 22 lists some 230 million quadrant placements, n = 23 needs about 10 GB).
+pub const MAX_LISTED_N: usize = 23;
+
+/// Where a join count's quadrant groups come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Layout {
+    /// Every quadrant placement listed once per count, shared by the threads.
+    Lists,
+    /// Each unit makes the partitions it needs; memory per thread is bounded.
+    Bounded,
+}
+
+/// Largest partition (placements on one row mask of a quadrant, all column sets) for quadrant
+/// side h = 0, 1, 2, ... (`examples/quadrant_sizes.rs --partitions`); the last two are
+/// extrapolated (about ×5.5 per step) and only size memory.
+const LARGEST_PARTITION: [u64; 15] = [
+    1, 1, 2, 4, 10, 26, 92, 296, 1_174, 5_366, 26_548, 143_140, 788_698, 4_400_000, 24_000_000,
+];
 
 /// Placements listed per quadrant for quadrant side h = 0, 1, 2, ... (the empty placement
 /// included), as [`super::Quadrants::build`] lists them (`examples/quadrant_sizes.rs`); the last two
@@ -28,12 +52,23 @@ const PLACEMENTS: [u64; 13] = [
     560_000_000,
 ];
 
-/// Bytes a join count of an n×n board needs on `threads` threads, about: the quadrant lists
-/// (and their building; even n keeps one list of four), the shared lists filtered by the
-/// middle queens (odd n), and per thread the half-board, sorted and table buffers of the
-/// largest unit.
-pub fn memory_needed(n: usize, threads: usize) -> u64 {
+/// Bytes a join count of an n×n board needs on `threads` threads in `layout`, about.
+///
+/// Lists: the quadrant lists (and their building; even n keeps one list of four), the shared
+/// lists filtered by the middle queens (odd n), and per thread the half-board, sorted and
+/// table buffers of the largest unit. Bounded: per thread, those buffers and four of the
+/// largest partitions.
+pub fn memory_needed(n: usize, threads: usize, layout: Layout) -> u64 {
     let geo = Geometry::new(n);
+    // The largest side of a unit: about 3000 half-boards at n = 16, five times more per two rows.
+    let side = (3000.0 * 5f64.powf((n as f64 - 16.0) / 2.0)).max(1000.0) as u64;
+    let per_thread = 100 * side;
+    if layout == Layout::Bounded {
+        // Four partitions, each with its 12-byte search buffer.
+        let part = LARGEST_PARTITION[geo.h.min(LARGEST_PARTITION.len() - 1)];
+        let total = threads as u64 * (per_thread + 4 * 20 * part);
+        return total + total / 10 + (16 << 20);
+    }
     let per_quadrant = PLACEMENTS[geo.h.min(PLACEMENTS.len() - 1)];
     let odd = n % 2 == 1;
     // Groups of equal-size row and column sets: C(2h, h).
@@ -53,9 +88,6 @@ pub fn memory_needed(n: usize, threads: usize) -> u64 {
     } else {
         (geo.h as u64 + 1) * 4 * groups
     };
-    // The largest side of a unit: about 3000 half-boards at n = 16, five times more per two rows.
-    let side = (3000.0 * 5f64.powf((n as f64 - 16.0) / 2.0)).max(1000.0) as u64;
-    let per_thread = 100 * side;
     // Odd n: the lists filtered for a middle-queen pair (at most the whole lists), shared,
     // kept for the last pairs, and one more held by threads still on an older pair.
     let filtered = if odd {
@@ -80,8 +112,9 @@ mod tests {
             assert_eq!(q.placements() as u64, 4 * PLACEMENTS[q.geo.h], "n = {n}");
             let h = q.geo.h as u64;
             assert_eq!(q.index.groups as u64, binomial(2 * h, h));
-            assert!(memory_needed(n, 1) >= q.bytes() as u64);
-            assert!(memory_needed(n, 4) > memory_needed(n, 1));
+            assert!(memory_needed(n, 1, Layout::Lists) >= q.bytes() as u64);
+            assert!(memory_needed(n, 4, Layout::Lists) > memory_needed(n, 1, Layout::Lists));
+            assert!(memory_needed(n, 4, Layout::Bounded) > memory_needed(n, 1, Layout::Bounded));
         }
     }
 }

@@ -45,6 +45,7 @@
 
 use std::cell::RefCell;
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use super::Found;
 
@@ -54,6 +55,7 @@ mod halves;
 #[macro_use]
 mod matching;
 mod memory;
+mod partition;
 mod quadrant;
 mod sieve;
 mod units;
@@ -62,12 +64,13 @@ mod x86;
 
 pub use cost::unit_cost;
 pub use geometry::Geometry;
-pub use matching::{Tables, count_fitting};
-pub use memory::{MAX_JOIN_N, memory_needed};
+pub use matching::{Tables, count_fitting, count_fitting_until};
+pub use memory::{Layout, MAX_JOIN_N, MAX_LISTED_N, memory_needed};
 pub use quadrant::Quadrants;
 pub use units::{Middle, Unit, units};
 
 use halves::{halves, halves_even};
+use partition::Partition;
 use quadrant::{Lists, View};
 use units::{free_lines, next_row_set};
 
@@ -82,6 +85,8 @@ struct Scratch {
     /// Odd n: the quadrant lists filtered by the current middle-queen pair, that pair, and the
     /// board size.
     middle: Option<(usize, Middle, Arc<[Lists; 4]>)>,
+    /// Memory-bounded layout: the last partition made of each quadrant.
+    parts: [Partition; 4],
 }
 
 thread_local! {
@@ -90,42 +95,110 @@ thread_local! {
 
 /// Counts the solutions of one unit.
 pub fn count_unit(q: &Quadrants, unit: &Unit) -> Found {
+    static NEVER: AtomicBool = AtomicBool::new(false);
+    count_unit_until(q, unit, &NEVER).expect("never stopped")
+}
+
+/// Counts the solutions of one unit, giving up (`None`) soon after `stop` rises: between row
+/// sets and inside the matching (a small share of a unit at a time).
+pub fn count_unit_until(q: &Quadrants, unit: &Unit, stop: &AtomicBool) -> Option<Found> {
     SCRATCH.with(|s| {
         let s = &mut *s.borrow_mut();
-        count_unit_with(q, unit, s)
+        count_unit_with(q, unit, s, stop)
     })
 }
 
-fn count_unit_with(q: &Quadrants, unit: &Unit, s: &mut Scratch) -> Found {
+/// Bytes this thread's reused buffers hold (for measuring the memory model).
+pub fn scratch_bytes() -> usize {
+    SCRATCH.with(|s| {
+        let s = s.borrow();
+        8 * (s.east.capacity() + s.west.capacity() + s.south.capacity())
+            + s.tables.bytes()
+            + s.parts.iter().map(Partition::bytes).sum::<usize>()
+    })
+}
+
+/// The largest partition of the north-west quadrant of an n×n board (placements on one row
+/// mask) and the placements of all of them (for measuring the memory model).
+pub fn partition_sizes(n: usize) -> (usize, usize) {
+    let q = Quadrants::bounded(n);
+    let all = (1u32 << q.geo.h) - 1;
+    let mut part = Partition::default();
+    let (mut largest, mut total) = (0, 0);
+    for rows in 0..=all {
+        part.make(&q.geo, &q.index, (0, 0), rows, all, (0, 0));
+        largest = largest.max(part.patterns.len());
+        total += part.patterns.len();
+    }
+    (largest, total)
+}
+
+fn count_unit_with(
+    q: &Quadrants,
+    unit: &Unit,
+    s: &mut Scratch,
+    stop: &AtomicBool,
+) -> Option<Found> {
     let geo = &q.geo;
     let free = free_lines(geo, unit.middle);
-    let mut view = None;
+    let mut filtered = None;
+    // The middle queens' diagonals, which the partitions avoid as they are made.
+    let mut forbid = (0, 0);
     if let Some(m) = unit.middle {
+        for (r, c) in m.squares(geo.n) {
+            let (a, b) = geo.diagonals(r, c);
+            forbid = (forbid.0 | a, forbid.1 | b);
+        }
         // Units of one middle-queen pair come one after another, so the lists are filtered
         // about once per pair and shared by the threads.
-        if !matches!(&s.middle, Some((n, f, _)) if *n == geo.n && *f == m) {
+        let fresh = !matches!(&s.middle, Some((n, f, _)) if *n == geo.n && *f == m);
+        if !q.is_bounded() && fresh {
             // Let go of the old pair's copy first, so it can be freed while filtering.
             s.middle = None;
             s.middle = Some((geo.n, m, q.filtered(m)));
         }
-        view = Some(View::of(&s.middle.as_ref().expect("just filled").2));
+        if !q.is_bounded() {
+            filtered = Some(View::of(&s.middle.as_ref().expect("just filled").2));
+        }
     }
     let mut east = std::mem::take(&mut s.east);
     let mut west = std::mem::take(&mut s.west);
     let mut total = Found::default();
     let mut rows = Some(unit.east_rows);
+    let side = (1u32 << geo.h) - 1;
     for _ in 0..unit.span {
         let Some(east_rows) = rows else { break };
         let west_rows = free.rows & !east_rows;
-        match &view {
-            Some(view) => {
-                halves(q, view, [1, 3], east_rows, free.east_cols, &mut east);
-                halves(q, view, [0, 2], west_rows, free.west_cols, &mut west);
+        if q.is_bounded() {
+            // North-west, north-east, south-west, south-east: each quadrant's rows of this
+            // row set.
+            let wanted = [
+                ((0, 0), west_rows & side, free.west_cols),
+                ((0, geo.far), east_rows & side, free.east_cols),
+                ((geo.far, 0), (west_rows >> geo.far) & side, free.west_cols),
+                (
+                    (geo.far, geo.far),
+                    (east_rows >> geo.far) & side,
+                    free.east_cols,
+                ),
+            ];
+            for (part, (origin, r, c)) in s.parts.iter_mut().zip(wanted) {
+                part.make(geo, &q.index, origin, r, c, forbid);
             }
-            None => {
-                let south = &mut s.south;
-                halves_even(q, true, east_rows, free.east_cols, south, &mut east);
-                halves_even(q, false, west_rows, free.west_cols, south, &mut west);
+            let view = View::parts(&s.parts);
+            halves(q, &view, [1, 3], east_rows, free.east_cols, &mut east);
+            halves(q, &view, [0, 2], west_rows, free.west_cols, &mut west);
+        } else {
+            match &filtered {
+                Some(view) => {
+                    halves(q, view, [1, 3], east_rows, free.east_cols, &mut east);
+                    halves(q, view, [0, 2], west_rows, free.west_cols, &mut west);
+                }
+                None => {
+                    let south = &mut s.south;
+                    halves_even(q, true, east_rows, free.east_cols, south, &mut east);
+                    halves_even(q, false, west_rows, free.west_cols, south, &mut west);
+                }
             }
         }
         // The larger side becomes the tables, sieved into classes
@@ -135,13 +208,19 @@ fn count_unit_with(q: &Quadrants, unit: &Unit, s: &mut Scratch) -> Found {
         } else {
             (&west, &east)
         };
-        total.count += count_fitting(table, queries, geo.pattern_bits(), &mut s.tables);
+        let fitting = count_fitting_until(table, queries, geo.pattern_bits(), &mut s.tables, stop);
         total.nodes += (east.len() + west.len()) as u64;
+        let Some(fitting) = fitting else {
+            s.east = east;
+            s.west = west;
+            return None;
+        };
+        total.count += fitting;
         rows = next_row_set(east_rows, free.rows);
     }
     s.east = east;
     s.west = west;
-    total
+    Some(total)
 }
 
 #[cfg(test)]
@@ -157,6 +236,34 @@ mod tests {
                 .map(|(u, w)| u128::from(count_unit(&q, u).count) * u128::from(*w))
                 .sum();
             assert_eq!(Some(total), crate::known::total(n), "n = {n}");
+        }
+    }
+
+    #[test]
+    fn the_bounded_layout_counts_every_unit_as_the_lists_do() {
+        for n in 1..=13 {
+            let lists = Quadrants::build(n);
+            let bounded = Quadrants::bounded(n);
+            for (u, _) in units(n) {
+                assert_eq!(
+                    count_unit(&lists, &u),
+                    count_unit(&bounded, &u),
+                    "n = {n}, {u:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_raised_stop_gives_up_the_unit() {
+        let stop = AtomicBool::new(true);
+        for q in [Quadrants::build(16), Quadrants::bounded(16)] {
+            let big = units(16)
+                .into_iter()
+                .map(|(u, _)| u)
+                .max_by_key(|u| count_unit(&q, u).nodes)
+                .unwrap();
+            assert_eq!(count_unit_until(&q, &big, &stop), None);
         }
     }
 }

@@ -8,6 +8,7 @@
 use std::sync::{Arc, Mutex};
 
 use super::geometry::Geometry;
+use super::partition::Partition;
 use super::units::Middle;
 
 /// Every non-attacking partial placement of one h×h quadrant (at most one queen per row and per
@@ -145,8 +146,19 @@ impl QuadrantIndex {
     }
 
     #[inline]
-    fn group(&self, rows: u32, cols: u32) -> usize {
+    pub(super) fn group(&self, rows: u32, cols: u32) -> usize {
         (self.base[rows as usize] + self.rank[cols as usize]) as usize
+    }
+
+    /// The number of the first group of `rows`.
+    pub(super) fn base(&self, rows: u32) -> u32 {
+        self.base[rows as usize]
+    }
+
+    /// The place of `cols` among the column masks of its size.
+    #[inline]
+    pub(super) fn rank(&self, cols: u32) -> u32 {
+        self.rank[cols as usize]
     }
 }
 
@@ -347,6 +359,9 @@ pub(super) struct Lists {
 pub(super) struct View<'a> {
     start: [&'a [u32]; 4],
     patterns: [&'a [u64]; 4],
+    /// The first group each `start` describes: 0 for whole lists, a row mask's first group
+    /// for partitions.
+    base: [u32; 4],
 }
 
 impl View<'_> {
@@ -355,13 +370,24 @@ impl View<'_> {
         View {
             start: [0, 1, 2, 3].map(|k| &lists[k].start[..]),
             patterns: [0, 1, 2, 3].map(|k| &lists[k].patterns[..]),
+            base: [0; 4],
+        }
+    }
+
+    /// The four partitions of one row set (memory-bounded join): only their row masks may be
+    /// asked for.
+    pub(super) fn parts(parts: &[Partition; 4]) -> View<'_> {
+        View {
+            start: [0, 1, 2, 3].map(|k| &parts[k].start[..]),
+            patterns: [0, 1, 2, 3].map(|k| &parts[k].patterns[..]),
+            base: [0, 1, 2, 3].map(|k| parts[k].base),
         }
     }
 
     /// Patterns of quadrant `k`'s group of `rows` and `cols` (quadrant-local masks).
     #[inline]
     pub(super) fn group(&self, index: &QuadrantIndex, k: usize, rows: u32, cols: u32) -> &[u64] {
-        let g = index.group(rows, cols);
+        let g = index.group(rows, cols) - self.base[k] as usize;
         &self.patterns[k][self.start[k][g] as usize..self.start[k][g + 1] as usize]
     }
 }
@@ -428,6 +454,31 @@ impl Quadrants {
         }
     }
 
+    /// The memory-bounded layout: no list at all; each unit makes its own partitions
+    /// ([`super::partition`]).
+    pub fn bounded(n: usize) -> Quadrants {
+        let geo = Geometry::new(n);
+        Quadrants {
+            geo,
+            index: QuadrantIndex::new(geo.h),
+            quads: Vec::new(),
+            by_middle: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Whether this is the memory-bounded layout (no lists).
+    pub fn is_bounded(&self) -> bool {
+        self.quads.is_empty()
+    }
+
+    /// The patterns of quadrant `k`'s listed group (tests).
+    #[cfg(test)]
+    pub(super) fn listed(&self, k: usize, rows: u32, cols: u32) -> &[u64] {
+        let q = &self.quads[k];
+        let g = self.index.group(rows, cols);
+        &q.patterns[q.start[g] as usize..q.start[g + 1] as usize]
+    }
+
     /// The lists no middle queen of `m` attacks: filtered by the first thread that asks, then
     /// shared.
     pub(super) fn filtered(&self, m: Middle) -> Arc<[Lists; 4]> {
@@ -465,7 +516,7 @@ impl Quadrants {
 
     /// Placements in all four quadrants (for even n, the north-west list's four times).
     pub fn placements(&self) -> usize {
-        self.quads.iter().map(Quadrant::len).sum::<usize>() * 4 / self.quads.len()
+        self.quads.iter().map(Quadrant::len).sum::<usize>() * 4 / self.quads.len().max(1)
     }
 
     /// Even n: the patterns of the north-west list's group of `rows` and `cols`

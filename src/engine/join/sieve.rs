@@ -6,6 +6,8 @@
 //! bits leave the patterns (fewer table chunks), and one class's tables stay in the cache while
 //! every query class that fits it streams past (`results/join-log.md`, section 15).
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use super::matching::{CHUNK, Tables, build_tables, query, words_for};
 
 /// The most sieve bits per pattern field: at most 4^`MAX_RUN` classes.
@@ -121,14 +123,16 @@ fn sort_by_class(patterns: &[u64], split: &Split, out: &mut Vec<u64>, starts: &m
 }
 
 /// The number of pairs of a table pattern and a query that share no bit (`bits`-bit
-/// patterns), sieved by a run of `run` bits per field (chosen by the table's size if `None`).
+/// patterns), sieved by a run of `run` bits per field (chosen by the table's size if `None`);
+/// `None` if `stop` rose (checked between table classes, a small share of a unit each).
 pub(super) fn count(
     table: &[u64],
     queries: &[u64],
     bits: usize,
     run: Option<usize>,
     t: &mut Tables,
-) -> u64 {
+    stop: &AtomicBool,
+) -> Option<u64> {
     let split = run.map_or_else(
         || Split::for_table(bits, table.len()),
         |r| Split::new(bits, r),
@@ -149,6 +153,9 @@ pub(super) fn count(
         let ts = &sorted_table[table_starts[a]..table_starts[a + 1]];
         if ts.is_empty() {
             continue;
+        }
+        if stop.load(Ordering::Relaxed) {
+            return None;
         }
         // The query classes that fit class `a`: the subsets of its complement.
         let fits = all & !a;
@@ -185,12 +192,14 @@ pub(super) fn count(
             v = (v - 1) & fits;
         }
     }
-    total
+    Some(total)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    static NEVER: AtomicBool = AtomicBool::new(false);
 
     fn xorshift() -> impl FnMut() -> u64 {
         let mut rng = crate::internals::XorShift::new(0x2545_f491_4f6c_dd1d);
@@ -235,10 +244,15 @@ mod tests {
                     .map(|a| table.iter().filter(|&&b| a & b == 0).count() as u64)
                     .sum();
                 for run in 0..=MAX_RUN {
-                    let got = count(&table, &queries, bits, Some(run), &mut t);
-                    assert_eq!(got, want, "{bits} bits, run {run}");
+                    let got = count(&table, &queries, bits, Some(run), &mut t, &NEVER);
+                    assert_eq!(got, Some(want), "{bits} bits, run {run}");
                 }
-                assert_eq!(count(&table, &queries, bits, None, &mut t), want);
+                assert_eq!(
+                    count(&table, &queries, bits, None, &mut t, &NEVER),
+                    Some(want)
+                );
+                let stop = AtomicBool::new(true);
+                assert_eq!(count(&table, &queries, bits, None, &mut t, &stop), None);
             }
         }
     }

@@ -1,0 +1,210 @@
+//! The memory-bounded join: a unit's quadrant groups made on demand instead of listed once per
+//! count.
+//!
+//! The quadrant lists grow about eightfold per two rows (some 18 GiB at n = 24, hundreds of
+//! GiB at n = 28), but one row set only ever looks at one *partition* of each quadrant: the
+//! placements on exactly the unit's rows of that quadrant (one row mask of the quadrant's
+//! 2^h), grouped by the columns they fill. A small search makes those four partitions for
+//! each row set, avoiding the middle queens' diagonals as it goes (odd n), and each thread
+//! keeps its last partition of each quadrant, which the next row set often shares. Memory per
+//! thread is then a few partitions and the unit's half-boards, whatever n, and the search
+//! costs a few per cent of the matching (`results/join-log.md`, section 16).
+
+use super::geometry::Geometry;
+use super::quadrant::QuadrantIndex;
+use super::units::binomial;
+
+/// The placements of one quadrant on exactly one row mask, grouped by columns.
+#[derive(Debug, Default)]
+pub(super) struct Partition {
+    /// What the partition was made for; `None` before the first and while remaking.
+    key: Option<Key>,
+    /// Group `base + i` (in [`QuadrantIndex`] numbering) is `patterns[start[i]..start[i + 1]]`.
+    pub(super) base: u32,
+    pub(super) start: Vec<u32>,
+    pub(super) patterns: Vec<u64>,
+    /// Placements as found: (rank of their columns, pattern).
+    found: Vec<(u32, u64)>,
+}
+
+/// Everything a partition depends on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Key {
+    n: usize,
+    origin: (usize, usize),
+    rows: u32,
+    cols: u32,
+    forbid: (u64, u64),
+}
+
+/// What one search looks at, in quadrant-local terms: the rows to fill, and per row the
+/// columns the middle queens leave, and the pattern bits of each square.
+struct Search {
+    /// Quadrant-local rows that hold a queen, in order.
+    rows: Vec<usize>,
+    /// Per quadrant row: columns a queen may use (the allowed columns less the squares the
+    /// middle queens attack).
+    open: [u32; 32],
+    /// Pattern bits of the square (row, column), at `row * h + column`.
+    bits: Vec<u64>,
+    h: usize,
+}
+
+impl Search {
+    fn new(
+        geo: &Geometry,
+        origin: (usize, usize),
+        rows: u32,
+        cols: u32,
+        forbid: (u64, u64),
+    ) -> Search {
+        let h = geo.h;
+        let mut open = [0u32; 32];
+        let mut bits = vec![0u64; h * h];
+        for r in 0..h {
+            for c in 0..h {
+                let (a, b) = geo.diagonals(origin.0 + r, origin.1 + c);
+                bits[r * h + c] = geo.pattern(a, b);
+                if cols >> c & 1 == 1 && forbid.0 & a == 0 && forbid.1 & b == 0 {
+                    open[r] |= 1 << c;
+                }
+            }
+        }
+        Search {
+            rows: (0..h).filter(|r| rows >> r & 1 == 1).collect(),
+            open,
+            bits,
+            h,
+        }
+    }
+
+    /// Places a queen on `rows[i]` and the rows after it and records each full placement:
+    /// `used` are the columns taken, `down` and `up` the columns the queens placed attack
+    /// along the two diagonals in row `at` (the row of the last queen, or 0), as in the
+    /// classic bitmask search, shifted over the rows skipped.
+    fn go(
+        &self,
+        index: &QuadrantIndex,
+        i: usize,
+        at: usize,
+        used: u32,
+        (down, up): (u64, u64),
+        pattern: u64,
+        out: &mut Vec<(u32, u64)>,
+    ) {
+        let Some(&r) = self.rows.get(i) else {
+            out.push((index.rank(used), pattern));
+            return;
+        };
+        let gap = r - at;
+        let (down, up) = (down << gap, up >> gap);
+        let mut free = self.open[r] & !used & !((down | up) as u32);
+        while free != 0 {
+            let c = free.trailing_zeros() as usize;
+            free &= free - 1;
+            let q = 1u64 << c;
+            self.go(
+                index,
+                i + 1,
+                r,
+                used | q as u32,
+                (down | q, up | q),
+                pattern | self.bits[r * self.h + c],
+                out,
+            );
+        }
+    }
+}
+
+impl Partition {
+    /// Makes (or keeps, if it already holds them) the placements of the quadrant at `origin`
+    /// with queens on exactly the quadrant-local `rows`, using only the quadrant-local columns
+    /// `cols` and no diagonal of `forbid` (the middle queens' diagonal masks).
+    pub(super) fn make(
+        &mut self,
+        geo: &Geometry,
+        index: &QuadrantIndex,
+        origin: (usize, usize),
+        rows: u32,
+        cols: u32,
+        forbid: (u64, u64),
+    ) {
+        let key = Key {
+            n: geo.n,
+            origin,
+            rows,
+            cols,
+            forbid,
+        };
+        if self.key == Some(key) {
+            return;
+        }
+        self.key = None;
+        self.found.clear();
+        let search = Search::new(geo, origin, rows, cols, forbid);
+        let first = search.rows.first().copied().unwrap_or(0);
+        search.go(index, 0, first, 0, (0, 0), 0, &mut self.found);
+        let groups = binomial(geo.h as u64, search.rows.len() as u64) as usize;
+        self.start.clear();
+        self.start.resize(groups + 1, 0);
+        for &(g, _) in &self.found {
+            self.start[g as usize + 1] += 1;
+        }
+        for g in 1..=groups {
+            self.start[g] += self.start[g - 1];
+        }
+        self.patterns.clear();
+        self.patterns.resize(self.found.len(), 0);
+        let mut next = self.start[..groups].to_vec();
+        for &(g, p) in &self.found {
+            let at = &mut next[g as usize];
+            self.patterns[*at as usize] = p;
+            *at += 1;
+        }
+        self.base = index.base(rows);
+        self.key = Some(key);
+    }
+
+    /// Bytes the partition holds, buffers included.
+    pub(super) fn bytes(&self) -> usize {
+        self.start.capacity() * 4 + self.patterns.capacity() * 8 + self.found.capacity() * 12
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::quadrant::Quadrants;
+    use super::*;
+
+    #[test]
+    fn partitions_hold_the_lists_groups() {
+        for n in [4, 5, 8, 9, 10, 11, 12] {
+            let q = Quadrants::build(n);
+            let geo = q.geo;
+            let all = (1u32 << geo.h) - 1;
+            let mut part = Partition::default();
+            for (k, origin) in [(0, 0), (0, geo.far), (geo.far, 0), (geo.far, geo.far)]
+                .into_iter()
+                .enumerate()
+            {
+                if n % 2 == 0 && k > 0 {
+                    // Even boards keep the north-west list alone.
+                    break;
+                }
+                for rows in 0..=all {
+                    part.make(&geo, &q.index, origin, rows, all, (0, 0));
+                    for cols in (0..=all).filter(|c| c.count_ones() == rows.count_ones()) {
+                        let g = q.index.group(rows, cols) - part.base as usize;
+                        let mut got = part.patterns
+                            [part.start[g] as usize..part.start[g + 1] as usize]
+                            .to_vec();
+                        let mut want = q.listed(k, rows, cols).to_vec();
+                        got.sort_unstable();
+                        want.sort_unstable();
+                        assert_eq!(got, want, "n = {n}, quadrant {k}, {rows:b} {cols:b}");
+                    }
+                }
+            }
+        }
+    }
+}
