@@ -206,6 +206,22 @@ impl Job {
         check_memory(&self.plan, self.threads, available, self.layout)
     }
 
+    /// The bytes of partitions each thread may keep in the join's memory-bounded layout: half
+    /// of what the budget leaves once the layout's own need is met, at most 1 GiB a thread
+    /// (256 MiB where the budget is unknown).
+    fn cache_per_thread(&self) -> usize {
+        let available = self.memory.or_else(system::available_memory);
+        let threads = self.threads as u64;
+        let cache = match available {
+            Some(a) => {
+                let need = join::memory_needed(self.plan.n, self.threads, Layout::Bounded);
+                (a.saturating_sub(need) / threads / 2).min(1 << 30)
+            }
+            None => 256 << 20,
+        };
+        cache as usize
+    }
+
     /// Counts what is left: checks the memory, saves the checkpoint once before the work (so
     /// that an unwritable path fails at once), runs the pool, and saves at the end.
     pub fn run(&self, control: Control<'_>) -> Result<Outcome, Error> {
@@ -234,7 +250,13 @@ impl Job {
             cancel: control.cancel,
             observer: Some(&record),
         };
-        let worked = pool::execute(&self.plan, layout, &todo, self.threads, &inner)?;
+        let worked = pool::execute(
+            &self.plan,
+            (layout, self.cache_per_thread()),
+            &todo,
+            self.threads,
+            &inner,
+        )?;
         if let Some(r) = &recorder {
             if !worked.pieces.is_empty() {
                 r.set_meta("program", program());

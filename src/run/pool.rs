@@ -34,7 +34,7 @@ pub(super) struct Worked {
 /// Counts the subproblems of `plan` whose ids are in `todo` on `threads` threads.
 pub(super) fn execute(
     plan: &Plan,
-    layout: Layout,
+    (layout, cache): (Layout, usize),
     todo: &[u64],
     threads: usize,
     control: &Control<'_>,
@@ -52,7 +52,7 @@ pub(super) fn execute(
         });
     }
     // What the subproblems share is built once, by all the pool's threads, before they start.
-    let engines = pool.install(|| Prepared::new(plan, layout));
+    let engines = pool.install(|| Prepared::new(plan, layout, cache));
     // The cost model is only worth its time where someone watches a run long enough for the
     // time left to matter; elsewhere the plan's estimates weight the progress.
     let costs: Vec<f64> = if control.observer.is_some() && plan.n >= MODELLED_FROM {

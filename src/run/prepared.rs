@@ -21,10 +21,11 @@ pub struct Prepared<'p> {
 impl<'p> Prepared<'p> {
     /// Builds what `plan`'s subproblems share. Called inside a worker pool, the join
     /// algorithm's lists are built on that pool's threads.
-    pub fn new(plan: &'p Plan, layout: Layout) -> Prepared<'p> {
+    /// In the memory-bounded layout each thread keeps up to `cache` bytes of partitions.
+    pub fn new(plan: &'p Plan, layout: Layout, cache: usize) -> Prepared<'p> {
         let quadrants = (plan.algorithm == Algorithm::Join).then(|| match layout {
             Layout::Lists => Quadrants::build(plan.n),
-            Layout::Bounded => Quadrants::bounded(plan.n),
+            Layout::Bounded => Quadrants::bounded(plan.n, cache),
         });
         Prepared { plan, quadrants }
     }
@@ -81,5 +82,10 @@ impl<'p> Prepared<'p> {
 /// Counts one subproblem of `plan` on its own, preparing the engines for it (for tests and
 /// tools; a run prepares once for all its subproblems).
 pub fn solve_one(plan: &Plan, sub: &Subproblem) -> Piece {
-    Prepared::new(plan, Layout::Lists).solve(sub)
+    let layout = if plan.n <= join::MAX_LISTED_N {
+        Layout::Lists
+    } else {
+        Layout::Bounded
+    };
+    Prepared::new(plan, layout, 0).solve(sub)
 }

@@ -70,7 +70,7 @@ pub use quadrant::Quadrants;
 pub use units::{Middle, Unit, units};
 
 use halves::{halves, halves_even};
-use partition::Partition;
+use partition::{Cache, Partition};
 use quadrant::{Lists, View};
 use units::{free_lines, next_row_set};
 
@@ -85,8 +85,8 @@ struct Scratch {
     /// Odd n: the quadrant lists filtered by the current middle-queen pair, that pair, and the
     /// board size.
     middle: Option<(usize, Middle, Arc<[Lists; 4]>)>,
-    /// Memory-bounded layout: the last partition made of each quadrant.
-    parts: [Partition; 4],
+    /// Memory-bounded layout: the partitions this thread keeps.
+    parts: Cache,
 }
 
 thread_local! {
@@ -114,19 +114,19 @@ pub fn scratch_bytes() -> usize {
         let s = s.borrow();
         8 * (s.east.capacity() + s.west.capacity() + s.south.capacity())
             + s.tables.bytes()
-            + s.parts.iter().map(Partition::bytes).sum::<usize>()
+            + s.parts.bytes()
     })
 }
 
 /// The largest partition of the north-west quadrant of an n×n board (placements on one row
 /// mask) and the placements of all of them (for measuring the memory model).
 pub fn partition_sizes(n: usize) -> (usize, usize) {
-    let q = Quadrants::bounded(n);
+    let q = Quadrants::bounded(n, 0);
     let all = (1u32 << q.geo.h) - 1;
-    let mut part = Partition::default();
+    let mut found = Vec::new();
     let (mut largest, mut total) = (0, 0);
     for rows in 0..=all {
-        part.make(&q.geo, &q.index, (0, 0), rows, all, (0, 0));
+        let part = Partition::make(&q.geo, &q.index, (0, 0), rows, all, (0, 0), &mut found);
         largest = largest.max(part.patterns.len());
         total += part.patterns.len();
     }
@@ -182,10 +182,9 @@ fn count_unit_with(
                     free.east_cols,
                 ),
             ];
-            for (part, (origin, r, c)) in s.parts.iter_mut().zip(wanted) {
-                part.make(geo, &q.index, origin, r, c, forbid);
-            }
-            let view = View::parts(&s.parts);
+            let parts = wanted
+                .map(|(origin, r, c)| s.parts.get(q.cache, geo, &q.index, origin, r, c, forbid));
+            let view = View::parts([0, 1, 2, 3].map(|k| &*parts[k]));
             halves(q, &view, [1, 3], east_rows, free.east_cols, &mut east);
             halves(q, &view, [0, 2], west_rows, free.west_cols, &mut west);
         } else {
@@ -243,7 +242,7 @@ mod tests {
     fn the_bounded_layout_counts_every_unit_as_the_lists_do() {
         for n in 1..=13 {
             let lists = Quadrants::build(n);
-            let bounded = Quadrants::bounded(n);
+            let bounded = Quadrants::bounded(n, 1 << 20);
             for (u, _) in units(n) {
                 assert_eq!(
                     count_unit(&lists, &u),
@@ -257,7 +256,7 @@ mod tests {
     #[test]
     fn a_raised_stop_gives_up_the_unit() {
         let stop = AtomicBool::new(true);
-        for q in [Quadrants::build(16), Quadrants::bounded(16)] {
+        for q in [Quadrants::build(16), Quadrants::bounded(16, 0)] {
             let big = units(16)
                 .into_iter()
                 .map(|(u, _)| u)

@@ -9,6 +9,13 @@
 //! keeps its last partition of each quadrant, which the next row set often shares. Memory per
 //! thread is then a few partitions and the unit's half-boards, whatever n, and the search
 //! costs a few per cent of the matching (`results/join-log.md`, section 16).
+//!
+//! Each thread also keeps the partitions it made while they fit its share of the memory budget
+//! ([`Cache`]): the units of one middle-queen pair (or neighbouring row sets) come one after
+//! another and ask for the same partitions again.
+
+use std::collections::{HashMap, VecDeque};
+use std::rc::Rc;
 
 use super::geometry::Geometry;
 use super::quadrant::QuadrantIndex;
@@ -17,18 +24,83 @@ use super::units::binomial;
 /// The placements of one quadrant on exactly one row mask, grouped by columns.
 #[derive(Debug, Default)]
 pub(super) struct Partition {
-    /// What the partition was made for; `None` before the first and while remaking.
-    key: Option<Key>,
     /// Group `base + i` (in [`QuadrantIndex`] numbering) is `patterns[start[i]..start[i + 1]]`.
     pub(super) base: u32,
     pub(super) start: Vec<u32>,
     pub(super) patterns: Vec<u64>,
-    /// Placements as found: (rank of their columns, pattern).
+}
+
+/// One thread's partitions, the most recent first to stay, within a byte budget.
+#[derive(Debug, Default)]
+pub(super) struct Cache {
+    kept: HashMap<Key, Rc<Partition>>,
+    /// Keys in the order they were made, oldest first.
+    order: VecDeque<Key>,
+    bytes: usize,
+    /// Placements as found by the last search: (rank of their columns, pattern).
     found: Vec<(u32, u64)>,
 }
 
+impl Cache {
+    /// The placements of the quadrant at `origin` with queens on exactly the quadrant-local
+    /// `rows`, using only the quadrant-local columns `cols` and no diagonal of `forbid` (the
+    /// middle queens' diagonal masks): kept from before, or made and kept if `budget` bytes
+    /// allow (dropping the oldest partitions first).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn get(
+        &mut self,
+        budget: usize,
+        geo: &Geometry,
+        index: &QuadrantIndex,
+        origin: (usize, usize),
+        rows: u32,
+        cols: u32,
+        forbid: (u64, u64),
+    ) -> Rc<Partition> {
+        let key = Key {
+            n: geo.n,
+            origin,
+            rows,
+            cols,
+            forbid,
+        };
+        if let Some(p) = self.kept.get(&key) {
+            return Rc::clone(p);
+        }
+        let made = Rc::new(Partition::make(
+            geo,
+            index,
+            origin,
+            rows,
+            cols,
+            forbid,
+            &mut self.found,
+        ));
+        let size = made.bytes();
+        if size <= budget {
+            while self.bytes + size > budget {
+                let Some(old) = self.order.pop_front() else {
+                    break;
+                };
+                if let Some(p) = self.kept.remove(&old) {
+                    self.bytes -= p.bytes();
+                }
+            }
+            self.kept.insert(key, Rc::clone(&made));
+            self.order.push_back(key);
+            self.bytes += size;
+        }
+        made
+    }
+
+    /// Bytes the kept partitions and the search buffer hold.
+    pub(super) fn bytes(&self) -> usize {
+        self.bytes + self.found.capacity() * 12
+    }
+}
+
 /// Everything a partition depends on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Key {
     n: usize,
     origin: (usize, usize),
@@ -117,57 +189,47 @@ impl Search {
 }
 
 impl Partition {
-    /// Makes (or keeps, if it already holds them) the placements of the quadrant at `origin`
-    /// with queens on exactly the quadrant-local `rows`, using only the quadrant-local columns
-    /// `cols` and no diagonal of `forbid` (the middle queens' diagonal masks).
+    /// Makes the placements of the quadrant at `origin` with queens on exactly the
+    /// quadrant-local `rows`, using only the quadrant-local columns `cols` and no diagonal of
+    /// `forbid`; `found` is a buffer.
     pub(super) fn make(
-        &mut self,
         geo: &Geometry,
         index: &QuadrantIndex,
         origin: (usize, usize),
         rows: u32,
         cols: u32,
         forbid: (u64, u64),
-    ) {
-        let key = Key {
-            n: geo.n,
-            origin,
-            rows,
-            cols,
-            forbid,
-        };
-        if self.key == Some(key) {
-            return;
-        }
-        self.key = None;
-        self.found.clear();
+        found: &mut Vec<(u32, u64)>,
+    ) -> Partition {
+        found.clear();
         let search = Search::new(geo, origin, rows, cols, forbid);
         let first = search.rows.first().copied().unwrap_or(0);
-        search.go(index, 0, first, 0, (0, 0), 0, &mut self.found);
+        search.go(index, 0, first, 0, (0, 0), 0, found);
         let groups = binomial(geo.h as u64, search.rows.len() as u64) as usize;
-        self.start.clear();
-        self.start.resize(groups + 1, 0);
-        for &(g, _) in &self.found {
-            self.start[g as usize + 1] += 1;
+        let mut start = vec![0u32; groups + 1];
+        for &(g, _) in found.iter() {
+            start[g as usize + 1] += 1;
         }
         for g in 1..=groups {
-            self.start[g] += self.start[g - 1];
+            start[g] += start[g - 1];
         }
-        self.patterns.clear();
-        self.patterns.resize(self.found.len(), 0);
-        let mut next = self.start[..groups].to_vec();
-        for &(g, p) in &self.found {
+        let mut patterns = vec![0u64; found.len()];
+        let mut next = start[..groups].to_vec();
+        for &(g, p) in found.iter() {
             let at = &mut next[g as usize];
-            self.patterns[*at as usize] = p;
+            patterns[*at as usize] = p;
             *at += 1;
         }
-        self.base = index.base(rows);
-        self.key = Some(key);
+        Partition {
+            base: index.base(rows),
+            start,
+            patterns,
+        }
     }
 
-    /// Bytes the partition holds, buffers included.
+    /// Bytes the partition holds.
     pub(super) fn bytes(&self) -> usize {
-        self.start.capacity() * 4 + self.patterns.capacity() * 8 + self.found.capacity() * 12
+        self.start.capacity() * 4 + self.patterns.capacity() * 8 + 64
     }
 }
 
@@ -182,7 +244,7 @@ mod tests {
             let q = Quadrants::build(n);
             let geo = q.geo;
             let all = (1u32 << geo.h) - 1;
-            let mut part = Partition::default();
+            let mut found = Vec::new();
             for (k, origin) in [(0, 0), (0, geo.far), (geo.far, 0), (geo.far, geo.far)]
                 .into_iter()
                 .enumerate()
@@ -192,7 +254,8 @@ mod tests {
                     break;
                 }
                 for rows in 0..=all {
-                    part.make(&geo, &q.index, origin, rows, all, (0, 0));
+                    let part =
+                        Partition::make(&geo, &q.index, origin, rows, all, (0, 0), &mut found);
                     for cols in (0..=all).filter(|c| c.count_ones() == rows.count_ones()) {
                         let g = q.index.group(rows, cols) - part.base as usize;
                         let mut got = part.patterns

@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex};
 
 use super::geometry::Geometry;
 use super::partition::Partition;
+
 use super::units::Middle;
 
 /// Every non-attacking partial placement of one h×h quadrant (at most one queen per row and per
@@ -376,7 +377,7 @@ impl View<'_> {
 
     /// The four partitions of one row set (memory-bounded join): only their row masks may be
     /// asked for.
-    pub(super) fn parts(parts: &[Partition; 4]) -> View<'_> {
+    pub(super) fn parts<'a>(parts: [&'a Partition; 4]) -> View<'a> {
         View {
             start: [0, 1, 2, 3].map(|k| &parts[k].start[..]),
             patterns: [0, 1, 2, 3].map(|k| &parts[k].patterns[..]),
@@ -403,6 +404,8 @@ pub struct Quadrants {
     /// Odd n: the lists filtered by the most recent middle-queen pairs, shared by the threads
     /// (they work on the units of one or two pairs at a time).
     by_middle: Mutex<Vec<(Middle, Arc<[Lists; 4]>)>>,
+    /// Memory-bounded layout: the bytes of partitions each thread may keep.
+    pub(super) cache: usize,
 }
 
 /// Filtered lists kept for the middle-queen pairs most recently asked for.
@@ -431,6 +434,7 @@ impl Quadrants {
                 index,
                 quads: vec![nw],
                 by_middle: Mutex::new(Vec::new()),
+                cache: 0,
             };
         }
         // The two west lists are walked, the east ones are their mirror images. Inside a
@@ -451,18 +455,20 @@ impl Quadrants {
             index,
             quads: vec![nw, ne, sw, se],
             by_middle: Mutex::new(Vec::new()),
+            cache: 0,
         }
     }
 
     /// The memory-bounded layout: no list at all; each unit makes its own partitions
-    /// ([`super::partition`]).
-    pub fn bounded(n: usize) -> Quadrants {
+    /// ([`super::partition`]), and each thread keeps up to `cache` bytes of them.
+    pub fn bounded(n: usize, cache: usize) -> Quadrants {
         let geo = Geometry::new(n);
         Quadrants {
             geo,
             index: QuadrantIndex::new(geo.h),
             quads: Vec::new(),
             by_middle: Mutex::new(Vec::new()),
+            cache,
         }
     }
 
