@@ -105,6 +105,14 @@ pub enum Error {
         /// R.
         quarter_turn: u128,
     },
+    /// An estimate timed no subproblem within its budget.
+    #[error(
+        "no subproblem finished within the {seconds} s the estimate may take: its pieces are too long to sample"
+    )]
+    NothingSampled {
+        /// The budget in seconds.
+        seconds: u64,
+    },
     /// The thread pool could not be started.
     #[error("cannot start the worker threads: {0}")]
     ThreadPool(#[from] rayon::ThreadPoolBuildError),

@@ -61,7 +61,7 @@ pub(crate) mod tests_support;
 pub use config::{Config, MAX_THREADS};
 pub use error::{Error, MemoryAdvice};
 pub use plan::{Algorithm, Plan};
-pub use run::{Control, Counts, Job, Observer, Outcome, SAVE_EVERY, Status, count};
+pub use run::{Control, Counts, Estimate, Job, Observer, Outcome, SAVE_EVERY, Status, count};
 pub use tally::{Piece, Sums};
 
 /// The engines' internals, for the benchmarks and the tools in `examples/`: **not a stable

@@ -8,6 +8,7 @@
 //! finished piece, resumed ones included, from which the [`Counts`] of a whole count or the
 //! result file of a shard are made.
 
+mod estimate;
 mod pool;
 mod prepared;
 mod status;
@@ -17,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+pub use estimate::Estimate;
 pub use prepared::{Prepared, solve_one};
 pub use status::Status;
 
@@ -207,15 +209,15 @@ impl Job {
     }
 
     /// The bytes of partitions each thread may keep in the join's memory-bounded layout: half
-    /// of what the budget leaves once the layout's own need is met, at most 1 GiB a thread
-    /// (256 MiB where the budget is unknown).
-    fn cache_per_thread(&self) -> usize {
+    /// of what the budget leaves once the layout's own need is met, at most 256 MiB a thread
+    /// (also where the budget is unknown).
+    pub(super) fn cache_per_thread(&self) -> usize {
         let available = self.memory.or_else(system::available_memory);
         let threads = self.threads as u64;
         let cache = match available {
             Some(a) => {
                 let need = join::memory_needed(self.plan.n, self.threads, Layout::Bounded);
-                (a.saturating_sub(need) / threads / 2).min(1 << 30)
+                (a.saturating_sub(need) / threads / 2).min(256 << 20)
             }
             None => 256 << 20,
         };

@@ -44,6 +44,22 @@ impl<'p> Prepared<'p> {
         }
     }
 
+    /// The seconds counting `sub` takes on this thread, measured (a join unit on a share of
+    /// its work, [`join::time_unit`]); `None` if `stop` rose first.
+    pub fn time(&self, sub: &Subproblem, stop: &AtomicBool) -> Option<f64> {
+        if let (Work::Join { unit, .. }, Some(q)) = (sub.work, &self.quadrants) {
+            let sample = join::Sample {
+                row_sets: 4,
+                classes: 24,
+                seed: sub.id as usize,
+            };
+            return join::time_unit(q, &unit, sample, stop);
+        }
+        let begun = std::time::Instant::now();
+        self.solve_until(sub, stop)?;
+        Some(begun.elapsed().as_secs_f64())
+    }
+
     /// Counts one subproblem of the plan.
     pub fn solve(&self, sub: &Subproblem) -> Piece {
         static NEVER: AtomicBool = AtomicBool::new(false);

@@ -87,6 +87,23 @@ pub struct CountArgs {
     /// Print load-balance statistics (busy time of each thread) to stderr.
     #[arg(long)]
     pub stats: bool,
+
+    /// Do not count: time a sample of the subproblems on these threads and print the
+    /// projected wall time, CPU-hours, memory and shards, with a 95% interval.
+    #[arg(long)]
+    pub estimate: bool,
+
+    /// With --estimate: the length of one shard, in hours, for the number of shards.
+    #[arg(long, value_name = "H", requires = "estimate", value_parser = parse_hours)]
+    pub shard_hours: Option<f64>,
+
+    /// With --estimate: seconds of sampling (the set-up comes on top).
+    #[arg(long, value_name = "S", default_value_t = 60, requires = "estimate", value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub estimate_seconds: u64,
+
+    /// With --estimate: the seed of the sample (the same seed draws the same subproblems).
+    #[arg(long, value_name = "SEED", default_value_t = 1, requires = "estimate")]
+    pub seed: u64,
 }
 
 /// The tasks besides counting.
@@ -185,6 +202,15 @@ fn thread_count(s: &str, lowest: usize) -> Result<usize, String> {
         Ok(t) if (lowest..=MAX_THREADS).contains(&t) => Ok(t),
         _ => Err(format!(
             "'{s}' is not a thread count: expected a whole number from {lowest} to {MAX_THREADS}"
+        )),
+    }
+}
+
+fn parse_hours(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(h) if h.is_finite() && h > 0.0 && h <= 1e6 => Ok(h),
+        _ => Err(format!(
+            "'{s}' is not a shard length: expected hours, a number above 0"
         )),
     }
 }

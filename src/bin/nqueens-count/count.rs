@@ -62,7 +62,7 @@ pub fn run(args: &CountArgs) -> Exit {
         ));
     }
     let mut worst = Exit::Ok;
-    let mut header = !args.json && shard.is_none();
+    let mut header = !args.json && shard.is_none() && !args.estimate;
     for n in sizes.first..=sizes.last {
         match count_one(n, args, shard, &machine, &mut header) {
             Ok(verdict) => worst = worst.max(Exit::of_verdict(verdict)),
@@ -149,6 +149,10 @@ fn count_one(
             .map_err(|e| exit::error(&e))?;
     }
     job.check_memory().map_err(|e| exit::error(&e))?;
+    if args.estimate {
+        crate::estimate::run(&job, args, shard, &CANCEL)?;
+        return Ok(None);
+    }
     if std::mem::take(header) {
         out(&output::header());
     }

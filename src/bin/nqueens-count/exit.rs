@@ -58,6 +58,7 @@ impl Exit {
             | Error::ForeignPiece { .. }
             | Error::Journal(_)
             | Error::Integrity { .. }
+            | Error::NothingSampled { .. }
             | Error::ThreadPool(_) => Exit::Failed,
         }
     }

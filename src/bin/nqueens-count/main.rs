@@ -6,6 +6,7 @@
 mod args;
 mod bench;
 mod count;
+mod estimate;
 mod exit;
 mod output;
 mod progress;

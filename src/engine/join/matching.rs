@@ -72,6 +72,31 @@ pub fn count_fitting_until(
     sieve::count(large, small, bits, None, scratch, stop)
 }
 
+/// Seconds [`count_fitting`] would take, projected from matching a share of the work when the
+/// sides are large enough to be sieved (about `classes` of the table classes, from `seed`);
+/// timed whole otherwise. `None` if `stop` rose.
+pub fn time_fitting(
+    one: &[u64],
+    other: &[u64],
+    bits: usize,
+    scratch: &mut Tables,
+    stop: &AtomicBool,
+    (classes, seed): (usize, usize),
+) -> Option<f64> {
+    let (small, large) = if one.len() <= other.len() {
+        (one, other)
+    } else {
+        (other, one)
+    };
+    if small.is_empty() || !sieve::pays(large.len()) {
+        let begun = std::time::Instant::now();
+        count_fitting_until(one, other, bits, scratch, stop)?;
+        return Some(begun.elapsed().as_secs_f64());
+    }
+    let stride = (sieve::classes_for(bits, large.len()) / classes.max(1)).max(1);
+    sieve::time(large, small, bits, scratch, stop, (stride, seed % stride))
+}
+
 /// Queries matched between two looks at the stop flag, unsieved.
 const QUERY_BLOCK: usize = 1 << 16;
 

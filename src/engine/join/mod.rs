@@ -64,10 +64,10 @@ mod x86;
 
 pub use cost::unit_cost;
 pub use geometry::Geometry;
-pub use matching::{Tables, count_fitting, count_fitting_until};
+pub use matching::{Tables, count_fitting, count_fitting_until, time_fitting};
 pub use memory::{Layout, MAX_JOIN_N, MAX_LISTED_N, memory_needed};
 pub use quadrant::Quadrants;
-pub use units::{Middle, Unit, units};
+pub use units::{Middle, Unit, stratum, units};
 
 use halves::{halves, halves_even};
 use partition::{Cache, Partition};
@@ -104,7 +104,30 @@ pub fn count_unit(q: &Quadrants, unit: &Unit) -> Found {
 pub fn count_unit_until(q: &Quadrants, unit: &Unit, stop: &AtomicBool) -> Option<Found> {
     SCRATCH.with(|s| {
         let s = &mut *s.borrow_mut();
-        count_unit_with(q, unit, s, stop)
+        count_unit_with(q, unit, s, stop, None).map(|(found, _)| found)
+    })
+}
+
+/// How much of a unit [`time_unit`] counts.
+#[derive(Clone, Copy, Debug)]
+pub struct Sample {
+    /// Row sets of a unit counted, spread evenly over its span (at least 1).
+    pub row_sets: u32,
+    /// Table classes of the sieve matched, about (one in so many, from a place chosen by
+    /// `seed`); small sides are matched whole.
+    pub classes: usize,
+    /// Chooses which classes.
+    pub seed: usize,
+}
+
+/// The seconds counting `unit` would take on this thread, projected from counting a share of
+/// it ([`Sample`]): the half-boards of each row set sampled are made whole and timed, the
+/// matching of a share of the sieve's table classes (each with all its queries) is timed and
+/// scaled up, and the row sets sampled stand for the whole span. `None` if `stop` rose.
+pub fn time_unit(q: &Quadrants, unit: &Unit, sample: Sample, stop: &AtomicBool) -> Option<f64> {
+    SCRATCH.with(|s| {
+        let s = &mut *s.borrow_mut();
+        count_unit_with(q, unit, s, stop, Some(sample)).map(|(_, secs)| secs)
     })
 }
 
@@ -133,12 +156,15 @@ pub fn partition_sizes(n: usize) -> (usize, usize) {
     (largest, total)
 }
 
+/// Counts `unit` (or, with `sample`, a share of it) and returns what it found with the
+/// seconds the whole unit is projected to take (only measured when sampling).
 fn count_unit_with(
     q: &Quadrants,
     unit: &Unit,
     s: &mut Scratch,
     stop: &AtomicBool,
-) -> Option<Found> {
+    sample: Option<Sample>,
+) -> Option<(Found, f64)> {
     let geo = &q.geo;
     let free = free_lines(geo, unit.middle);
     let mut filtered = None;
@@ -166,8 +192,16 @@ fn count_unit_with(
     let mut total = Found::default();
     let mut rows = Some(unit.east_rows);
     let side = (1u32 << geo.h) - 1;
-    for _ in 0..unit.span {
+    // Sampling: every `stride`-th row set, each standing for `stride` of them.
+    let stride = sample.map_or(1, |x| unit.span.div_ceil(x.row_sets.max(1)));
+    let mut seconds = 0.0;
+    for i in 0..unit.span {
         let Some(east_rows) = rows else { break };
+        rows = next_row_set(east_rows, free.rows);
+        if i % stride != 0 {
+            continue;
+        }
+        let begun = std::time::Instant::now();
         let west_rows = free.rows & !east_rows;
         if q.is_bounded() {
             // North-west, north-east, south-west, south-east: each quadrant's rows of this
@@ -207,19 +241,31 @@ fn count_unit_with(
         } else {
             (&west, &east)
         };
-        let fitting = count_fitting_until(table, queries, geo.pattern_bits(), &mut s.tables, stop);
         total.nodes += (east.len() + west.len()) as u64;
+        let bits = geo.pattern_bits();
+        if let Some(x) = sample {
+            let made = begun.elapsed().as_secs_f64();
+            let share = (x.classes, x.seed + i as usize);
+            let matching = time_fitting(table, queries, bits, &mut s.tables, stop, share);
+            let Some(matching) = matching else {
+                s.east = east;
+                s.west = west;
+                return None;
+            };
+            seconds += f64::from(stride) * (made + matching);
+            continue;
+        }
+        let fitting = count_fitting_until(table, queries, bits, &mut s.tables, stop);
         let Some(fitting) = fitting else {
             s.east = east;
             s.west = west;
             return None;
         };
         total.count += fitting;
-        rows = next_row_set(east_rows, free.rows);
     }
     s.east = east;
     s.west = west;
-    Some(total)
+    Some((total, seconds))
 }
 
 #[cfg(test)]

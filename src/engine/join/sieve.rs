@@ -101,6 +101,11 @@ pub(super) fn pays(len: usize) -> bool {
     Split::sieved(len)
 }
 
+/// The number of classes a table side of `len` patterns is sieved into.
+pub(super) fn classes_for(bits: usize, len: usize) -> usize {
+    Split::for_table(bits, len).classes()
+}
+
 /// Sorts the rests of `patterns` by class into `out`; class `c` is `out[starts[c]..starts[c + 1]]`.
 fn sort_by_class(patterns: &[u64], split: &Split, out: &mut Vec<u64>, starts: &mut Vec<usize>) {
     let classes = split.classes();
@@ -133,6 +138,34 @@ pub(super) fn count(
     t: &mut Tables,
     stop: &AtomicBool,
 ) -> Option<u64> {
+    count_classes(table, queries, bits, run, t, stop, None).map(|(c, _)| c)
+}
+
+/// Seconds [`count`] would take, projected from matching one table class in `stride` (from
+/// `offset`), the sorting timed whole; `None` if `stop` rose.
+pub(super) fn time(
+    table: &[u64],
+    queries: &[u64],
+    bits: usize,
+    t: &mut Tables,
+    stop: &AtomicBool,
+    (stride, offset): (usize, usize),
+) -> Option<f64> {
+    count_classes(table, queries, bits, None, t, stop, Some((stride, offset))).map(|(_, s)| s)
+}
+
+/// [`count`], or with `sample` a share of its table classes, timed (seconds projected to
+/// every class).
+fn count_classes(
+    table: &[u64],
+    queries: &[u64],
+    bits: usize,
+    run: Option<usize>,
+    t: &mut Tables,
+    stop: &AtomicBool,
+    sample: Option<(usize, usize)>,
+) -> Option<(u64, f64)> {
+    let begun = std::time::Instant::now();
     let split = run.map_or_else(
         || Split::for_table(bits, table.len()),
         |r| Split::new(bits, r),
@@ -149,9 +182,11 @@ pub(super) fn count(
     let chunks = split.rest_bits().div_ceil(CHUNK).max(1);
     let all = split.classes() - 1;
     let mut total = 0;
+    let sorted = begun.elapsed().as_secs_f64();
+    let (stride, offset) = sample.unwrap_or((1, 0));
     for a in 0..split.classes() {
         let ts = &sorted_table[table_starts[a]..table_starts[a + 1]];
-        if ts.is_empty() {
+        if ts.is_empty() || a % stride != offset % stride {
             continue;
         }
         if stop.load(Ordering::Relaxed) {
@@ -192,7 +227,8 @@ pub(super) fn count(
             v = (v - 1) & fits;
         }
     }
-    Some(total)
+    let matched = begun.elapsed().as_secs_f64() - sorted;
+    Some((total, sorted + stride as f64 * matched))
 }
 
 #[cfg(test)]

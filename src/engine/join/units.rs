@@ -69,8 +69,11 @@ pub struct Unit {
 }
 
 /// The row sets of a middle-queen pair that are not reduced are cut into about this many
-/// units.
-const UNITS_PER_MIDDLE: usize = 512;
+/// units up to n = 23, and eight times more per two rows past it (a row set costs some fifty
+/// times more per two rows, so units stay within minutes of one core up to n = 27).
+fn units_per_middle(n: usize) -> usize {
+    512 << (3 * (n.saturating_sub(23) / 2))
+}
 
 /// The units of an n×n board with their weights: each stands for that many equal counts.
 pub fn units(n: usize) -> Vec<(Unit, u8)> {
@@ -89,6 +92,18 @@ pub fn units(n: usize) -> Vec<(Unit, u8)> {
         out.extend(sets.into_iter().map(|(u, w)| (u, w * weight)));
     }
     out
+}
+
+/// A class of units of similar cost, for sampling them: whether two middle queens are placed
+/// (odd n, off the centre) and how many east rows lie in the north half (the split of the
+/// row set between the quadrants decides the sizes of its groups).
+pub fn stratum(n: usize, unit: &Unit) -> u32 {
+    let geo = Geometry::new(n);
+    let two = unit
+        .middle
+        .is_some_and(|m| usize::from(m.column_queen) != geo.h);
+    let north = unit.east_rows & ((1u32 << geo.h) - 1);
+    (u32::from(two) << 8) | north.count_ones()
 }
 
 /// The canonical middle-queen pairs of an odd board with their orbit sizes.
@@ -153,7 +168,7 @@ fn push_row_sets(
         let sets: Vec<u32> = Combinations::new(slots, east_cols)
             .map(|i| deposit(i, free))
             .collect();
-        let span = sets.len().div_ceil(UNITS_PER_MIDDLE).max(1);
+        let span = sets.len().div_ceil(units_per_middle(n)).max(1);
         for chunk in sets.chunks(span) {
             let unit = Unit {
                 east_rows: chunk[0],

@@ -1,0 +1,150 @@
+//! `--estimate`: the projected cost of a count, printed for a person or as one JSON line.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use serde::Serialize;
+
+use nqueens::persist::Shard;
+use nqueens::system::Bytes;
+use nqueens::{Estimate, Job};
+
+use crate::args::CountArgs;
+use crate::exit::{self, Exit, out};
+
+/// Times a sample of `job` and prints the projection; `Err` carries the exit of a failure.
+pub fn run(
+    job: &Job,
+    args: &CountArgs,
+    shard: Option<Shard>,
+    cancel: &AtomicBool,
+) -> Result<(), Exit> {
+    let e = job
+        .estimate(
+            Duration::from_secs(args.estimate_seconds),
+            args.seed,
+            Some(cancel),
+        )
+        .map_err(|e| exit::error(&e))?;
+    let hours = args.shard_hours.unwrap_or(1.0);
+    out(&if args.json {
+        json(&e, shard, hours)
+    } else {
+        human(&e, shard, hours)
+    });
+    Ok(())
+}
+
+/// A duration in the largest unit that keeps it readable.
+fn span(seconds: f64) -> String {
+    match seconds {
+        s if s < 120.0 => format!("{s:.1} s"),
+        s if s < 7200.0 => format!("{:.1} min", s / 60.0),
+        s if s < 3.0 * 86400.0 => format!("{:.1} h", s / 3600.0),
+        s if s < 2.0 * 365.0 * 86400.0 => format!("{:.1} days", s / 86400.0),
+        s => format!("{:.1} years", s / (365.25 * 86400.0)),
+    }
+}
+
+fn human(e: &Estimate, shard: Option<Shard>, hours: f64) -> String {
+    let what = match shard {
+        Some(s) => format!("shard {s} of n = {}", e.n),
+        None => format!("n = {}", e.n),
+    };
+    let layout = e.layout.map_or(String::new(), |l| match l {
+        nqueens::internals::join::Layout::Lists => " (quadrant lists)".into(),
+        nqueens::internals::join::Layout::Bounded => " (memory-bounded)".into(),
+    });
+    let (lo, hi) = e.wall_range();
+    let share = 100.0 * e.cpu_margin / e.cpu_seconds.max(f64::MIN_POSITIVE);
+    let peak = e.peak_memory.map_or(String::new(), |p| {
+        format!(" (this sample peaked at {})", Bytes(p))
+    });
+    let shards = match e.shards(hours) {
+        u64::MAX => format!("a shard of {hours} h cannot even finish its set-up"),
+        k => format!("{k} of {hours} h each on {} threads", e.threads),
+    };
+    [
+        format!(
+            "estimate for {what}, {}{layout}, {} threads",
+            e.algorithm, e.threads
+        ),
+        format!(
+            "  sampled     {} of {} subproblems in {} of {} strata, in {}",
+            e.sampled,
+            e.subproblems,
+            e.strata.1,
+            e.strata.0,
+            span(e.spent.as_secs_f64())
+        ),
+        format!(
+            "  wall time   {} on {} threads (95%: {} to {}), set-up {}",
+            span(e.wall_seconds()),
+            e.threads,
+            span(lo),
+            span(hi),
+            span(e.setup_seconds)
+        ),
+        format!(
+            "  CPU time    {:.1} CPU-hours (±{share:.0}%)",
+            e.cpu_seconds / 3600.0
+        ),
+        format!(
+            "  memory      {} by the model{peak}",
+            Bytes(e.memory_needed)
+        ),
+        format!("  shards      {shards}"),
+    ]
+    .join("\n")
+}
+
+#[derive(Serialize)]
+struct Row {
+    n: usize,
+    algorithm: String,
+    layout: Option<String>,
+    threads: usize,
+    shard: Option<String>,
+    subproblems: usize,
+    sampled: usize,
+    strata: usize,
+    strata_sampled: usize,
+    wall_seconds: f64,
+    wall_seconds_low: f64,
+    wall_seconds_high: f64,
+    cpu_hours: f64,
+    cpu_hours_margin: f64,
+    setup_seconds: f64,
+    memory_bytes: u64,
+    peak_memory_bytes: Option<u64>,
+    shard_hours: f64,
+    shards: Option<u64>,
+    estimate_seconds: f64,
+}
+
+fn json(e: &Estimate, shard: Option<Shard>, hours: f64) -> String {
+    let (lo, hi) = e.wall_range();
+    let row = Row {
+        n: e.n,
+        algorithm: e.algorithm.to_string(),
+        layout: e.layout.map(|l| format!("{l:?}").to_lowercase()),
+        threads: e.threads,
+        shard: shard.map(|s| s.to_string()),
+        subproblems: e.subproblems,
+        sampled: e.sampled,
+        strata: e.strata.0,
+        strata_sampled: e.strata.1,
+        wall_seconds: e.wall_seconds(),
+        wall_seconds_low: lo,
+        wall_seconds_high: hi,
+        cpu_hours: e.cpu_seconds / 3600.0,
+        cpu_hours_margin: e.cpu_margin / 3600.0,
+        setup_seconds: e.setup_seconds,
+        memory_bytes: e.memory_needed,
+        peak_memory_bytes: e.peak_memory,
+        shard_hours: hours,
+        shards: Some(e.shards(hours)).filter(|&k| k != u64::MAX),
+        estimate_seconds: e.spent.as_secs_f64(),
+    };
+    serde_json::to_string(&row).expect("rows serialise")
+}

@@ -1,0 +1,329 @@
+//! What a count will cost before it is run: a stratified sample of its subproblems is timed on
+//! the threads the count would use, and scaled up to the whole plan (or shard), with an
+//! interval. For a cluster run of months this decides the number of shards and their length;
+//! for a user it says whether to start at all.
+//!
+//! The subproblems are sorted into strata of similar cost (for the join, by how the unit's
+//! row set splits between the quadrants and whether two middle queens are placed; for the
+//! kernel's plans, by family and by the plan's size estimate), and sampled round by round, one
+//! more per stratum each round, in a seeded pseudo-random order, until the time budget is
+//! spent. Each stratum's total is its size times its mean time; the interval is the usual
+//! normal one of a stratified mean (Cochran, *Sampling Techniques*, 1977, ch. 5). A join unit
+//! is timed on a share of its work (a few row sets of its span, a share of the queries of the
+//! matching, [`crate::engine::join::Sample`]), so that even at n = 28, where one unit takes
+//! hours, many units are sampled within minutes.
+
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use super::Job;
+use super::prepared::Prepared;
+use crate::engine::join::{self, Layout};
+use crate::error::Error;
+use crate::internals::XorShift;
+use crate::plan::{Algorithm, Plan, Work};
+use crate::system;
+
+/// Samples drawn from one stratum at most.
+const PER_STRATUM: usize = 256;
+
+/// The projected cost of a count (or of one shard of it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Estimate {
+    /// Board size.
+    pub n: usize,
+    /// Counting method.
+    pub algorithm: Algorithm,
+    /// The join's layout, for join plans.
+    pub layout: Option<Layout>,
+    /// Threads the count would use (and the sample ran on).
+    pub threads: usize,
+    /// Subproblems of the count (of this shard, if one).
+    pub subproblems: usize,
+    /// Subproblems timed.
+    pub sampled: usize,
+    /// Strata the subproblems fell into, and how many of them were sampled.
+    pub strata: (usize, usize),
+    /// Projected CPU seconds of the whole count (all threads together).
+    pub cpu_seconds: f64,
+    /// Half-width of the 95% interval of `cpu_seconds`.
+    pub cpu_margin: f64,
+    /// Seconds spent before the subproblems start (building the join's lists), measured.
+    pub setup_seconds: f64,
+    /// Bytes the count needs by the memory model, with the partitions each thread may keep in
+    /// the join's memory-bounded layout.
+    pub memory_needed: u64,
+    /// The peak resident memory of this process after sampling, when known.
+    pub peak_memory: Option<u64>,
+    /// Time the estimate took.
+    pub spent: Duration,
+}
+
+impl Estimate {
+    /// Projected wall-clock seconds on [`Estimate::threads`] threads: the set-up, then the
+    /// subproblems spread over the threads.
+    pub fn wall_seconds(&self) -> f64 {
+        self.setup_seconds + self.cpu_seconds / self.threads as f64
+    }
+
+    /// The 95% interval of [`Estimate::wall_seconds`].
+    pub fn wall_range(&self) -> (f64, f64) {
+        let t = self.threads as f64;
+        (
+            self.setup_seconds + (self.cpu_seconds - self.cpu_margin).max(0.0) / t,
+            self.setup_seconds + (self.cpu_seconds + self.cpu_margin) / t,
+        )
+    }
+
+    /// Shards of at most `hours` each on [`Estimate::threads`] threads that the count needs,
+    /// from the upper end of the interval (each shard also pays the set-up).
+    pub fn shards(&self, hours: f64) -> u64 {
+        let t = self.threads as f64;
+        let per_shard = hours * 3600.0 - self.setup_seconds;
+        if per_shard <= 0.0 {
+            return u64::MAX;
+        }
+        let work = (self.cpu_seconds + self.cpu_margin) / t;
+        ((work / per_shard).ceil() as u64).max(1)
+    }
+}
+
+/// A class of subproblems of similar cost.
+fn stratum(plan: &Plan, work: &Work, estimate: f64) -> u64 {
+    match *work {
+        Work::Join { unit, .. } => u64::from(join::stratum(plan.n, &unit)),
+        Work::Complete { frame, .. } => {
+            let family = plan.families[frame as usize] as u64;
+            let size = estimate.max(1.0).log2().floor() as u64;
+            1 << 32 | family << 16 | size
+        }
+        Work::Invariant { .. } => 2 << 32,
+    }
+}
+
+impl Job {
+    /// Projects the cost of running this job ([`Estimate`]) by timing a sample of its
+    /// subproblems for about `budget` (plus the set-up), drawn with `seed`; raising `cancel`
+    /// ends the sampling early with what was timed.
+    pub fn estimate(
+        &self,
+        budget: Duration,
+        seed: u64,
+        cancel: Option<&AtomicBool>,
+    ) -> Result<Estimate, Error> {
+        let begun = Instant::now();
+        let plan = &self.plan;
+        let layout = self.check_memory()?;
+        let ids = self.todo();
+        let mut strata: BTreeMap<u64, Vec<u64>> = BTreeMap::new();
+        for &id in &ids {
+            let s = &plan.subproblems[id as usize];
+            strata
+                .entry(stratum(plan, &s.work, s.estimate))
+                .or_default()
+                .push(id);
+        }
+        // Round by round, one more of each stratum, each stratum in a seeded random order.
+        let mut rng = XorShift::new(seed);
+        let keys: Vec<u64> = strata.keys().copied().collect();
+        let sizes: Vec<usize> = strata.values().map(Vec::len).collect();
+        for list in strata.values_mut() {
+            let take = list.len().min(PER_STRATUM);
+            for i in 0..take {
+                let j = i + (rng.next() % (list.len() - i) as u64) as usize;
+                list.swap(i, j);
+            }
+            list.truncate(take);
+        }
+        let mut order = Vec::new();
+        for round in 0..PER_STRATUM {
+            for (k, key) in keys.iter().enumerate() {
+                if let Some(&id) = strata[key].get(round) {
+                    order.push((k, id));
+                }
+            }
+        }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(self.threads)
+            .thread_name(|i| format!("nqueens-estimate-{i}"))
+            .build()?;
+        let set_up = Instant::now();
+        let engines = pool.install(|| Prepared::new(plan, layout, self.cache_per_thread()));
+        let setup_seconds = set_up.elapsed().as_secs_f64();
+        // The sample's clock: stop at the budget, or when asked.
+        let stop = AtomicBool::new(false);
+        let deadline = Instant::now() + budget;
+        let next = AtomicUsize::new(0);
+        let times: Mutex<Vec<(usize, f64)>> = Mutex::new(Vec::new());
+        std::thread::scope(|scope| {
+            let watcher = scope.spawn(|| {
+                while Instant::now() < deadline
+                    && !cancel.is_some_and(|c| c.load(Ordering::Relaxed))
+                {
+                    if next.load(Ordering::Relaxed) > order.len() + self.threads {
+                        return;
+                    }
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                stop.store(true, Ordering::Relaxed);
+            });
+            pool.broadcast(|_| {
+                loop {
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&(k, id)) = order.get(i) else { break };
+                    if let Some(secs) = engines.time(&plan.subproblems[id as usize], &stop) {
+                        times
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .push((k, secs));
+                    }
+                }
+            });
+            // Everything is sampled (or the budget is spent): release the watcher.
+            next.store(usize::MAX / 2, Ordering::Relaxed);
+            let _ = watcher.join();
+        });
+        let times = times.into_inner().unwrap_or_else(|e| e.into_inner());
+        if times.is_empty() && !ids.is_empty() {
+            return Err(Error::NothingSampled {
+                seconds: budget.as_secs(),
+            });
+        }
+        let (cpu_seconds, cpu_margin, sampled_strata) = project(&sizes, &times);
+        Ok(Estimate {
+            n: plan.n,
+            algorithm: plan.algorithm,
+            layout: (plan.algorithm == Algorithm::Join).then_some(layout),
+            threads: self.threads,
+            subproblems: ids.len(),
+            sampled: times.len(),
+            strata: (keys.len(), sampled_strata),
+            cpu_seconds,
+            cpu_margin,
+            setup_seconds,
+            memory_needed: join_memory(plan, self.threads, layout)
+                + if layout == Layout::Bounded {
+                    (self.threads * self.cache_per_thread()) as u64
+                } else {
+                    0
+                },
+            peak_memory: system::peak_memory(),
+            spent: begun.elapsed(),
+        })
+    }
+}
+
+/// The bytes the memory model gives a count (join plans; others need little).
+fn join_memory(plan: &Plan, threads: usize, layout: Layout) -> u64 {
+    if plan.algorithm == Algorithm::Join {
+        join::memory_needed(plan.n, threads, layout)
+    } else {
+        64 << 20
+    }
+}
+
+/// The stratified total of the times (`(stratum, seconds)`) for strata of `sizes`, its 95%
+/// half-width, and the strata sampled. A stratum sampled once borrows the largest relative
+/// spread of the others; one not sampled at all (the budget ran out) the mean of all samples,
+/// with a spread as large as that mean.
+fn project(sizes: &[usize], times: &[(usize, f64)]) -> (f64, f64, usize) {
+    let mut by: Vec<Vec<f64>> = vec![Vec::new(); sizes.len()];
+    for &(k, t) in times {
+        by[k].push(t);
+    }
+    let all_mean = times.iter().map(|t| t.1).sum::<f64>() / times.len().max(1) as f64;
+    let stats = |xs: &[f64]| {
+        let m = xs.iter().sum::<f64>() / xs.len() as f64;
+        let v = xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (xs.len() as f64 - 1.0);
+        (m, v)
+    };
+    let spread = by
+        .iter()
+        .filter(|xs| xs.len() >= 2)
+        .map(|xs| {
+            let (m, v) = stats(xs);
+            if m > 0.0 { v.sqrt() / m } else { 0.0 }
+        })
+        .fold(0.5f64, f64::max);
+    let (mut total, mut variance, mut sampled) = (0.0, 0.0, 0);
+    for (xs, &size) in by.iter().zip(sizes) {
+        let size = size as f64;
+        let (mean, var) = match xs.len() {
+            0 => (all_mean, all_mean * all_mean),
+            1 => (xs[0], (spread * xs[0]).powi(2)),
+            _ => stats(xs),
+        };
+        if !xs.is_empty() {
+            sampled += 1;
+        }
+        let k = xs.len().max(1) as f64;
+        total += size * mean;
+        // The finite-population correction: a stratum sampled whole has no error.
+        variance += size * size * var / k * (1.0 - k / size).max(0.0);
+    }
+    (total, 1.96 * variance.sqrt(), sampled)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stratified_projection_adds_up_the_strata() {
+        // Two strata: 10 pieces of about 1 s and 100 of about 0.1 s.
+        let times = [(0, 0.9), (0, 1.1), (1, 0.1), (1, 0.1), (1, 0.1)];
+        let (total, margin, sampled) = project(&[10, 100], &times);
+        assert!((total - 20.0).abs() < 1e-9, "{total}");
+        assert!(margin > 0.0 && margin < 10.0, "{margin}");
+        assert_eq!(sampled, 2);
+        // A stratum sampled whole carries no error.
+        let (total, margin, _) = project(&[2], &[(0, 1.0), (0, 3.0)]);
+        assert_eq!((total, margin), (4.0, 0.0));
+        // An unsampled stratum is counted at the mean, with a wide margin.
+        let (total, margin, sampled) = project(&[1, 10], &[(0, 2.0)]);
+        assert_eq!(total, 22.0);
+        assert!(margin > 10.0);
+        assert_eq!(sampled, 1);
+    }
+
+    #[test]
+    fn shards_cover_the_upper_end_of_the_interval() {
+        let e = Estimate {
+            n: 20,
+            algorithm: Algorithm::Join,
+            layout: Some(Layout::Lists),
+            threads: 4,
+            subproblems: 100,
+            sampled: 10,
+            strata: (3, 3),
+            cpu_seconds: 4.0 * 3600.0 * 10.0,
+            cpu_margin: 4.0 * 3600.0,
+            setup_seconds: 0.0,
+            memory_needed: 1,
+            peak_memory: None,
+            spent: Duration::ZERO,
+        };
+        assert_eq!(e.wall_seconds(), 36000.0);
+        assert_eq!(e.shards(1.0), 11);
+        assert_eq!(e.shards(100.0), 1);
+        let (lo, hi) = e.wall_range();
+        assert!(lo < e.wall_seconds() && hi > e.wall_seconds());
+    }
+
+    #[test]
+    fn small_counts_are_projected_near_their_cost() {
+        for alg in [Algorithm::Join, Algorithm::Symmetry] {
+            let job = Job::new(&crate::Config::new(12).algorithm(alg).threads(2)).unwrap();
+            let e = job.estimate(Duration::from_secs(5), 7, None).unwrap();
+            assert_eq!(e.subproblems, job.todo().len());
+            assert!(e.sampled > 0 && e.sampled <= e.subproblems);
+            assert!(e.cpu_seconds > 0.0 && e.cpu_seconds < 60.0, "{e:?}");
+            assert!(e.strata.1 <= e.strata.0);
+        }
+    }
+}
