@@ -125,6 +125,9 @@ pub enum MemoryAdvice {
     Threads(usize),
     /// Not even one thread fits: another algorithm is needed.
     OtherAlgorithm,
+    /// Not even one thread fits, and no other algorithm ends in reasonable time: one thread
+    /// needs about this much.
+    OneThreadNeeds(Bytes),
 }
 
 impl std::fmt::Display for MemoryAdvice {
@@ -134,6 +137,9 @@ impl std::fmt::Display for MemoryAdvice {
             MemoryAdvice::Threads(t) => write!(f, "{t} threads would fit"),
             MemoryAdvice::OtherAlgorithm => {
                 f.write_str("not even one thread fits: the symmetry algorithm needs little memory")
+            }
+            MemoryAdvice::OneThreadNeeds(b) => {
+                write!(f, "not even one thread fits: one thread needs about {b}")
             }
         }
     }

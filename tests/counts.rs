@@ -39,6 +39,22 @@ fn known_totals_sixteen_and_seventeen() {
     }
 }
 
+/// The join's memory-bounded layout (every unit makes its own quadrant partitions) is exact on
+/// every board up to 19 (about a minute on two cores in release mode).
+#[test]
+#[ignore = "n = 18 and 19 take some seconds; run in release mode"]
+fn the_bounded_join_gives_the_published_counts_up_to_nineteen() {
+    use nqueens::internals::join::Layout;
+    use nqueens::{Control, Job};
+    for n in 1..=19 {
+        let config = Config::new(n).algorithm(Algorithm::Join).threads(2);
+        let job = Job::new(&config).unwrap().layout(Layout::Bounded);
+        let c = job.run(Control::default()).unwrap().counts().unwrap();
+        assert_eq!(Some(c.total), known::total(n), "n={n}");
+        assert_eq!(c.unique, known::unique(n), "n={n}");
+    }
+}
+
 #[test]
 fn join_agrees_with_symmetry_for_every_board_up_to_fifteen() {
     for n in 1..=15 {

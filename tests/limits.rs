@@ -1,6 +1,7 @@
 //! The job's limits: a count that would not fit in the memory a control group, a resource
 //! limit or `--memory` allows is refused before it starts, with one line and exit 1, instead of
-//! being killed or aborting midway; thread counts past the bound are usage errors.
+//! being killed or aborting midway; a count whose quadrant lists do not fit runs in the join's
+//! memory-bounded layout instead, exactly; thread counts past the bound are usage errors.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -29,14 +30,38 @@ fn refused(out: &std::process::Output) {
 fn a_memory_budget_is_honoured_and_a_bad_one_is_a_usage_error() {
     refused(
         &cmd()
-            .args(["21", "-t", "2", "--memory", "100M"])
+            .args(["24", "-t", "2", "--memory", "100M"])
             .output()
             .unwrap(),
     );
-    let out = cmd().args(["16", "--memory", "lots"]).output().unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    refused(
+        &cmd()
+            .args(["28", "-t", "1", "--memory", "4G"])
+            .output()
+            .unwrap(),
+    );
+    for bad in ["lots", "-1G", "4Q", ""] {
+        let out = cmd().args(["16", "--memory", bad]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
+    }
     // Enough memory: the count runs.
     cmd().args(["14", "--memory", "1G"]).assert().success();
+}
+
+#[test]
+fn a_budget_below_the_lists_counts_exactly_in_the_bounded_layout() {
+    // n = 17 and 19 list about 54 and 300 MiB of quadrant placements; under these budgets
+    // every unit makes its own partitions.
+    for (n, budget, total) in [("17", "35M", "95815104"), ("15", "18M", "2279184")] {
+        let out = cmd()
+            .args([n, "-t", "2", "--memory", budget, "--json"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains(&format!("\"solutions\":{total}")), "{text}");
+    }
 }
 
 #[test]
@@ -46,9 +71,9 @@ fn an_address_space_limit_is_honoured() {
         return;
     }
     let out = Std::new("prlimit")
-        .arg("--as=4000000000")
+        .arg("--as=400000000")
         .arg(cargo_bin("nqueens-count"))
-        .args(["23", "-t", "2"])
+        .args(["24", "-t", "2"])
         .output()
         .unwrap();
     refused(&out);
@@ -83,7 +108,7 @@ fn limited_group(bytes: u64) -> Result<(PathBuf, &'static str), String> {
 
 #[test]
 fn a_control_group_limit_is_honoured() {
-    let (group, procs) = match limited_group(4_000_000_000) {
+    let (group, procs) = match limited_group(400_000_000) {
         Ok(g) => g,
         Err(why) => {
             eprintln!("skipped: {why}");
@@ -92,7 +117,7 @@ fn a_control_group_limit_is_honoured() {
     };
     // The shell moves itself into the group, then becomes the program.
     let script = format!(
-        "echo $$ > {} && exec {} 23 -t 2",
+        "echo $$ > {} && exec {} 24 -t 2",
         group.join(procs).display(),
         cargo_bin("nqueens-count").display()
     );

@@ -332,7 +332,10 @@ fn check_memory(
     }
     let n = plan.n;
     let listed = n <= join::MAX_LISTED_N && fixed != Some(Layout::Bounded);
-    let needs = |t: usize, layout: Layout| join::memory_needed(n, t, layout);
+    // The plan, its schedule and its pieces: about 128 bytes a subproblem (10 million at
+    // n = 28).
+    let book = plan.subproblems.len() as u64 * 128;
+    let needs = |t: usize, layout: Layout| join::memory_needed(n, t, layout) + book;
     let Some(available) = available else {
         return Ok(if listed {
             Layout::Lists
@@ -366,7 +369,14 @@ fn check_memory(
         threads,
         needed: Bytes(needed),
         available: Bytes(available),
-        advice: fits.map_or(MemoryAdvice::OtherAlgorithm, MemoryAdvice::Threads),
+        advice: match fits {
+            Some(t) => MemoryAdvice::Threads(t),
+            // Past the listed boards the kernel's algorithms would take years.
+            None if n > join::MAX_LISTED_N => {
+                MemoryAdvice::OneThreadNeeds(Bytes(needs(1, Layout::Bounded)))
+            }
+            None => MemoryAdvice::OtherAlgorithm,
+        },
     })
 }
 

@@ -154,20 +154,21 @@ fn thread_counts_past_the_bound_are_refused() {
 #[test]
 fn too_little_memory_is_one_line_with_true_advice() {
     let plan = Plan::build(20, Algorithm::Join, None).unwrap();
-    let lists = join::memory_needed(20, 8, Layout::Lists);
+    let book = plan.subproblems.len() as u64 * 128;
+    let lists = join::memory_needed(20, 8, Layout::Lists) + book;
     assert_eq!(
         check_memory(&plan, 8, Some(lists), None).unwrap(),
         Layout::Lists
     );
     assert_eq!(check_memory(&plan, 8, None, None).unwrap(), Layout::Lists);
     // Less than the lists need: the bounded layout, where it fits.
-    let bounded = join::memory_needed(20, 8, Layout::Bounded);
+    let bounded = join::memory_needed(20, 8, Layout::Bounded) + book;
     assert!(bounded < lists);
     assert_eq!(
         check_memory(&plan, 8, Some(bounded), None).unwrap(),
         Layout::Bounded
     );
-    let two = join::memory_needed(20, 2, Layout::Bounded);
+    let two = join::memory_needed(20, 2, Layout::Bounded) + book;
     let err = check_memory(&plan, 8, Some(two), None).unwrap_err();
     assert!(
         matches!(err, Error::JoinMemory { advice: MemoryAdvice::Threads(t), .. } if t >= 2),
@@ -198,8 +199,7 @@ fn too_little_memory_is_one_line_with_true_advice() {
 #[test]
 fn every_board_counts_exactly_in_the_bounded_layout() {
     for n in 1..=14 {
-        let config =
-            config(n, Algorithm::Join, 2).memory(join::memory_needed(n, 2, Layout::Bounded));
+        let config = config(n, Algorithm::Join, 2).memory(1 << 30);
         let job = Job::new(&config).unwrap().layout(Layout::Bounded);
         assert_eq!(job.check_memory().unwrap(), Layout::Bounded, "n = {n}");
         let counts = job.run(Control::default()).unwrap().counts().unwrap();

@@ -40,7 +40,7 @@ pub struct CountArgs {
     pub threads: usize,
 
     /// Counting method: join (half-boards paired by diagonal patterns; the default for
-    /// n = 12 and 14..=23), symmetry (border constellations under all eight board symmetries; the
+    /// n = 12 and 14..=28), symmetry (border constellations under all eight board symmetries; the
     /// default elsewhere) or plain (first-row mirror only). join and symmetry also give the
     /// unique count.
     #[arg(short, long, value_enum)]

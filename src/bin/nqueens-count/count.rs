@@ -89,7 +89,7 @@ fn shard(args: &CountArgs) -> Result<Option<Shard>, Exit> {
         }
     };
     match (shard, &args.out) {
-        (Some(_), None) => Err(usage(
+        (Some(_), None) if !args.estimate => Err(usage(
             "--shard needs --out FILE for the shard's result file".to_string(),
         )),
         (None, Some(_)) => Err(usage(

@@ -111,7 +111,8 @@ struct Key {
 
 /// What one search looks at, in quadrant-local terms: the rows to fill, and per row the
 /// columns the middle queens leave, and the pattern bits of each square.
-struct Search {
+struct Search<'a> {
+    index: &'a QuadrantIndex,
     /// Quadrant-local rows that hold a queen, in order.
     rows: Vec<usize>,
     /// Per quadrant row: columns a queen may use (the allowed columns less the squares the
@@ -122,14 +123,15 @@ struct Search {
     h: usize,
 }
 
-impl Search {
+impl<'a> Search<'a> {
     fn new(
         geo: &Geometry,
+        index: &'a QuadrantIndex,
         origin: (usize, usize),
         rows: u32,
         cols: u32,
         forbid: (u64, u64),
-    ) -> Search {
+    ) -> Search<'a> {
         let h = geo.h;
         let mut open = [0u32; 32];
         let mut bits = vec![0u64; h * h];
@@ -143,6 +145,7 @@ impl Search {
             }
         }
         Search {
+            index,
             rows: (0..h).filter(|r| rows >> r & 1 == 1).collect(),
             open,
             bits,
@@ -156,7 +159,6 @@ impl Search {
     /// classic bitmask search, shifted over the rows skipped.
     fn go(
         &self,
-        index: &QuadrantIndex,
         i: usize,
         at: usize,
         used: u32,
@@ -165,7 +167,7 @@ impl Search {
         out: &mut Vec<(u32, u64)>,
     ) {
         let Some(&r) = self.rows.get(i) else {
-            out.push((index.rank(used), pattern));
+            out.push((self.index.rank(used), pattern));
             return;
         };
         let gap = r - at;
@@ -176,7 +178,6 @@ impl Search {
             free &= free - 1;
             let q = 1u64 << c;
             self.go(
-                index,
                 i + 1,
                 r,
                 used | q as u32,
@@ -202,9 +203,9 @@ impl Partition {
         found: &mut Vec<(u32, u64)>,
     ) -> Partition {
         found.clear();
-        let search = Search::new(geo, origin, rows, cols, forbid);
+        let search = Search::new(geo, index, origin, rows, cols, forbid);
         let first = search.rows.first().copied().unwrap_or(0);
-        search.go(index, 0, first, 0, (0, 0), 0, found);
+        search.go(0, first, 0, (0, 0), 0, found);
         let groups = binomial(geo.h as u64, search.rows.len() as u64) as usize;
         let mut start = vec![0u32; groups + 1];
         for &(g, _) in found.iter() {
