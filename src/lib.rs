@@ -42,6 +42,7 @@
 
 pub mod board;
 mod config;
+pub mod constraint;
 mod engine;
 mod error;
 mod hash;
@@ -121,7 +122,7 @@ mod tests {
                 Work::Complete { frame, start, .. } => {
                     Some(tree_nodes(&plan.frames[frame as usize], &start))
                 }
-                Work::Invariant { .. } | Work::Join { .. } => None,
+                Work::Invariant { .. } | Work::Join { .. } | Work::Constrained { .. } => None,
             })
             .sum()
     }

@@ -62,7 +62,19 @@
 //! 4-queens: 2 solutions, 65 nodes in the tree of permutations, 33 generated
 //! ```
 
+//!
+//! # Constrained boards
+//!
+//! [`write_board_trace`] walks the same tree on a [`Board`] (queens or rooks, up to
+//! [`MAX_TRACE_N`]) and names why each pruned square is pruned: `killed: blocked square`,
+//! `killed: row R holds a pre-placed queen in column C`, `killed: column C holds the pre-placed
+//! queen of row R`, or a diagonal with a queen above or with a pre-placed queen below. On an
+//! empty queens board it prints exactly what [`write_trace`] prints. [`walk`] hands the nodes
+//! to any visitor (the Graphviz drawing in [`crate::constraint::pictures`] is one).
+
 use std::io::{self, Write};
+
+use crate::constraint::{Board, PieceKind};
 
 /// Largest n that `write_trace` accepts (the tree is too big to read beyond it).
 pub const MAX_TRACE_N: usize = 8;
@@ -74,6 +86,64 @@ pub struct TraceSummary {
     pub nodes: u64,
     /// Complete placements found.
     pub solutions: u64,
+    /// Nodes in the whole tree of permutations.
+    pub tree: u64,
+}
+
+/// Why a node is killed: the square is pruned for this reason.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kill {
+    /// Shares a diagonal (`anti == false`: row - column equal) with the queen of a row above.
+    Attacked {
+        /// Down-left (row + column equal) rather than down-right.
+        anti: bool,
+        /// The attacking queen's row (0-based).
+        row: usize,
+        /// Its column.
+        column: usize,
+        /// Whether it is a pre-placed queen (below the square) rather than one of the search.
+        placed: bool,
+    },
+    /// The square is blocked.
+    Blocked,
+    /// The row holds a pre-placed piece in another column.
+    RowTaken {
+        /// Column of the pre-placed piece.
+        column: usize,
+    },
+    /// The column holds the pre-placed piece of another row.
+    ColumnTaken {
+        /// Row of the pre-placed piece.
+        row: usize,
+    },
+}
+
+/// What became of a node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fate {
+    /// Its subtree is searched.
+    Live,
+    /// Pruned.
+    Killed(Kill),
+    /// A complete placement, the i-th found (from 1).
+    Solution(u64),
+}
+
+/// One node the search generates (the root is not passed).
+#[derive(Debug, Clone, Copy)]
+pub struct Node<'a> {
+    /// Preorder number in the tree of permutations.
+    pub number: u64,
+    /// The parent's number (1 for the root).
+    pub parent: u64,
+    /// Row of the new piece (0-based).
+    pub row: usize,
+    /// Column of the new piece (0-based).
+    pub column: usize,
+    /// What became of it.
+    pub fate: Fate,
+    /// The columns of the pieces of rows `0..row`.
+    pub above: &'a [usize],
 }
 
 /// Writes the state-space tree of the plain row-by-row backtracking for n
@@ -92,38 +162,126 @@ pub struct TraceSummary {
 /// cut short).
 pub fn write_trace(n: usize, out: &mut impl Write) -> io::Result<TraceSummary> {
     if n == 0 || n > MAX_TRACE_N {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            format!("the trace needs 1 <= n <= {MAX_TRACE_N}, got n = {n}"),
-        ));
+        return Err(too_large(n));
     }
-    let sizes = subtree_sizes(n);
+    let board = Board::empty(n, PieceKind::Queen).map_err(|e| io::Error::other(e.to_string()))?;
+    write_board_trace(&board, out)
+}
+
+fn too_large(n: usize) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!("the trace needs 1 <= n <= {MAX_TRACE_N}, got n = {n}"),
+    )
+}
+
+/// [`write_trace`] on a constrained board of queens or rooks (module documentation).
+pub fn write_board_trace(board: &Board, out: &mut impl Write) -> io::Result<TraceSummary> {
+    let n = board.n();
+    if n > MAX_TRACE_N {
+        return Err(too_large(n));
+    }
+    let piece = board.piece().name();
+    if board.is_empty() && board.piece() == PieceKind::Queen {
+        writeln!(
+            out,
+            "trace of {n}-queens: plain row-by-row backtracking, \
+             nodes numbered depth-first over the tree of permutations"
+        )?;
+    } else {
+        let placed = board.placed().iter().flatten().count();
+        let blocked: u32 = board.open().iter().map(|m| n as u32 - m.count_ones()).sum();
+        writeln!(
+            out,
+            "trace of {n}-{piece}s on a constrained board ({placed} pre-placed, {blocked} blocked): \
+             plain row-by-row backtracking, nodes numbered depth-first over the tree of permutations"
+        )?;
+    }
+    writeln!(out, "node 1: root")?;
+    let summary = walk(board, |node| write_node(out, board.piece(), node))?;
+    let plural = if summary.solutions == 1 { "" } else { "s" };
     writeln!(
         out,
-        "trace of {n}-queens: plain row-by-row backtracking, \
-         nodes numbered depth-first over the tree of permutations"
+        "{n}-{piece}s: {} solution{plural}, {} nodes in the tree of permutations, {} generated",
+        summary.solutions, summary.tree, summary.nodes
     )?;
-    writeln!(out, "node 1: root")?;
-    let mut walk = Walk {
-        n,
+    Ok(summary)
+}
+
+/// One line of the outline.
+fn write_node(out: &mut impl Write, piece: PieceKind, node: &Node<'_>) -> io::Result<()> {
+    let (row, col) = (node.row, node.column);
+    write!(
+        out,
+        "{:indent$}node {}: row {}, column {}",
+        "",
+        node.number,
+        row + 1,
+        col + 1,
+        indent = 2 * (row + 1)
+    )?;
+    match node.fate {
+        Fate::Live => writeln!(out),
+        Fate::Solution(i) => {
+            write!(out, " -- solution {i}:")?;
+            for &c in node.above {
+                write!(out, " {}", c + 1)?;
+            }
+            writeln!(out, " {}", col + 1)
+        }
+        Fate::Killed(kill) => writeln!(out, " -- killed: {}", kill_words(piece, kill)),
+    }
+}
+
+/// The words after `killed: `.
+pub fn kill_words(piece: PieceKind, kill: Kill) -> String {
+    let piece = piece.name();
+    match kill {
+        Kill::Attacked {
+            anti,
+            row,
+            column,
+            placed,
+        } => format!(
+            "{} with {}queen at row {}, column {}",
+            if anti { "anti-diagonal" } else { "diagonal" },
+            if placed { "pre-placed " } else { "" },
+            row + 1,
+            column + 1
+        ),
+        Kill::Blocked => "blocked square".to_string(),
+        Kill::RowTaken { column } => {
+            format!("row holds a pre-placed {piece} in column {}", column + 1)
+        }
+        Kill::ColumnTaken { row } => {
+            format!("column holds the pre-placed {piece} of row {}", row + 1)
+        }
+    }
+}
+
+/// Walks the tree on `board` (n ≤ [`MAX_TRACE_N`]), handing each generated node to `visit`
+/// in preorder; stops at the first error `visit` returns.
+pub fn walk(
+    board: &Board,
+    mut visit: impl FnMut(&Node<'_>) -> io::Result<()>,
+) -> io::Result<TraceSummary> {
+    let n = board.n();
+    if n > MAX_TRACE_N {
+        return Err(too_large(n));
+    }
+    let sizes = subtree_sizes(n);
+    let mut w = Walk {
+        board,
         sizes,
         queens: [0; MAX_TRACE_N],
         generated: 1,
         solutions: 0,
-        out,
     };
-    walk.expand(0, 1)?;
-    let (generated, solutions) = (walk.generated, walk.solutions);
-    let plural = if solutions == 1 { "" } else { "s" };
-    writeln!(
-        out,
-        "{n}-queens: {solutions} solution{plural}, {} nodes in the tree of permutations, \
-         {generated} generated",
-        sizes[0]
-    )?;
+    w.expand(0, 1, &mut visit)?;
     Ok(TraceSummary {
-        nodes: generated,
-        solutions,
+        nodes: w.generated,
+        solutions: w.solutions,
+        tree: sizes[0],
     })
 }
 
@@ -138,91 +296,96 @@ fn subtree_sizes(n: usize) -> [u64; MAX_TRACE_N + 1] {
     sizes
 }
 
-/// The two ways two queens in different rows and columns can attack.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Line {
-    /// Same row - column (down-right line).
-    Diagonal,
-    /// Same row + column (down-left line).
-    AntiDiagonal,
-}
-
-impl Line {
-    fn name(self) -> &'static str {
-        match self {
-            Line::Diagonal => "diagonal",
-            Line::AntiDiagonal => "anti-diagonal",
-        }
-    }
-}
-
 /// State of the recursive walk (depth is at most `MAX_TRACE_N`).
-struct Walk<'a, W: Write> {
-    n: usize,
+struct Walk<'a> {
+    board: &'a Board,
     sizes: [u64; MAX_TRACE_N + 1],
     /// `queens[r]` = 0-based column of the queen in row r, for rows above
     /// the node being expanded.
     queens: [usize; MAX_TRACE_N],
     generated: u64,
     solutions: u64,
-    out: &'a mut W,
 }
 
-impl<W: Write> Walk<'_, W> {
+impl Walk<'_> {
     /// Generates the children of the live node `number`, which has queens in
     /// rows `0..row`, and searches below each child that survives.
-    fn expand(&mut self, row: usize, number: u64) -> io::Result<()> {
+    fn expand(
+        &mut self,
+        row: usize,
+        number: u64,
+        visit: &mut impl FnMut(&Node<'_>) -> io::Result<()>,
+    ) -> io::Result<()> {
+        let n = self.board.n();
         let mut child = number + 1;
-        for col in 0..self.n {
+        for col in 0..n {
             if self.queens[..row].contains(&col) {
                 // Not a node of the permutation tree: no number used.
                 continue;
             }
             self.generated += 1;
-            write!(
-                self.out,
-                "{:indent$}node {child}: row {}, column {}",
-                "",
-                row + 1,
-                col + 1,
-                indent = 2 * (row + 1)
-            )?;
-            if let Some((line, other_row)) = self.attacker(row, col) {
-                writeln!(
-                    self.out,
-                    " -- killed: {} with queen at row {}, column {}",
-                    line.name(),
-                    other_row + 1,
-                    self.queens[other_row] + 1
-                )?;
-            } else if row + 1 == self.n {
+            let fate = if let Some(kill) = self.kill(row, col) {
+                Fate::Killed(kill)
+            } else if row + 1 == n {
                 self.solutions += 1;
-                write!(self.out, " -- solution {}:", self.solutions)?;
-                for &c in &self.queens[..row] {
-                    write!(self.out, " {}", c + 1)?;
-                }
-                writeln!(self.out, " {}", col + 1)?;
+                Fate::Solution(self.solutions)
             } else {
-                writeln!(self.out)?;
+                Fate::Live
+            };
+            visit(&Node {
+                number: child,
+                parent: number,
+                row,
+                column: col,
+                fate,
+                above: &self.queens[..row],
+            })?;
+            if fate == Fate::Live {
                 self.queens[row] = col;
-                self.expand(row + 1, child)?;
+                self.expand(row + 1, child, visit)?;
             }
             child += self.sizes[row + 1];
         }
         Ok(())
     }
 
-    /// The topmost queen above `row` that attacks square (`row`, `col`)
-    /// along a diagonal, with the kind of line they share.
-    fn attacker(&self, row: usize, col: usize) -> Option<(Line, usize)> {
-        self.queens[..row].iter().enumerate().find_map(|(r, &c)| {
-            if row - r != col.abs_diff(c) {
-                None
-            } else if c < col {
-                Some((Line::Diagonal, r))
-            } else {
-                Some((Line::AntiDiagonal, r))
-            }
+    /// Why square (`row`, `col`) is pruned, if it is: the row's pre-placed piece, a blocked
+    /// square, another row's pre-placed piece in the column, then (queens) the topmost queen
+    /// above on a diagonal, then the nearest pre-placed queen below.
+    fn kill(&self, row: usize, col: usize) -> Option<Kill> {
+        let b = self.board;
+        if let Some(p) = b.placed()[row].map(usize::from).filter(|&p| p != col) {
+            return Some(Kill::RowTaken { column: p });
+        }
+        if b.open()[row] >> col & 1 == 0 {
+            return Some(Kill::Blocked);
+        }
+        let placed = |r: usize| b.placed()[r].map(usize::from);
+        if let Some(r) = (row + 1..b.n()).find(|&r| placed(r) == Some(col)) {
+            return Some(Kill::ColumnTaken { row: r });
+        }
+        if b.piece() == PieceKind::Rook {
+            return None;
+        }
+        let line = |r: usize, c: usize, placed: bool| Kill::Attacked {
+            anti: c > col,
+            row: r,
+            column: c,
+            placed,
+        };
+        if let Some(r) = (0..row).find(|&r| row - r == col.abs_diff(self.queens[r])) {
+            // Above the square: `anti` when the queen stands to its right.
+            return Some(line(r, self.queens[r], false));
+        }
+        (row + 1..b.n()).find_map(|r| {
+            let c = placed(r)?;
+            // Below the square the directions turn: a queen down-left shares row + column.
+            (r - row == col.abs_diff(c)).then(|| Kill::Attacked {
+                anti: c < col,
+                row: r,
+                column: c,
+                placed: true,
+            })
         })
     }
 }
@@ -300,7 +463,8 @@ node 1: root
             summary,
             TraceSummary {
                 nodes: 33,
-                solutions: 2
+                solutions: 2,
+                tree: 65
             }
         );
     }
@@ -390,7 +554,8 @@ node 1: root
             summary,
             TraceSummary {
                 nodes: 2,
-                solutions: 1
+                solutions: 1,
+                tree: 2
             }
         );
     }
