@@ -195,8 +195,8 @@ pub fn parse_board(
         for (c, &ch) in chars.iter().enumerate() {
             match ch {
                 '.' => mask |= 1 << c,
-                'x' | 'X' => {}
-                'Q' | 'q' => {
+                'x' => {}
+                'Q' => {
                     if let Some(first) = queen {
                         return Err(at(*line, c + 1, ParseProblem::TwoInRow { column: first }));
                     }

