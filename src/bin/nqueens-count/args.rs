@@ -210,6 +210,9 @@ pub struct MergeArgs {
     /// The result files of every shard.
     #[arg(value_name = "FILES", required = true)]
     pub files: Vec<PathBuf>,
+    /// The constrained board the shards counted (the same --board, --allowed and --piece).
+    #[command(flatten)]
+    pub constraints: BoardArgs,
     /// Print the result as one JSON object.
     #[arg(long)]
     pub json: bool,

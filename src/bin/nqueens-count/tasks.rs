@@ -16,7 +16,17 @@ use crate::output;
 
 /// `merge`: verify and add up the shards' result files.
 pub fn merge(args: &MergeArgs) -> Exit {
-    match persist::merge(&args.files) {
+    let board = match crate::boards::load(&args.constraints, None) {
+        Ok(b) => b,
+        Err(e) => return e,
+    };
+    if args.verify && board.is_some() {
+        return crate::exit::fail(
+            Exit::Usage,
+            "--verify compares empty queens boards with the published counts",
+        );
+    }
+    match persist::merge_board(&args.files, board.as_ref()) {
         Err(problems) => {
             for p in &problems.0 {
                 say(format!("error: {p}"));
