@@ -380,7 +380,7 @@ impl Walk<'_> {
         (row + 1..b.n()).find_map(|r| {
             let c = placed(r)?;
             // Below the square the directions turn: a queen down-left shares row + column.
-            (r - row == col.abs_diff(c)).then(|| Kill::Attacked {
+            (r - row == col.abs_diff(c)).then_some(Kill::Attacked {
                 anti: c < col,
                 row: r,
                 column: c,

@@ -135,7 +135,7 @@ pub fn count_by(
     stop: &AtomicBool,
 ) -> Option<Completed> {
     let rows = remaining(allowed, start);
-    if rows.iter().any(|&m| m == 0) {
+    if rows.contains(&0) {
         return Some(Completed::default());
     }
     match route.unwrap_or_else(|| pick(&rows)) {
