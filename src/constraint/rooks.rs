@@ -304,6 +304,23 @@ mod tests {
     }
 
     #[test]
+    fn ryser_and_the_profile_agree_on_dense_boards_too_large_to_search() {
+        let mut rng = XorShift::new(16);
+        for n in [14usize, 16] {
+            let rows: Vec<u64> = (0..n)
+                .map(|_| {
+                    (0..n)
+                        .filter(|_| rng.below(5) != 0)
+                        .fold(0u64, |a, c| a | 1 << c)
+                })
+                .collect();
+            let r = all(Route::Ryser, &rows);
+            assert!(r > 1_000_000, "n = {n}: {r}");
+            assert_eq!(all(Route::Profile, &rows), r, "n = {n}");
+        }
+    }
+
+    #[test]
     fn full_boards_count_factorials() {
         let mut f = 1u128;
         for n in 1..=12usize {
