@@ -34,14 +34,14 @@ pub fn boards_svg(board: &Board, solutions: &[Vec<u8>], per_line: usize) -> Stri
     );
     let _ = writeln!(
         s,
-        "<title>{} of {n}-{}s, first {}</title>",
+        "<title>the first {} {} of the {n}x{n} {} board</title>",
+        solutions.len(),
         if solutions.len() == 1 {
             "solution"
         } else {
             "solutions"
         },
-        board.piece().name(),
-        solutions.len()
+        board.piece().name()
     );
     if solutions.is_empty() {
         let _ = writeln!(s, r#"<text x="{GAP}" y="{}">no solution</text>"#, GAP + 12);
