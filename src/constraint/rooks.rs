@@ -214,39 +214,48 @@ fn ryser(rows: &[u64], stop: &AtomicBool) -> Option<Completed> {
     if m == 0 {
         return Some(Completed { count: 1, nodes: 0 });
     }
-    // The rows holding each column.
-    let holders: Vec<Vec<usize>> = (0..m)
-        .map(|c| (0..m).filter(|&i| rows[i] >> c & 1 == 1).collect())
+    // The row sums |A_i ∩ S| packed one byte each, eight rows to a word (they never pass 40);
+    // the bytes past the last row hold 1, so that they are never zero and multiply by 1.
+    // A column in or out of S adds or takes its column of 0/1 bytes from every word at once.
+    let words = m.div_ceil(BYTES);
+    let column: Vec<[u64; MAX_WORDS]> = (0..m)
+        .map(|c| {
+            let mut v = [0u64; MAX_WORDS];
+            for (i, &r) in rows.iter().enumerate() {
+                v[i / BYTES] |= (r >> c & 1) << (8 * (i % BYTES));
+            }
+            v
+        })
         .collect();
-    let mut sums = vec![0u64; m];
-    let mut zeros = m;
-    let mut set = 0u64;
-    let mut size = 0usize;
-    let mut total = 0u128;
+    let mut sums = [0u64; MAX_WORDS];
+    for i in m..words * BYTES {
+        sums[i / BYTES] |= 1 << (8 * (i % BYTES));
+    }
+    let (mut set, mut size, mut total) = (0u64, 0usize, 0u128);
     for g in 1u64..(1u64 << m) {
         if g % POLL == 0 && stop.load(Ordering::Relaxed) {
             return None;
         }
         let c = g.trailing_zeros() as usize;
         let bit = 1u64 << c;
-        if set & bit == 0 {
-            size += 1;
-            for &i in &holders[c] {
-                zeros -= usize::from(sums[i] == 0);
-                sums[i] += 1;
-            }
-        } else {
-            size -= 1;
-            for &i in &holders[c] {
-                sums[i] -= 1;
-                zeros += usize::from(sums[i] == 0);
-            }
-        }
+        let add = set & bit == 0;
         set ^= bit;
-        if zeros > 0 {
+        let col = &column[c];
+        for w in 0..words {
+            // No carry or borrow crosses a byte: each stays within 0..=m.
+            sums[w] = if add {
+                sums[w] + col[w]
+            } else {
+                sums[w] - col[w]
+            };
+        }
+        size = if add { size + 1 } else { size - 1 };
+        if sums[..words].iter().any(|&x| has_zero_byte(x)) {
             continue;
         }
-        let term = product(&sums);
+        let term = sums[..words]
+            .iter()
+            .fold(1u128, |p, &x| p.wrapping_mul(u128::from(byte_product(x))));
         total = if (m - size).is_multiple_of(2) {
             total.wrapping_add(term)
         } else {
@@ -259,16 +268,23 @@ fn ryser(rows: &[u64], stop: &AtomicBool) -> Option<Completed> {
     })
 }
 
-/// The product of the row sums modulo 2^128: ten factors (each at most 64) at a time in a
-/// `u64`, then into the `u128`.
+/// Row sums packed in a word.
+const BYTES: usize = 8;
+/// Words of packed row sums (40 rows at most).
+const MAX_WORDS: usize = MAX_RYSER_ROWS.div_ceil(BYTES);
+
+/// Whether a byte of `x` is zero (every byte of a packed sum is below 128).
 #[inline]
-fn product(sums: &[u64]) -> u128 {
-    let mut p = 1u128;
-    for chunk in sums.chunks(10) {
-        let q = chunk.iter().product::<u64>();
-        p = p.wrapping_mul(u128::from(q));
-    }
-    p
+fn has_zero_byte(x: u64) -> bool {
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    x.wrapping_sub(LOW) & !x & HIGH != 0
+}
+
+/// The product of the eight bytes of `x` (each at most 40: below 2^43).
+#[inline]
+fn byte_product(x: u64) -> u64 {
+    (0..BYTES).map(|k| x >> (8 * k) & 0xff).product()
 }
 
 #[cfg(test)]
