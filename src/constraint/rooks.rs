@@ -209,11 +209,43 @@ fn profile(rows: &[u64], stop: &AtomicBool) -> Option<Completed> {
 }
 
 /// Ryser's formula over the Gray code of the column sets (module documentation).
+///
+/// The column sets are cut into 2^k blocks by their last k columns, each block a Gray code of
+/// the others from its own start. Inside a worker pool (a run's), the blocks are shared out
+/// among the pool's threads, so that a dense board counted as one subproblem still uses every
+/// thread; elsewhere they are counted one after the other (rayon's global pool is never used).
+/// The blocks' signed partial sums are added modulo 2^128 here, so the piece returned is the
+/// exact count.
 fn ryser(rows: &[u64], stop: &AtomicBool) -> Option<Completed> {
     let m = rows.len();
     if m == 0 {
         return Some(Completed { count: 1, nodes: 0 });
     }
+    let k = m.saturating_sub(RYSER_BLOCK_BITS).min(RYSER_SPLIT_BITS);
+    let block = |h: u64| ryser_block(rows, k, h, stop);
+    let parts: Option<Vec<u128>> = if rayon::current_thread_index().is_some() {
+        use rayon::prelude::*;
+        (0..1u64 << k).into_par_iter().map(block).collect()
+    } else {
+        (0..1u64 << k).map(block).collect()
+    };
+    let count = parts?.into_iter().fold(0u128, u128::wrapping_add);
+    Some(Completed {
+        count,
+        nodes: (1u64 << m) - 1,
+    })
+}
+
+/// Blocks of Ryser's sum: up to 2^6, where each holds at least 2^18 column sets.
+const RYSER_SPLIT_BITS: usize = 6;
+/// The fewest columns a block's own Gray code runs over.
+const RYSER_BLOCK_BITS: usize = 18;
+
+/// The part of Ryser's sum over the column sets whose last `k` columns are the bits of `h`,
+/// modulo 2^128 (`None`: `stop` rose).
+fn ryser_block(rows: &[u64], k: usize, h: u64, stop: &AtomicBool) -> Option<u128> {
+    let m = rows.len();
+    let low = m - k;
     // The row sums |A_i ∩ S| packed one byte each, eight rows to a word (they never pass 40);
     // the bytes past the last row hold 1, so that they are never zero and multiply by 1.
     // A column in or out of S adds or takes its column of 0/1 bytes from every word at once.
@@ -231,9 +263,33 @@ fn ryser(rows: &[u64], stop: &AtomicBool) -> Option<Completed> {
     for i in m..words * BYTES {
         sums[i / BYTES] |= 1 << (8 * (i % BYTES));
     }
-    let (mut set, mut size, mut total) = (0u64, 0usize, 0u128);
-    for g in 1u64..(1u64 << m) {
-        if g % POLL == 0 && stop.load(Ordering::Relaxed) {
+    let mut set = h << low;
+    let mut size = set.count_ones() as usize;
+    for (c, col) in column.iter().enumerate().skip(low) {
+        if set >> c & 1 == 1 {
+            for w in 0..words {
+                sums[w] += col[w];
+            }
+        }
+    }
+    let mut total = 0u128;
+    let mut g = 0u64;
+    loop {
+        if !sums[..words].iter().any(|&x| has_zero_byte(x)) {
+            let term = sums[..words]
+                .iter()
+                .fold(1u128, |p, &x| p.wrapping_mul(u128::from(byte_product(x))));
+            total = if (m - size).is_multiple_of(2) {
+                total.wrapping_add(term)
+            } else {
+                total.wrapping_sub(term)
+            };
+        }
+        g += 1;
+        if g == 1 << low {
+            return Some(total);
+        }
+        if g.is_multiple_of(POLL) && stop.load(Ordering::Relaxed) {
             return None;
         }
         let c = g.trailing_zeros() as usize;
@@ -250,22 +306,7 @@ fn ryser(rows: &[u64], stop: &AtomicBool) -> Option<Completed> {
             };
         }
         size = if add { size + 1 } else { size - 1 };
-        if sums[..words].iter().any(|&x| has_zero_byte(x)) {
-            continue;
-        }
-        let term = sums[..words]
-            .iter()
-            .fold(1u128, |p, &x| p.wrapping_mul(u128::from(byte_product(x))));
-        total = if (m - size).is_multiple_of(2) {
-            total.wrapping_add(term)
-        } else {
-            total.wrapping_sub(term)
-        };
     }
-    Some(Completed {
-        count: total,
-        nodes: (1u64 << m) - 1,
-    })
 }
 
 /// Row sums packed in a word.
@@ -333,6 +374,28 @@ mod tests {
             let r = all(Route::Ryser, &rows);
             assert!(r > 1_000_000, "n = {n}: {r}");
             assert_eq!(all(Route::Profile, &rows), r, "n = {n}");
+        }
+    }
+
+    #[test]
+    fn the_blocks_of_ryser_add_up_to_the_whole_sum() {
+        let mut rng = XorShift::new(12);
+        for m in [3usize, 8, 12] {
+            let rows: Vec<u64> = (0..m)
+                .map(|_| {
+                    (0..m)
+                        .filter(|_| rng.below(3) != 0)
+                        .fold(0u64, |a, c| a | 1 << c)
+                })
+                .collect();
+            let whole = ryser_block(&rows, 0, 0, &NEVER).unwrap();
+            for k in 1..=3.min(m) {
+                let parts = (0..1u64 << k)
+                    .map(|h| ryser_block(&rows, k, h, &NEVER).unwrap())
+                    .fold(0u128, u128::wrapping_add);
+                assert_eq!(parts, whole, "m = {m}, k = {k}");
+            }
+            assert_eq!(whole, all(Route::Backtrack, &rows), "m = {m}");
         }
     }
 

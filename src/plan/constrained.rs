@@ -3,7 +3,8 @@
 //! The split depth counts free rows (rows without a pre-placed piece); the pre-placed rows
 //! among and before them are forced and cost nothing. A rook board whose whole count goes to
 //! the dynamic programme or to Ryser's formula is one subproblem by default: splitting such a
-//! count by rows multiplies its work instead of sharing it out.
+//! count by rows multiplies its work instead of sharing it out (Ryser's sum shares its own
+//! blocks among the run's threads instead).
 
 use super::{MAX_SPLIT_DEPTH, MAX_SUBPROBLEMS, Subproblem, Work, target_subproblems};
 use crate::constraint::{self, Board, PieceKind, Route};
