@@ -339,6 +339,28 @@ fn shards_of_a_board_merge_to_its_count() {
     // Without the board, the plan cannot be rebuilt.
     let out = cmd().arg("merge").args(&files).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
+    // An empty rook board's shards merge with --piece rook alone.
+    let mut files = Vec::new();
+    for i in 0..2 {
+        let out = dir.path().join(format!("r{i}.json"));
+        let shard = format!("{i}/2");
+        stdout_of(&[
+            "9",
+            "--piece",
+            "rook",
+            "--split-depth",
+            "1",
+            "--shard",
+            &shard,
+            "--out",
+            s(&out),
+        ]);
+        files.push(out);
+    }
+    let mut args = vec!["merge", "--json", "--piece", "rook"];
+    args.extend(files.iter().map(|f| s(f)));
+    let merged: serde_json::Value = serde_json::from_str(stdout_of(&args).trim()).unwrap();
+    assert_eq!(merged["solutions"], 362_880);
 }
 
 #[test]

@@ -40,7 +40,7 @@ pub fn list(args: &ListArgs) -> Exit {
     let limit = args
         .limit
         .unwrap_or(if svg { SVG_BOARDS } else { u64::MAX });
-    if limit == 0 && !svg {
+    if limit == 0 {
         return Exit::Ok;
     }
     let mut seen = 0u64;

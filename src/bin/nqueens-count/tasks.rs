@@ -16,7 +16,15 @@ use crate::output;
 
 /// `merge`: verify and add up the shards' result files.
 pub fn merge(args: &MergeArgs) -> Exit {
-    let board = match crate::boards::load(&args.constraints, None) {
+    // An empty rook board has no file: its size is the shards' own.
+    let files_given = args.constraints.board.is_some() || args.constraints.allowed.is_some();
+    let n = args
+        .files
+        .first()
+        .filter(|_| !files_given)
+        .and_then(|f| persist::Journal::read(f).ok())
+        .map(|j| j.n);
+    let board = match crate::boards::load(&args.constraints, n) {
         Ok(b) => b,
         Err(e) => return e,
     };
