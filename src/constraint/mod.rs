@@ -34,8 +34,9 @@ use std::ops::ControlFlow;
 use std::str::FromStr;
 
 pub use parse::{ParseError, ParseProblem, parse_allowed, parse_board};
-pub use queens::complete;
-pub use rooks::{Route, count_rooks, route};
+pub(crate) use queens::complete;
+pub(crate) use rooks::count_rooks;
+pub use rooks::{Route, route};
 
 use crate::error::Error;
 use crate::hash::Fnv;
@@ -143,11 +144,7 @@ impl Board {
             ))
         };
         if n == 0 || n > piece.max_n() {
-            return Err(bad(Conflict {
-                row: 0,
-                column: 0,
-                problem: ParseProblem::Size { n, piece },
-            }));
+            return Err(Error::Board(ParseProblem::Size { n, piece }.to_string()));
         }
         if open.len() != n || placed.len() != n {
             return Err(Error::Board(format!(

@@ -26,7 +26,7 @@ pub struct Completed {
 
 /// Counts the completions of `start` (rows `start.level..`) on a board whose rows allow
 /// `allowed` (queens when `queens`, else rooks), giving up (`None`) soon after `stop` rises.
-pub fn complete(
+pub(crate) fn complete(
     allowed: &[u64],
     queens: bool,
     start: &Start,

@@ -8,15 +8,18 @@
 //!   is at most 2^(live columns): tiny for banded boards at any n up to 64, and the rows are
 //!   sorted by their first allowed column first (a permanent does not depend on row order).
 //! * **Ryser's formula** (Ryser 1963) in Gray-code order: perm(A) = Σ over column sets S of
-//!   (-1)^(m-|S|) Π_i |A_i ∩ S|, one column in or out per step, so each step costs one update
-//!   per row holding that column and one product: O(2^m · m), whatever the density.
+//!   (-1)^(m-|S|) Π_i |A_i ∩ S|, one column in or out per step, so each step costs one add
+//!   per word of row sums (packed a byte each) and one product: O(2^m · m), whatever the
+//!   density. The sum is cut into blocks of column sets that the threads of the run's pool
+//!   share, so that a dense board, one subproblem, still uses every thread.
 //! * **Backtracking** (`queens::complete` without diagonals) where the board is so sparse
 //!   that the placements themselves are few.
 //!
 //! The choice compares a cost model of each (state counts, 2^m · m, the product of the row
-//! sizes). Every method computes in `u128` modulo 2^128; the board's count was checked to fit
-//! ([`super::Board::check_count_fits`]), so the result is exact even where a product of
-//! Ryser's sum, or a dead-end state's tally, would not fit.
+//! sizes). The profile and Ryser's sum compute in `u128` modulo 2^128; a plan checks first
+//! that the board's count fits ([`super::Board::check_count_fits`]), so the result is exact
+//! even where a product of Ryser's sum, or a dead-end state's tally, would not fit. (That is
+//! why the counter is internal: the plan is the way in.)
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -123,12 +126,12 @@ pub fn route(allowed: &[u64], start: &Start) -> Route {
 
 /// Counts the rook placements completing `start` on rows that allow `allowed`, by the route
 /// the cost model picks (`None`: `stop` rose first).
-pub fn count_rooks(allowed: &[u64], start: &Start, stop: &AtomicBool) -> Option<Completed> {
+pub(crate) fn count_rooks(allowed: &[u64], start: &Start, stop: &AtomicBool) -> Option<Completed> {
     count_by(None, allowed, start, stop)
 }
 
 /// [`count_rooks`] by a given route (`None`: the model's choice), for tests and benchmarks.
-pub fn count_by(
+pub(crate) fn count_by(
     route: Option<Route>,
     allowed: &[u64],
     start: &Start,
