@@ -35,6 +35,7 @@ fn main() {
             }
             Work::Invariant { quarter: false, .. } => ("half-turn invariant (unique)", 1),
             Work::Invariant { quarter: true, .. } => ("quarter-turn invariant (unique)", 1),
+            Work::Constrained { .. } => ("constrained board", 1),
             Work::Join { unit, weight } => match unit.middle {
                 None => ("join: row sets", u128::from(weight)),
                 Some(m)
@@ -48,7 +49,7 @@ fn main() {
         let e = families.entry(family).or_default();
         e.0 += 1;
         e.1 += piece.nodes;
-        e.2 += u128::from(piece.count) * weight;
+        e.2 += piece.count * weight;
         e.3 += secs;
     }
     let total_secs = begun.elapsed().as_secs_f64();

@@ -2,6 +2,7 @@
 //! reads. Building a [`Config`] never fails; its values are checked when a
 //! [`Job`](crate::Job) is made from it.
 
+use crate::constraint::Board;
 use crate::plan::Algorithm;
 
 /// The most worker threads a run accepts: far past any machine's hardware threads, and small
@@ -22,6 +23,8 @@ pub struct Config {
     /// Bytes the run may use; `None`: what this process may use
     /// ([`crate::system::available_memory`]).
     pub memory: Option<u64>,
+    /// A constrained board to count instead of the empty `n`×`n` one (see [`Config::board`]).
+    pub board: Option<Board>,
 }
 
 impl Config {
@@ -34,6 +37,18 @@ impl Config {
             algorithm: Algorithm::default_for(n),
             split_depth: None,
             memory: None,
+            board: None,
+        }
+    }
+
+    /// Counting the completions of a constrained board (its size, the `constrained`
+    /// algorithm; no symmetry, no unique count) on every hardware thread.
+    pub fn board(board: Board) -> Config {
+        Config {
+            n: board.n(),
+            algorithm: Algorithm::Constrained,
+            board: Some(board),
+            ..Config::new(1)
         }
     }
 

@@ -113,6 +113,22 @@ pub enum Error {
         /// The budget in seconds.
         seconds: u64,
     },
+    /// A constrained board that is not one (built from parts, not read from a file).
+    #[error("not a valid board: {0}")]
+    Board(String),
+    /// A constrained count asked for without its board.
+    #[error("the constrained algorithm counts a given board: build its plan from the board")]
+    BoardNeeded,
+    /// A board whose count could exceed the exact range of the sums.
+    #[error(
+        "the count of this {n}x{n} board may need up to {bits} bits, more than the 128 an exact count keeps: block more squares or place more pieces"
+    )]
+    CountTooLarge {
+        /// Board size.
+        n: usize,
+        /// log2 of the bound on the count, rounded up.
+        bits: u32,
+    },
     /// The thread pool could not be started.
     #[error("cannot start the worker threads: {0}")]
     ThreadPool(#[from] rayon::ThreadPoolBuildError),

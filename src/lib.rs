@@ -17,6 +17,24 @@
 //! assert_eq!(counts.unique, Some(12));
 //! ```
 //!
+//! A constrained board (pre-placed pieces, blocked squares, queens or rooks; [`constraint`])
+//! is counted by the same pipeline, without symmetry and without a unique count. The
+//! book-assignment exercise, five students each accepting some of five books, has one answer:
+//!
+//! ```
+//! use nqueens::constraint::{PieceKind, parse_allowed};
+//!
+//! let books = parse_allowed("5\n00110\n11000\n01100\n00010\n01001\n", PieceKind::Rook).unwrap();
+//! let counts = nqueens::count(&nqueens::Config::board(books.clone())).unwrap();
+//! assert_eq!((counts.total, counts.unique), (1, None));
+//! let mut answers = Vec::new();
+//! books.for_each_solution(|cols| {
+//!     answers.push(nqueens::solutions::format_tuple(cols));
+//!     std::ops::ControlFlow::Continue(())
+//! });
+//! assert_eq!(answers, ["3 1 2 4 5"]);
+//! ```
+//!
 //! A [`Job`] lets the caller watch the pieces as they finish, cancel, and resume:
 //!
 //! ```
@@ -42,6 +60,7 @@
 
 pub mod board;
 mod config;
+pub mod constraint;
 mod engine;
 mod error;
 mod hash;
@@ -121,7 +140,7 @@ mod tests {
                 Work::Complete { frame, start, .. } => {
                     Some(tree_nodes(&plan.frames[frame as usize], &start))
                 }
-                Work::Invariant { .. } | Work::Join { .. } => None,
+                Work::Invariant { .. } | Work::Join { .. } | Work::Constrained { .. } => None,
             })
             .sum()
     }

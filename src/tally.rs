@@ -15,8 +15,9 @@ use crate::symmetry;
 pub struct Piece {
     /// The subproblem's id.
     pub id: u64,
-    /// Raw count (before the subproblem's weight is applied).
-    pub count: u64,
+    /// Raw count (before the subproblem's weight is applied); a `u128`, as a rook count of a
+    /// constrained board may exceed 2^64 in one piece.
+    pub count: u128,
     /// Search nodes visited.
     pub nodes: u64,
 }
@@ -48,8 +49,9 @@ impl Sums {
 
     /// Adds one piece of `plan`.
     pub fn add(&mut self, plan: &Plan, piece: &Piece) {
-        let c = u128::from(piece.count);
+        let c = piece.count;
         match plan.subproblems[piece.id as usize].work {
+            Work::Constrained { .. } => self.total += c,
             w @ (Work::Complete { .. } | Work::Join { .. }) => {
                 self.total += c * u128::from(w.weight())
             }

@@ -167,7 +167,7 @@ pub struct Journal {
     /// The shard covered, if any.
     pub shard: Option<Shard>,
     /// Finished pieces: `[id, count, nodes]`, sorted by id.
-    pub pieces: Vec<[u64; 3]>,
+    pub pieces: Vec<(u64, u128, u64)>,
     /// Sums over the pieces (weights applied).
     pub sums: Sums,
     /// Free-form facts about the run that wrote the file (program version, host, seconds).
@@ -229,7 +229,7 @@ impl Journal {
 
     /// Replaces the pieces (and their sums) with `pieces`.
     pub fn set_pieces(&mut self, plan: &Plan, pieces: &BTreeMap<u64, Piece>) {
-        self.pieces = pieces.values().map(|p| [p.id, p.count, p.nodes]).collect();
+        self.pieces = pieces.values().map(|p| (p.id, p.count, p.nodes)).collect();
         self.sums = Sums::of(plan, pieces.values());
         self.seal();
     }
@@ -238,7 +238,7 @@ impl Journal {
     pub fn piece_map(&self) -> BTreeMap<u64, Piece> {
         self.pieces
             .iter()
-            .map(|&[id, count, nodes]| (id, Piece { id, count, nodes }))
+            .map(|&(id, count, nodes)| (id, Piece { id, count, nodes }))
             .collect()
     }
 
@@ -279,8 +279,8 @@ impl Journal {
         if j.checksum != j.expected_checksum() {
             return Err(invalid(Problem::Checksum));
         }
-        let ordered = j.pieces.windows(2).all(|w| w[0][0] < w[1][0]);
-        let inside = j.pieces.iter().all(|p| p[0] < j.subproblems);
+        let ordered = j.pieces.windows(2).all(|w| w[0].0 < w[1].0);
+        let inside = j.pieces.iter().all(|p| p.0 < j.subproblems);
         if !ordered || !inside {
             return Err(invalid(Problem::Pieces));
         }
@@ -317,9 +317,9 @@ impl Journal {
             });
         }
         if let Some(s) = self.shard
-            && let Some(p) = self.pieces.iter().find(|p| !s.owns(p[0]))
+            && let Some(p) = self.pieces.iter().find(|p| !s.owns(p.0))
         {
-            return Err(Problem::NotInShard { id: p[0], shard: s });
+            return Err(Problem::NotInShard { id: p.0, shard: s });
         }
         if Sums::of(plan, self.piece_map().values()) != self.sums {
             return Err(Problem::Sums);
@@ -385,8 +385,8 @@ mod tests {
 
         let first = j.pieces[0];
         let edited = text.replacen(
-            &format!("[{},{},", first[0], first[1]),
-            &format!("[{},{},", first[0], first[1] + 1),
+            &format!("[{},{},", first.0, first.1),
+            &format!("[{},{},", first.0, first.1 + 1),
             1,
         );
         assert_ne!(edited, text);

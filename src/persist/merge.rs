@@ -7,6 +7,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use super::{Journal, JournalError, Kind, Problem};
+use crate::constraint::Board;
 use crate::error::Error;
 use crate::plan::{Algorithm, Plan};
 use crate::tally::Sums;
@@ -212,6 +213,12 @@ impl std::error::Error for MergeProblems {}
 /// Reads, checks and adds up shard result files. On failure, every problem is named, with the
 /// files and the shard numbers to resubmit.
 pub fn merge(files: &[PathBuf]) -> Result<Merged, MergeProblems> {
+    merge_board(files, None)
+}
+
+/// [`merge`] for the shards of a constrained board's count: the plan is rebuilt from `board`
+/// (a file of another board is refused by the plan's hash).
+pub fn merge_board(files: &[PathBuf], board: Option<&Board>) -> Result<Merged, MergeProblems> {
     let mut problems = Vec::new();
     let mut good: Vec<(&Path, Journal)> = Vec::new();
     for path in files {
@@ -240,7 +247,7 @@ pub fn merge(files: &[PathBuf]) -> Result<Merged, MergeProblems> {
         problems.push(MergeProblem::NoShards);
         return Err(MergeProblems(problems));
     };
-    let plan = match reference_plan(&reference, good.iter().map(|g| g.0)) {
+    let plan = match reference_plan(&reference, good.iter().map(|g| g.0), board) {
         Ok(plan) => plan,
         Err(p) => return Err(MergeProblems(vec![p])),
     };
@@ -325,6 +332,7 @@ pub fn merge(files: &[PathBuf]) -> Result<Merged, MergeProblems> {
 fn reference_plan<'a>(
     key: &PlanKey,
     mut paths: impl Iterator<Item = &'a Path>,
+    board: Option<&Board>,
 ) -> Result<Plan, MergeProblem> {
     let algorithm: Algorithm =
         key.algorithm
@@ -333,8 +341,13 @@ fn reference_plan<'a>(
                 path: paths.next().map(Path::to_path_buf).unwrap_or_default(),
                 name: key.algorithm.clone(),
             })?;
-    let plan = Plan::build(key.n, algorithm, Some(key.split_depth))
-        .map_err(MergeProblem::ImpossiblePlan)?;
+    let plan = match board {
+        Some(b) if algorithm == Algorithm::Constrained => {
+            Plan::constrained(b, Some(key.split_depth))
+        }
+        _ => Plan::build(key.n, algorithm, Some(key.split_depth)),
+    }
+    .map_err(MergeProblem::ImpossiblePlan)?;
     if plan.hash_hex() != key.plan {
         return Err(MergeProblem::OtherPlan {
             theirs: key.plan.clone(),

@@ -15,6 +15,6 @@ mod shard;
 
 pub use atomic::{check_target, write_atomic};
 pub use journal::{Journal, JournalError, Kind, Problem};
-pub use merge::{MergeProblem, MergeProblems, Merged, merge};
+pub use merge::{MergeProblem, MergeProblems, Merged, merge, merge_board};
 pub use recorder::Recorder;
 pub use shard::Shard;

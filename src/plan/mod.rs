@@ -12,10 +12,14 @@
 //!   constellation per orbit of the eight board symmetries;
 //! * `join` (`join.rs`) makes one subproblem per east row set of the half-board join.
 //!
+//! * `constrained` (`constrained.rs`) pre-places the first free rows of a constrained board
+//!   ([`crate::constraint`]), which the plan carries (and fingerprints).
+//!
 //! Both symmetric plans end with the small searches for rotation-invariant solutions that give
 //! the unique count (Burnside's lemma, [`crate::symmetry`]).
 
 pub mod constellation;
+mod constrained;
 mod join;
 mod prefix;
 
@@ -23,6 +27,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::board::{self, MAX_N};
+use crate::constraint::Board;
 use crate::engine::join::{MAX_JOIN_N, Unit};
 use crate::engine::kernel::{Frame, Start};
 use crate::error::Error;
@@ -40,10 +45,13 @@ pub enum Algorithm {
     /// Half-boards built from quadrant lists and paired by diagonal patterns, plus the unique
     /// count.
     Join,
+    /// A constrained board ([`crate::constraint`]): prefixes of its first free rows, no
+    /// symmetry, no unique count. Not in [`Algorithm::ALL`]: it needs a board.
+    Constrained,
 }
 
 impl Algorithm {
-    /// Every algorithm, in the order they are documented.
+    /// Every algorithm of the empty board, in the order they are documented.
     pub const ALL: [Algorithm; 3] = [Algorithm::Plain, Algorithm::Symmetry, Algorithm::Join];
 
     /// The algorithm a count of an n×n board uses unless told otherwise: the fastest one by
@@ -64,12 +72,13 @@ impl Algorithm {
             Algorithm::Plain => "plain",
             Algorithm::Symmetry => "symmetry",
             Algorithm::Join => "join",
+            Algorithm::Constrained => "constrained",
         }
     }
 
     /// Whether a plan of this algorithm also yields the unique count.
     pub fn has_unique(self) -> bool {
-        self != Algorithm::Plain
+        !matches!(self, Algorithm::Plain | Algorithm::Constrained)
     }
 }
 
@@ -84,6 +93,7 @@ impl FromStr for Algorithm {
     fn from_str(s: &str) -> Result<Self, Error> {
         Algorithm::ALL
             .into_iter()
+            .chain([Algorithm::Constrained])
             .find(|a| a.name() == s)
             .ok_or_else(|| Error::UnknownAlgorithm(s.to_string()))
     }
@@ -134,6 +144,11 @@ pub enum Work {
         /// Solutions each pair stands for (orbit size of the unit).
         weight: u8,
     },
+    /// Complete a constrained board ([`Plan::board`]) from `start`; weight 1.
+    Constrained {
+        /// The state the plan's pre-placed rows leave.
+        start: Start,
+    },
     /// Count the solutions a half turn (`quarter == false`) or a quarter turn leaves unchanged,
     /// whose row-0 queen stands in column `first`.
     Invariant {
@@ -150,7 +165,7 @@ impl Work {
     pub fn weight(&self) -> u8 {
         match *self {
             Work::Complete { weight, .. } | Work::Join { weight, .. } => weight,
-            Work::Invariant { .. } => 1,
+            Work::Invariant { .. } | Work::Constrained { .. } => 1,
         }
     }
 }
@@ -182,6 +197,8 @@ pub struct Plan {
     pub families: Vec<Family>,
     /// The subproblems, `subproblems[i].id == i`.
     pub subproblems: Vec<Subproblem>,
+    /// The board of a constrained plan.
+    pub board: Option<Board>,
     /// Fingerprint of everything above.
     pub hash: u64,
 }
@@ -214,6 +231,7 @@ impl Plan {
     ) -> Result<Plan, Error> {
         board::validate(n)?;
         let (depth, frames, families, mut subproblems) = match algorithm {
+            Algorithm::Constrained => return Err(Error::BoardNeeded),
             Algorithm::Join => (
                 0,
                 Vec::new(),
@@ -256,10 +274,42 @@ impl Plan {
             frames,
             families,
             subproblems,
+            board: None,
             hash: 0,
         };
         plan.hash = plan.fingerprint();
         Ok(plan)
+    }
+
+    /// The plan of a constrained board: prefixes of its first `split_depth` free rows
+    /// (`None`: enough pieces for many threads, or one piece where the rook counter's
+    /// dynamic programme or Ryser's formula counts the whole board at once).
+    pub fn constrained(board: &Board, split_depth: Option<usize>) -> Result<Plan, Error> {
+        board.check_count_fits()?;
+        let (depth, mut subproblems) = constrained::subproblems(board, split_depth)?;
+        for (i, s) in subproblems.iter_mut().enumerate() {
+            s.id = i as u64;
+        }
+        let mut plan = Plan {
+            n: board.n(),
+            algorithm: Algorithm::Constrained,
+            split_depth: depth,
+            frames: Vec::new(),
+            families: Vec::new(),
+            subproblems,
+            board: Some(board.clone()),
+            hash: 0,
+        };
+        plan.hash = plan.fingerprint();
+        Ok(plan)
+    }
+
+    /// The same kind of plan (same board, if any) with another split depth.
+    pub fn resplit(&self, split_depth: usize) -> Result<Plan, Error> {
+        match &self.board {
+            Some(b) => Plan::constrained(b, Some(split_depth)),
+            None => Plan::build(self.n, self.algorithm, Some(split_depth)),
+        }
     }
 
     /// Whether the plan also yields the unique count.
@@ -278,6 +328,9 @@ impl Plan {
         h.write_u64(self.n as u64);
         h.write_str(self.algorithm.name());
         h.write_u64(self.split_depth as u64);
+        if let Some(b) = &self.board {
+            b.fingerprint(&mut h);
+        }
         h.write_u64(self.frames.len() as u64);
         for f in &self.frames {
             h.write_u64(f.mask);
@@ -306,6 +359,13 @@ impl Plan {
                 Work::Invariant { quarter, first } => {
                     h.write_u64(1 + u64::from(quarter));
                     h.write_u64(u64::from(first));
+                }
+                Work::Constrained { start } => {
+                    h.write_u64(4);
+                    h.write_u64(start.level as u64);
+                    h.write_u64(start.cols);
+                    h.write_u64(start.diag);
+                    h.write_u64(start.anti);
                 }
                 Work::Join { unit, weight } => {
                     h.write_u64(3);

@@ -100,6 +100,7 @@ fn stratum(plan: &Plan, work: &Work, estimate: f64) -> u64 {
             1 << 32 | family << 16 | size
         }
         Work::Invariant { .. } => 2 << 32,
+        Work::Constrained { .. } => 3 << 32 | estimate.max(1.0).log2().floor() as u64,
     }
 }
 

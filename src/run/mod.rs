@@ -73,7 +73,10 @@ impl Job {
                 max: MAX_THREADS,
             });
         }
-        let plan = Plan::build(config.n, config.algorithm, config.split_depth)?;
+        let plan = match &config.board {
+            Some(board) => Plan::constrained(board, config.split_depth)?,
+            None => Plan::build(config.n, config.algorithm, config.split_depth)?,
+        };
         Ok(Job {
             plan,
             fixed_depth: config.split_depth.is_some(),
@@ -142,8 +145,7 @@ impl Job {
             Some(j) => {
                 if !self.fixed_depth
                     && j.plan != self.plan.hash_hex()
-                    && let Ok(p) =
-                        Plan::build(self.plan.n, self.plan.algorithm, Some(j.split_depth))
+                    && let Ok(p) = self.plan.resplit(j.split_depth)
                     && p.hash_hex() == j.plan
                 {
                     self.plan = p;

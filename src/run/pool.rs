@@ -114,7 +114,7 @@ fn schedule<'p>(plan: &'p Plan, todo: &[u64]) -> Vec<&'p Subproblem> {
         Work::Join { unit, .. } => unit.middle.map_or(0, |m| {
             1 + (u32::from(m.column_queen) << 8 | u32::from(m.row_queen))
         }),
-        Work::Complete { .. } | Work::Invariant { .. } => 0,
+        Work::Complete { .. } | Work::Invariant { .. } | Work::Constrained { .. } => 0,
     };
     let mut order: Vec<&Subproblem> = todo
         .iter()

@@ -3,6 +3,7 @@
 
 use std::sync::atomic::AtomicBool;
 
+use crate::constraint::{self, PieceKind};
 use crate::engine::Found;
 use crate::engine::join::{self, Layout, Quadrants};
 use crate::engine::kernel;
@@ -16,6 +17,8 @@ pub struct Prepared<'p> {
     plan: &'p Plan,
     /// The join algorithm's quadrant lists, shared by every thread (join plans only).
     quadrants: Option<Quadrants>,
+    /// A constrained board's allowed squares per row (empty for other plans).
+    allowed: Vec<u64>,
 }
 
 impl<'p> Prepared<'p> {
@@ -27,7 +30,12 @@ impl<'p> Prepared<'p> {
             Layout::Lists => Quadrants::build(plan.n),
             Layout::Bounded => Quadrants::bounded(plan.n, cache),
         });
-        Prepared { plan, quadrants }
+        let allowed = plan.board.as_ref().map_or_else(Vec::new, |b| b.allowed());
+        Prepared {
+            plan,
+            quadrants,
+            allowed,
+        }
     }
 
     /// The plan being counted.
@@ -79,6 +87,7 @@ impl<'p> Prepared<'p> {
                     symmetry::count_invariant(self.plan.n, quarter, usize::from(first));
                 Found { count, nodes }
             }
+            Work::Constrained { start } => return self.solve_constrained(sub.id, &start, stop),
             Work::Join { unit, .. } => {
                 let q = self
                     .quadrants
@@ -89,8 +98,29 @@ impl<'p> Prepared<'p> {
         };
         Some(Piece {
             id: sub.id,
-            count: found.count,
+            count: found.count.into(),
             nodes: found.nodes,
+        })
+    }
+
+    /// Counts one subproblem of a constrained board: queens by backtracking, rooks by the
+    /// route their counter picks.
+    fn solve_constrained(
+        &self,
+        id: u64,
+        start: &kernel::Start,
+        stop: &AtomicBool,
+    ) -> Option<Piece> {
+        let board = self.plan.board.as_ref()?;
+        let allowed = &self.allowed;
+        let done = match board.piece() {
+            PieceKind::Queen => constraint::complete(allowed, true, start, stop)?,
+            PieceKind::Rook => constraint::count_rooks(allowed, start, stop)?,
+        };
+        Some(Piece {
+            id,
+            count: done.count,
+            nodes: done.nodes,
         })
     }
 }

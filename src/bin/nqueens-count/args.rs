@@ -17,7 +17,7 @@ use nqueens::{Algorithm, MAX_THREADS};
     args_conflicts_with_subcommands = true,
     allow_negative_numbers = true,
     subcommand_negates_reqs = true,
-    after_help = "Examples:\n  nqueens-count 16 --threads 8\n  nqueens-count 8..=12 --json\n  nqueens-count 20 --checkpoint q20.json\n  nqueens-count 21 --shard auto/64 --out shard.json\n  nqueens-count merge shard-*.json\n  nqueens-count list 8 --format board"
+    after_help = "Examples:\n  nqueens-count 16 --threads 8\n  nqueens-count 8..=12 --json\n  nqueens-count 20 --checkpoint q20.json\n  nqueens-count 21 --shard auto/64 --out shard.json\n  nqueens-count merge shard-*.json\n  nqueens-count list 8 --format board\n  nqueens-count --board examples/boards/books.txt --piece rook\n  nqueens-count list --allowed examples/boards/books.txt --piece rook\n  nqueens-count trace 4 --format dot | dot -Tsvg > tree.svg"
 )]
 pub struct Cli {
     /// What to count.
@@ -31,9 +31,14 @@ pub struct Cli {
 /// The counting options (the default task).
 #[derive(Debug, Args)]
 pub struct CountArgs {
-    /// Board size from 1 to 32, or an inclusive range such as 8..=12.
-    #[arg(value_name = "N", required = true, value_parser = parse_sizes)]
+    /// Board size from 1 to 32, or an inclusive range such as 8..=12 (optional with --board or
+    /// --allowed; it must then match the file).
+    #[arg(value_name = "N", required_unless_present_any = ["board", "allowed"], value_parser = parse_sizes)]
     pub sizes: Option<Sizes>,
+
+    /// A constrained board and its piece.
+    #[command(flatten)]
+    pub constraints: BoardArgs,
 
     /// Worker threads, up to 4096; 0 means every hardware thread.
     #[arg(short, long, default_value_t = 0, value_name = "T", value_parser = parse_threads)]
@@ -106,6 +111,33 @@ pub struct CountArgs {
     pub seed: u64,
 }
 
+/// A constrained board: the options `count`, `list` and `trace` share.
+#[derive(Clone, Debug, Args)]
+pub struct BoardArgs {
+    /// Count a constrained board read from FILE ('-': standard input): one line per row, '.'
+    /// a free square, 'Q' a pre-placed piece, 'x' a blocked square; blank lines and '#'
+    /// comments are skipped.
+    #[arg(long, value_name = "FILE")]
+    pub board: Option<PathBuf>,
+    /// Allowed squares from FILE ('-': standard input): a line with n, then n lines of n digits,
+    /// 1 where the piece may stand (with --board, both files' constraints hold).
+    #[arg(long, value_name = "FILE")]
+    pub allowed: Option<PathBuf>,
+    /// The piece: queen, or rook (rows and columns only; boards up to 64 from a file). No
+    /// symmetry is used and no unique count is given for constrained or rook boards.
+    #[arg(long, value_enum, default_value_t = PieceArg::Queen)]
+    pub piece: PieceArg,
+}
+
+/// The pieces as the command line names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PieceArg {
+    /// Attacks along rows, columns and diagonals.
+    Queen,
+    /// Attacks along rows and columns (the book-assignment problem).
+    Rook,
+}
+
 /// The tasks besides counting.
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -138,10 +170,13 @@ pub struct CompletionsArgs {
 /// Options of `list`.
 #[derive(Debug, Args)]
 pub struct ListArgs {
-    /// Board size from 1 to 32.
-    #[arg(value_name = "N", value_parser = parse_n)]
-    pub n: usize,
-    /// Stop after K solutions.
+    /// Board size from 1 to 32 (optional with --board or --allowed; it must then match).
+    #[arg(value_name = "N", value_parser = parse_n, required_unless_present_any = ["board", "allowed"])]
+    pub n: Option<usize>,
+    /// A constrained board and its piece.
+    #[command(flatten)]
+    pub constraints: BoardArgs,
+    /// Stop after K solutions (svg: draw the first K, default 16).
     #[arg(long, value_name = "K")]
     pub limit: Option<u64>,
     /// Output format.
@@ -158,14 +193,32 @@ pub enum ListFormat {
     Board,
     /// One JSON array of boards, each a list of row strings.
     Json,
+    /// The first K boards (--limit, default 16) as one SVG picture.
+    Svg,
 }
 
 /// Options of `trace`.
 #[derive(Debug, Args)]
 pub struct TraceArgs {
-    /// Board size from 1 to 8.
-    #[arg(value_name = "N", value_parser = parse_trace_n)]
-    pub n: usize,
+    /// Board size from 1 to 8 (optional with --board or --allowed; it must then match).
+    #[arg(value_name = "N", value_parser = parse_trace_n, required_unless_present_any = ["board", "allowed"])]
+    pub n: Option<usize>,
+    /// A constrained board (up to 8 squares wide) and its piece.
+    #[command(flatten)]
+    pub constraints: BoardArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = TraceFormat::Text)]
+    pub format: TraceFormat,
+}
+
+/// How `trace` prints the tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum TraceFormat {
+    /// The indented outline, one line per node.
+    Text,
+    /// A Graphviz DOT graph of the numbered tree (killed nodes as grey dashed boxes); render
+    /// it with `dot -Tsvg`.
+    Dot,
 }
 
 /// Options of `merge`.
@@ -174,6 +227,9 @@ pub struct MergeArgs {
     /// The result files of every shard.
     #[arg(value_name = "FILES", required = true)]
     pub files: Vec<PathBuf>,
+    /// The constrained board the shards counted (the same --board, --allowed and --piece).
+    #[command(flatten)]
+    pub constraints: BoardArgs,
     /// Print the result as one JSON object.
     #[arg(long)]
     pub json: bool,

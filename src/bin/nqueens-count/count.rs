@@ -6,12 +6,14 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use nqueens::constraint::Board;
 use nqueens::known::{self, Verdict};
 use nqueens::persist::{self, Journal, Shard};
 use nqueens::system::Machine;
 use nqueens::{Algorithm, Config, Control, Job, Piece, Status};
 
-use crate::args::{CountArgs, ShardArg};
+use crate::args::{CountArgs, ShardArg, Sizes};
+use crate::boards;
 use crate::exit::{self, Exit, fail, out, say};
 use crate::output;
 use crate::progress::Progress;
@@ -33,7 +35,18 @@ fn install_signal_handler() {
 
 /// Runs the count task.
 pub fn run(args: &CountArgs) -> Exit {
-    let sizes = args.sizes.expect("clap requires N");
+    let board = match board(args) {
+        Ok(b) => b,
+        Err(e) => return e,
+    };
+    let sizes = match (&board, args.sizes) {
+        (Some(b), _) => Sizes {
+            first: b.n(),
+            last: b.n(),
+        },
+        (None, Some(s)) => s,
+        (None, None) => return fail(Exit::Usage, "give the board size N"),
+    };
     let single = sizes.first == sizes.last;
     if !single && (args.checkpoint.is_some() || args.shard.is_some() || args.out.is_some()) {
         return fail(
@@ -64,12 +77,34 @@ pub fn run(args: &CountArgs) -> Exit {
     let mut worst = Exit::Ok;
     let mut header = !args.json && shard.is_none() && !args.estimate;
     for n in sizes.first..=sizes.last {
-        match count_one(n, args, shard, &machine, &mut header) {
+        match count_one(n, args, shard, &machine, &mut header, board.as_ref()) {
             Ok(verdict) => worst = worst.max(Exit::of_verdict(verdict)),
             Err(stop) => return stop,
         }
     }
     worst
+}
+
+/// The constrained board the arguments ask for, if any (one size, no algorithm, nothing to
+/// verify against).
+fn board(args: &CountArgs) -> Result<Option<Board>, Exit> {
+    if !boards::wanted(&args.constraints) {
+        return Ok(None);
+    }
+    let usage = |msg: &str| Err(fail(Exit::Usage, msg));
+    let n = match args.sizes {
+        Some(s) if s.first != s.last => return usage("a board or --piece rook takes a single N"),
+        s => s.map(|s| s.first),
+    };
+    if args.algorithm.is_some() {
+        return usage(
+            "--algorithm chooses among the empty-board counters: constrained and rook boards have their own",
+        );
+    }
+    if args.verify {
+        return usage("--verify compares empty queens boards with the published counts");
+    }
+    boards::load(&args.constraints, n)
 }
 
 /// The shard asked for, with `auto/M` resolved from the scheduler's environment.
@@ -112,13 +147,11 @@ fn existing_checkpoint(args: &CountArgs) -> Result<Option<Journal>, Exit> {
 
 /// The configuration for `n`: the arguments, and where they name no algorithm, the
 /// checkpoint's own (the job then takes the checkpoint's plan; see [`Job::checkpoint_read`]).
-fn config(n: usize, args: &CountArgs, existing: Option<&Journal>) -> Config {
-    let algorithm = match (args.algorithm, existing) {
-        (Some(a), _) => a.into(),
-        (None, Some(j)) => j.algorithm().unwrap_or(Algorithm::default_for(n)),
-        (None, None) => Algorithm::default_for(n),
+fn config(n: usize, args: &CountArgs, existing: Option<&Journal>, board: Option<&Board>) -> Config {
+    let mut config = match board {
+        Some(b) => Config::board(b.clone()).threads(args.threads),
+        None => empty_board_config(n, args, existing),
     };
-    let mut config = Config::new(n).threads(args.threads).algorithm(algorithm);
     if let Some(bytes) = args.memory {
         config = config.memory(bytes);
     }
@@ -126,6 +159,16 @@ fn config(n: usize, args: &CountArgs, existing: Option<&Journal>) -> Config {
         config = config.split_depth(d);
     }
     config
+}
+
+/// The configuration of an empty queens board.
+fn empty_board_config(n: usize, args: &CountArgs, existing: Option<&Journal>) -> Config {
+    let algorithm = match (args.algorithm, existing) {
+        (Some(a), _) => a.into(),
+        (None, Some(j)) => j.algorithm().unwrap_or(Algorithm::default_for(n)),
+        (None, None) => Algorithm::default_for(n),
+    };
+    Config::new(n).threads(args.threads).algorithm(algorithm)
 }
 
 /// Counts one n and prints it; `Ok` carries the `--verify` verdict, `Err` an exit that ends
@@ -136,9 +179,18 @@ fn count_one(
     shard: Option<Shard>,
     machine: &Machine,
     header: &mut bool,
+    board: Option<&Board>,
 ) -> Result<Option<Verdict>, Exit> {
     let existing = existing_checkpoint(args)?;
-    let config = config(n, args, existing.as_ref());
+    if board.is_none()
+        && existing.as_ref().and_then(Journal::algorithm) == Some(Algorithm::Constrained)
+    {
+        return Err(fail(
+            Exit::Usage,
+            "the checkpoint is of a constrained board: give its --board, --allowed and --piece",
+        ));
+    }
+    let config = config(n, args, existing.as_ref(), board);
     let mut job = Job::new(&config).map_err(|e| exit::error(&e))?;
     if let Some(s) = shard {
         job = job.shard(s);

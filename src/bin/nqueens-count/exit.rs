@@ -53,7 +53,10 @@ impl Exit {
             | Error::JoinSplitDepth(_)
             | Error::JoinTooLarge { .. }
             | Error::Threads { .. }
-            | Error::Shard(_) => Exit::Usage,
+            | Error::Shard(_)
+            | Error::Board(_)
+            | Error::BoardNeeded
+            | Error::CountTooLarge { .. } => Exit::Usage,
             Error::JoinMemory { .. }
             | Error::ForeignPiece { .. }
             | Error::Journal(_)

@@ -5,6 +5,8 @@
 
 mod args;
 mod bench;
+mod boards;
+mod constrained;
 mod count;
 mod estimate;
 mod exit;

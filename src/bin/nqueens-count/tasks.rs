@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use std::ops::ControlFlow;
 
 use nqueens::known;
-use nqueens::{persist, solutions, trace as tree};
+use nqueens::{persist, solutions};
 
 use clap::CommandFactory;
 
@@ -16,7 +16,25 @@ use crate::output;
 
 /// `merge`: verify and add up the shards' result files.
 pub fn merge(args: &MergeArgs) -> Exit {
-    match persist::merge(&args.files) {
+    // An empty rook board has no file: its size is the shards' own.
+    let files_given = args.constraints.board.is_some() || args.constraints.allowed.is_some();
+    let n = args
+        .files
+        .first()
+        .filter(|_| !files_given)
+        .and_then(|f| persist::Journal::read(f).ok())
+        .map(|j| j.n);
+    let board = match crate::boards::load(&args.constraints, n) {
+        Ok(b) => b,
+        Err(e) => return e,
+    };
+    if args.verify && board.is_some() {
+        return crate::exit::fail(
+            Exit::Usage,
+            "--verify compares empty queens boards with the published counts",
+        );
+    }
+    match persist::merge_board(&args.files, board.as_ref()) {
         Err(problems) => {
             for p in &problems.0 {
                 say(format!("error: {p}"));
@@ -38,6 +56,10 @@ pub fn merge(args: &MergeArgs) -> Exit {
 
 /// `list`: stream the solutions.
 pub fn list(args: &ListArgs) -> Exit {
+    let n = match args.n {
+        Some(n) if !crate::boards::wanted(&args.constraints) && args.format != ListFormat::Svg => n,
+        _ => return crate::constrained::list(args),
+    };
     let limit = args.limit.unwrap_or(u64::MAX);
     if limit == 0 {
         return Exit::Ok;
@@ -46,7 +68,7 @@ pub fn list(args: &ListArgs) -> Exit {
     if args.format == ListFormat::Json {
         out_raw("[");
     }
-    let walked = solutions::for_each_solution(args.n, |cols| {
+    let walked = solutions::for_each_solution(n, |cols| {
         let first = seen == 0;
         seen += 1;
         match args.format {
@@ -55,7 +77,7 @@ pub fn list(args: &ListArgs) -> Exit {
                 let rows = solutions::board_rows(cols).join("\n");
                 out(&if first { rows } else { format!("\n{rows}") });
             }
-            ListFormat::Json => {
+            ListFormat::Json | ListFormat::Svg => {
                 let rows = serde_json::to_string(&solutions::board_rows(cols)).expect("strings");
                 out_raw(&format!("{}{rows}", if first { "" } else { ",\n" }));
             }
@@ -77,17 +99,13 @@ pub fn list(args: &ListArgs) -> Exit {
     Exit::Ok
 }
 
-/// `trace`: print the backtracking tree.
+/// `trace`: print the backtracking tree (of any board; see `constrained`).
 pub fn trace(args: &TraceArgs) -> Exit {
-    to_stdout("trace", |out| {
-        let mut buffered = io::BufWriter::new(out);
-        tree::write_trace(args.n, &mut buffered)?;
-        buffered.flush()
-    })
+    crate::constrained::trace(args)
 }
 
 /// Writes what `write` makes to stdout; a closed pipe is success.
-fn to_stdout(what: &str, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Exit {
+pub(crate) fn to_stdout(what: &str, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Exit {
     let mut stdout = io::stdout().lock();
     match write(&mut stdout).and_then(|_| stdout.flush()) {
         Ok(()) => Exit::Ok,

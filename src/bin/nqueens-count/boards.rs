@@ -1,0 +1,98 @@
+//! Reading the constrained board that `--board`, `--allowed` and `--piece` describe, for the
+//! count, `list` and `trace`: the files (or standard input), their size against N, and one
+//! line naming the file, line and column for every bad input (exit code 2).
+
+use std::io::Read;
+use std::path::Path;
+
+use nqueens::constraint::{Board, PieceKind, parse_allowed, parse_board};
+
+use crate::args::{BoardArgs, PieceArg};
+use crate::exit::{Exit, fail};
+
+impl From<PieceArg> for PieceKind {
+    fn from(p: PieceArg) -> PieceKind {
+        match p {
+            PieceArg::Queen => PieceKind::Queen,
+            PieceArg::Rook => PieceKind::Rook,
+        }
+    }
+}
+
+/// Whether the arguments ask for anything but an empty queens board.
+pub fn wanted(args: &BoardArgs) -> bool {
+    args.board.is_some() || args.allowed.is_some() || args.piece == PieceArg::Rook
+}
+
+/// The board the arguments describe, for a board size `n` if one was given: the files'
+/// board (whose size must then be `n`), or an empty board of rooks. `None` for an empty
+/// queens board (the fast counters' case).
+pub fn load(args: &BoardArgs, n: Option<usize>) -> Result<Option<Board>, Exit> {
+    if !wanted(args) {
+        return Ok(None);
+    }
+    let piece = PieceKind::from(args.piece);
+    let stdin_twice = [&args.board, &args.allowed]
+        .iter()
+        .all(|p| p.as_deref() == Some(Path::new("-")));
+    if stdin_twice {
+        return Err(fail(
+            Exit::Usage,
+            "--board and --allowed cannot both read standard input",
+        ));
+    }
+    let allowed = match &args.allowed {
+        Some(path) => {
+            let text = read(path)?;
+            Some(parse_allowed(&text, piece).map_err(|e| bad(path, e))?)
+        }
+        None => None,
+    };
+    let board = match &args.board {
+        Some(path) => {
+            let text = read(path)?;
+            parse_board(&text, piece, allowed.as_ref()).map_err(|e| bad(path, e))?
+        }
+        None => match allowed {
+            Some(b) => b,
+            None => {
+                let n = n.ok_or_else(|| fail(Exit::Usage, "give N or a board"))?;
+                Board::empty(n, piece).map_err(|e| fail(Exit::Usage, e))?
+            }
+        },
+    };
+    if let Some(n) = n.filter(|&n| n != board.n()) {
+        let size = board.n();
+        return Err(fail(
+            Exit::Usage,
+            format!("N = {n} does not match the board, which is {size}x{size}"),
+        ));
+    }
+    Ok(Some(board))
+}
+
+/// A file's text (`-`: standard input); an unreadable file is bad input.
+fn read(path: &Path) -> Result<String, Exit> {
+    let mut text = String::new();
+    let done = if path == Path::new("-") {
+        std::io::stdin().read_to_string(&mut text).map(|_| ())
+    } else {
+        std::fs::File::open(path).and_then(|mut f| f.read_to_string(&mut text).map(|_| ()))
+    };
+    done.map_err(|e| {
+        fail(
+            Exit::Usage,
+            format!("{}: cannot be read: {e}", path.display()),
+        )
+    })?;
+    Ok(text)
+}
+
+fn bad(path: &Path, e: impl std::fmt::Display) -> Exit {
+    let name = if path == Path::new("-") {
+        "standard input".to_string()
+    } else {
+        path.display().to_string()
+    };
+    fail(Exit::Usage, format!("{name}: {e}"))
+}

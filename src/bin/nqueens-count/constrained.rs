@@ -1,0 +1,109 @@
+//! `list` and `trace` on a constrained board, a rook board, or as pictures: the solutions in
+//! every list format (pre-placed pieces included) and as one SVG grid, and the search tree as
+//! an outline or a Graphviz DOT graph.
+
+use std::io::{self, Write};
+use std::ops::ControlFlow;
+
+use nqueens::constraint::{Board, PieceKind, pictures};
+use nqueens::solutions;
+use nqueens::trace::{self as tree, MAX_TRACE_N};
+
+use crate::args::{ListArgs, ListFormat, TraceArgs, TraceFormat};
+use crate::boards;
+use crate::exit::{Exit, fail, out, out_raw};
+use crate::tasks::to_stdout;
+
+/// Boards an SVG picture draws unless `--limit` says otherwise.
+const SVG_BOARDS: u64 = 16;
+/// Boards side by side in an SVG picture.
+const SVG_PER_LINE: usize = 4;
+
+/// The board the arguments describe, or the empty queens board of size `n`.
+fn board_of(args: &crate::args::BoardArgs, n: Option<usize>) -> Result<Board, Exit> {
+    match boards::load(args, n)? {
+        Some(b) => Ok(b),
+        None => {
+            let n = n.ok_or_else(|| fail(Exit::Usage, "give the board size N"))?;
+            Board::empty(n, PieceKind::Queen).map_err(|e| fail(Exit::Usage, e))
+        }
+    }
+}
+
+/// `list` of a constrained board, or `list --format svg`.
+pub fn list(args: &ListArgs) -> Exit {
+    let board = match board_of(&args.constraints, args.n) {
+        Ok(b) => b,
+        Err(e) => return e,
+    };
+    let svg = args.format == ListFormat::Svg;
+    let limit = args
+        .limit
+        .unwrap_or(if svg { SVG_BOARDS } else { u64::MAX });
+    if limit == 0 {
+        return Exit::Ok;
+    }
+    let mut seen = 0u64;
+    let mut kept: Vec<Vec<u8>> = Vec::new();
+    if args.format == ListFormat::Json {
+        out_raw("[");
+    }
+    board.for_each_solution(|cols| {
+        if seen >= limit {
+            return ControlFlow::Break(());
+        }
+        let first = seen == 0;
+        seen += 1;
+        match args.format {
+            ListFormat::Tuple => out(&solutions::format_tuple(cols)),
+            ListFormat::Board => {
+                let rows = board.rows_of(cols).join("\n");
+                out(&if first { rows } else { format!("\n{rows}") });
+            }
+            ListFormat::Json => {
+                let rows = serde_json::to_string(&board.rows_of(cols)).expect("strings");
+                out_raw(&format!("{}{rows}", if first { "" } else { ",\n" }));
+            }
+            ListFormat::Svg => kept.push(cols.to_vec()),
+        }
+        if seen >= limit {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    match args.format {
+        ListFormat::Json => out("]"),
+        ListFormat::Svg => out_raw(&pictures::boards_svg(&board, &kept, SVG_PER_LINE)),
+        _ if seen == 0 => out("no solution"),
+        _ => {}
+    }
+    Exit::Ok
+}
+
+/// `trace`: the tree of the row-by-row search, as an outline or a DOT graph, on any board up
+/// to [`MAX_TRACE_N`].
+pub fn trace(args: &TraceArgs) -> Exit {
+    let board = match board_of(&args.constraints, args.n) {
+        Ok(b) => b,
+        Err(e) => return e,
+    };
+    if board.n() > MAX_TRACE_N {
+        return fail(
+            Exit::Usage,
+            format!(
+                "trace is for boards up to {MAX_TRACE_N} squares wide: the tree of a {}x{} board is too big to read",
+                board.n(),
+                board.n()
+            ),
+        );
+    }
+    to_stdout("trace", |out| {
+        let mut buffered = io::BufWriter::new(out);
+        match args.format {
+            TraceFormat::Text => tree::write_board_trace(&board, &mut buffered)?,
+            TraceFormat::Dot => pictures::write_trace_dot(&board, &mut buffered)?,
+        };
+        buffered.flush()
+    })
+}

@@ -1,0 +1,343 @@
+//! The two file formats of a constrained board, read into a [`Board`] with errors that name
+//! the line and the column.
+//!
+//! * A board file (`--board`): one line per row, `.` a free square, `Q` a pre-placed piece,
+//!   `x` a blocked square. The size is the number of rows, which must equal every row's length.
+//! * An allowed file (`--allowed`), the format of the book-assignment exercise: a line with n,
+//!   then n lines of n digits, `1` where the piece may stand, `0` where it may not (spaces
+//!   between the digits are allowed).
+//!
+//! In both, blank lines are skipped and `#` starts a comment that runs to the end of its line.
+
+use std::fmt;
+
+use super::{Board, Conflict, PieceKind};
+
+/// What is wrong at one place of a board file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParseProblem {
+    /// A character the format does not know.
+    UnknownChar {
+        /// The character found.
+        found: char,
+        /// What the format allows there.
+        expected: &'static str,
+    },
+    /// A row of another length than the first.
+    RowLength {
+        /// Squares in this row.
+        found: usize,
+        /// Squares in the first row.
+        expected: usize,
+    },
+    /// Not as many rows as the board is wide.
+    RowCount {
+        /// Rows found.
+        rows: usize,
+        /// Squares per row.
+        width: usize,
+    },
+    /// No rows at all.
+    Empty,
+    /// A size outside what the piece allows.
+    Size {
+        /// The size.
+        n: usize,
+        /// The piece.
+        piece: PieceKind,
+    },
+    /// The first line of an allowed file is not a number.
+    NotASize,
+    /// The board file and the allowed file differ in size.
+    SizeMismatch {
+        /// The board file's size.
+        n: usize,
+        /// The allowed file's size.
+        allowed: usize,
+    },
+    /// A second pre-placed piece in one row.
+    TwoInRow {
+        /// The column (0-based) of the first one.
+        column: usize,
+    },
+    /// A second pre-placed piece in one column.
+    SameColumn {
+        /// The row (0-based) of the first one.
+        row: usize,
+    },
+    /// Two pre-placed queens on one diagonal.
+    Attack {
+        /// Row (0-based) of the other queen.
+        row: usize,
+        /// Column (0-based) of the other queen.
+        column: usize,
+    },
+    /// A pre-placed piece on a blocked square.
+    OnBlocked,
+    /// A pre-placed piece outside the board.
+    OffBoard,
+}
+
+impl fmt::Display for ParseProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            ParseProblem::UnknownChar { found, expected } => {
+                write!(f, "unknown character {found:?}: expected {expected}")
+            }
+            ParseProblem::RowLength { found, expected } => write!(
+                f,
+                "this row has {found} squares, the first row has {expected}"
+            ),
+            ParseProblem::RowCount { rows, width } => write!(
+                f,
+                "{rows} rows for a board {width} squares wide: a board is square"
+            ),
+            ParseProblem::Empty => f.write_str("the file has no rows"),
+            ParseProblem::Size { n, piece } => write!(
+                f,
+                "board size {n} is out of range: {piece} boards are from 1 to {}",
+                piece.max_n()
+            ),
+            ParseProblem::NotASize => f.write_str("expected the board size n on the first line"),
+            ParseProblem::SizeMismatch { n, allowed } => write!(
+                f,
+                "the board is {n} squares wide but the allowed file is for n = {allowed}"
+            ),
+            ParseProblem::TwoInRow { column } => write!(
+                f,
+                "a second piece in this row (the first is in column {})",
+                column + 1
+            ),
+            ParseProblem::SameColumn { row } => write!(
+                f,
+                "a second piece in this column (the first is in row {})",
+                row + 1
+            ),
+            ParseProblem::Attack { row, column } => write!(
+                f,
+                "this queen and the queen at row {}, column {} attack each other along a diagonal",
+                row + 1,
+                column + 1
+            ),
+            ParseProblem::OnBlocked => f.write_str("a pre-placed piece on a blocked square"),
+            ParseProblem::OffBoard => f.write_str("a pre-placed piece off the board"),
+        }
+    }
+}
+
+/// A board file that cannot be read: where, and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}, column {column}: {problem}")]
+pub struct ParseError {
+    /// 1-based line of the file.
+    pub line: usize,
+    /// 1-based column (character) of the line.
+    pub column: usize,
+    /// What is wrong.
+    pub problem: ParseProblem,
+}
+
+/// The lines that hold rows: (1-based line number, the characters before any `#`), blank ones
+/// left out; and the number of the line after the last.
+fn content_lines(text: &str) -> (Vec<(usize, Vec<char>)>, usize) {
+    let mut rows = Vec::new();
+    let mut last = 0;
+    for (i, line) in text.lines().enumerate() {
+        last = i + 1;
+        let body = line.split('#').next().unwrap_or("");
+        if !body.trim().is_empty() {
+            rows.push((i + 1, body.trim_end().chars().collect()));
+        }
+    }
+    (rows, last + 1)
+}
+
+/// Reads a board file of `piece`s; with `within`, the squares it blocks are blocked too (a
+/// pre-placed piece on one of them is an error), and the sizes must agree.
+pub fn parse_board(
+    text: &str,
+    piece: PieceKind,
+    within: Option<&Board>,
+) -> Result<Board, ParseError> {
+    let (lines, end) = content_lines(text);
+    let at = |line, column, problem| ParseError {
+        line,
+        column,
+        problem,
+    };
+    let Some((first_line, first)) = lines.first() else {
+        return Err(at(end.saturating_sub(1).max(1), 1, ParseProblem::Empty));
+    };
+    let width = first.len();
+    if width > piece.max_n() {
+        return Err(at(*first_line, 1, ParseProblem::Size { n: width, piece }));
+    }
+    let mut open = Vec::with_capacity(width);
+    let mut placed = Vec::with_capacity(width);
+    let mut line_of = Vec::with_capacity(width);
+    for (line, chars) in &lines {
+        let row = open.len();
+        if row == width {
+            let problem = ParseProblem::RowCount {
+                rows: lines.len(),
+                width,
+            };
+            return Err(at(*line, 1, problem));
+        }
+        if chars.len() != width {
+            let problem = ParseProblem::RowLength {
+                found: chars.len(),
+                expected: width,
+            };
+            return Err(at(*line, chars.len().min(width) + 1, problem));
+        }
+        let (mut mask, mut queen) = (0u64, None);
+        for (c, &ch) in chars.iter().enumerate() {
+            match ch {
+                '.' => mask |= 1 << c,
+                'x' => {}
+                'Q' => {
+                    if let Some(first) = queen {
+                        return Err(at(*line, c + 1, ParseProblem::TwoInRow { column: first }));
+                    }
+                    queen = Some(c);
+                    mask |= 1 << c;
+                }
+                found => {
+                    let expected = "'.' (free), 'Q' (pre-placed piece) or 'x' (blocked)";
+                    return Err(at(
+                        *line,
+                        c + 1,
+                        ParseProblem::UnknownChar { found, expected },
+                    ));
+                }
+            }
+        }
+        if let Some(w) = within {
+            if w.n() != width {
+                let problem = ParseProblem::SizeMismatch {
+                    n: width,
+                    allowed: w.n(),
+                };
+                return Err(at(*line, 1, problem));
+            }
+            mask &= w.open()[row];
+            if let Some(c) = queen.filter(|&c| w.open()[row] >> c & 1 == 0) {
+                return Err(at(*line, c + 1, ParseProblem::OnBlocked));
+            }
+        }
+        open.push(mask);
+        placed.push(queen.map(|c| c as u8));
+        line_of.push(*line);
+    }
+    if open.len() != width {
+        let problem = ParseProblem::RowCount {
+            rows: open.len(),
+            width,
+        };
+        return Err(at(end, 1, problem));
+    }
+    finish(width, piece, open, placed, &line_of)
+}
+
+/// Reads an allowed file: n, then n rows of n digits (`1` allowed).
+pub fn parse_allowed(text: &str, piece: PieceKind) -> Result<Board, ParseError> {
+    let (lines, end) = content_lines(text);
+    let at = |line, column, problem| ParseError {
+        line,
+        column,
+        problem,
+    };
+    let Some((size_line, size)) = lines.first() else {
+        return Err(at(end.saturating_sub(1).max(1), 1, ParseProblem::Empty));
+    };
+    let size: String = size.iter().collect();
+    let lead = size.len() - size.trim_start().len();
+    let n: usize = size
+        .trim()
+        .parse()
+        .map_err(|_| at(*size_line, lead + 1, ParseProblem::NotASize))?;
+    if n == 0 || n > piece.max_n() {
+        return Err(at(*size_line, lead + 1, ParseProblem::Size { n, piece }));
+    }
+    let mut open = Vec::with_capacity(n);
+    let mut line_of = Vec::with_capacity(n);
+    for (line, chars) in &lines[1..] {
+        if open.len() == n {
+            let problem = ParseProblem::RowCount {
+                rows: lines.len() - 1,
+                width: n,
+            };
+            return Err(at(*line, 1, problem));
+        }
+        let (mut mask, mut squares) = (0u64, 0usize);
+        for (c, &ch) in chars.iter().enumerate() {
+            match ch {
+                ' ' | '\t' => continue,
+                '0' | '1' if squares == n => {
+                    let problem = ParseProblem::RowLength {
+                        found: squares + 1,
+                        expected: n,
+                    };
+                    return Err(at(*line, c + 1, problem));
+                }
+                '0' => {}
+                '1' => mask |= 1 << squares,
+                found => {
+                    let expected = "'0' or '1'";
+                    return Err(at(
+                        *line,
+                        c + 1,
+                        ParseProblem::UnknownChar { found, expected },
+                    ));
+                }
+            }
+            squares += 1;
+        }
+        if squares != n {
+            let problem = ParseProblem::RowLength {
+                found: squares,
+                expected: n,
+            };
+            return Err(at(*line, chars.len() + 1, problem));
+        }
+        open.push(mask);
+        line_of.push(*line);
+    }
+    if open.len() != n {
+        let problem = ParseProblem::RowCount {
+            rows: open.len(),
+            width: n,
+        };
+        return Err(at(end, 1, problem));
+    }
+    finish(n, piece, open, vec![None; n], &line_of)
+}
+
+/// The board, with its pieces checked; a conflict is reported at its line.
+fn finish(
+    n: usize,
+    piece: PieceKind,
+    open: Vec<u64>,
+    placed: Vec<Option<u8>>,
+    line_of: &[usize],
+) -> Result<Board, ParseError> {
+    let board = Board {
+        n,
+        piece,
+        open,
+        placed,
+    };
+    board.check().map_err(
+        |Conflict {
+             row,
+             column,
+             problem,
+         }| ParseError {
+            line: line_of[row],
+            column: column + 1,
+            problem,
+        },
+    )?;
+    Ok(board)
+}

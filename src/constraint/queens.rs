@@ -1,0 +1,107 @@
+//! Completing a constrained board by backtracking: the queens engine, and the rooks' engine
+//! for sparse boards.
+//!
+//! It is the classic bitmask search (Richards 1997; Somers 2002) with one change: the free
+//! squares of a row are `allowed[row] & !(cols | diag | anti)`, where `allowed` already holds
+//! the blocked squares and what the pre-placed pieces attack (a pre-placed row allows one
+//! square). It is a separate small loop so that the empty-board kernel (`engine::kernel`),
+//! tuned for frames without per-row masks, stays as it is. Rooks run the same loop without
+//! the diagonal masks.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::engine::kernel::Start;
+
+/// Nodes between two looks at the stop flag.
+const POLL: u64 = 1 << 16;
+
+/// What a search found: completions and nodes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Completed {
+    /// Completions of the start.
+    pub count: u128,
+    /// Pieces placed by the search.
+    pub nodes: u64,
+}
+
+/// Counts the completions of `start` (rows `start.level..`) on a board whose rows allow
+/// `allowed` (queens when `queens`, else rooks), giving up (`None`) soon after `stop` rises.
+pub(crate) fn complete(
+    allowed: &[u64],
+    queens: bool,
+    start: &Start,
+    stop: &AtomicBool,
+) -> Option<Completed> {
+    if queens {
+        search::<true>(allowed, start, stop)
+    } else {
+        search::<false>(allowed, start, stop)
+    }
+}
+
+fn search<const QUEENS: bool>(
+    allowed: &[u64],
+    start: &Start,
+    stop: &AtomicBool,
+) -> Option<Completed> {
+    let n = allowed.len();
+    let base = start.level;
+    if base >= n {
+        return Some(Completed { count: 1, nodes: 0 });
+    }
+    let first = allowed[base] & !(start.cols | start.diag | start.anti);
+    if base + 1 == n {
+        return Some(Completed {
+            count: u128::from(first.count_ones()),
+            nodes: 0,
+        });
+    }
+    let mut cols = vec![0u64; n];
+    let mut diag = vec![0u64; n];
+    let mut anti = vec![0u64; n];
+    let mut free = vec![0u64; n];
+    let last = n - 1;
+    let mut lv = base;
+    cols[lv] = start.cols;
+    diag[lv] = start.diag;
+    anti[lv] = start.anti;
+    free[lv] = first;
+    let (mut count, mut nodes) = (0u64, 0u64);
+    loop {
+        if nodes % POLL == 0 && stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let f = free[lv];
+        if f == 0 {
+            if lv == base {
+                break;
+            }
+            lv -= 1;
+            continue;
+        }
+        let b = f & f.wrapping_neg();
+        free[lv] = f ^ b;
+        nodes += 1;
+        let c = cols[lv] | b;
+        let (d, a) = if QUEENS {
+            ((diag[lv] | b) << 1, (anti[lv] | b) >> 1)
+        } else {
+            (0, 0)
+        };
+        let next = lv + 1;
+        let nf = allowed[next] & !(c | d | a);
+        if next == last {
+            count += u64::from(nf.count_ones());
+        } else if nf != 0 {
+            lv = next;
+            cols[lv] = c;
+            diag[lv] = d;
+            anti[lv] = a;
+            free[lv] = nf;
+        }
+    }
+    Some(Completed {
+        count: u128::from(count),
+        nodes,
+    })
+}

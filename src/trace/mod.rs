@@ -1,0 +1,394 @@
+//! The classic state-space tree walk-through of n-queens backtracking.
+//!
+//! Textbooks introduce backtracking with the 4-queens problem drawn as a tree
+//! (Horowitz & Sahni's "tree organization of the 4-queens solution space"):
+//! the tree of permutations, whose level d holds every way of putting queens
+//! in rows 1..=d on distinct columns, and whose nodes are numbered depth-first.
+//! The search then walks that tree, killing a node as soon as its newest queen
+//! shares a diagonal with an earlier one. This module prints exactly that walk
+//! for small boards, so the numbers can be compared with the figure, which is
+//! a good way to understand what the fast counters are pruning.
+//!
+//! # Numbering
+//!
+//! Nodes carry their preorder index in the *full* permutation tree: the root
+//! is node 1, the children of a node are its choices of column for the next
+//! row in increasing column order (columns already used are not children), and
+//! a killed node's subtree, although never generated, still uses up its
+//! numbers. A node with d queens placed roots a subtree of
+//! S(d) = 1 + (n - d) * S(d + 1) nodes (S(n) = 1), so its children are numbered
+//! k + 1, k + 1 + S(d + 1), k + 1 + 2 S(d + 1), ... For n = 4 the tree has
+//! 1 + 4 + 12 + 24 + 24 = 65 nodes and the two solutions are nodes 31 and 39.
+//!
+//! # Output format
+//!
+//! Rows and columns are printed 1-based. The first line is a header, then one
+//! line per node the search generates, indented two spaces per queen placed:
+//!
+//! * `node 1: root` for the root;
+//! * `node K: row R, column C` for a live node whose subtree is searched;
+//! * `node K: row R, column C -- killed: DIRECTION with queen at row R', column C'`
+//!   for a node whose new queen is attacked, naming the topmost attacking queen;
+//! * `node K: row R, column C -- solution I: C1 C2 ... Cn` for a complete
+//!   placement, I counting from 1.
+//!
+//! DIRECTION is `diagonal` when both queens lie on the same down-right line
+//! (row - column equal, like (1, 1) and (2, 2)) and `anti-diagonal` when they
+//! lie on the same down-left line (row + column equal, like (2, 3) and
+//! (3, 2)). Column conflicts never occur: the permutation tree has no node
+//! that reuses a column.
+//!
+//! The last line is `N-queens: S solutions, T nodes in the tree of
+//! permutations, G generated`, where G counts the node lines printed, root
+//! included (`1 solution` when there is exactly one). The start of the n = 4
+//! trace:
+//!
+//! ```text
+//! trace of 4-queens: plain row-by-row backtracking, nodes numbered depth-first over the tree of permutations
+//! node 1: root
+//!   node 2: row 1, column 1
+//!     node 3: row 2, column 2 -- killed: diagonal with queen at row 1, column 1
+//!     node 8: row 2, column 3
+//!       node 9: row 3, column 2 -- killed: anti-diagonal with queen at row 2, column 3
+//!       node 11: row 3, column 4 -- killed: diagonal with queen at row 2, column 3
+//!     node 13: row 2, column 4
+//!       node 14: row 3, column 2
+//!         node 15: row 4, column 3 -- killed: diagonal with queen at row 3, column 2
+//!       node 16: row 3, column 3 -- killed: diagonal with queen at row 1, column 1
+//!   node 18: row 1, column 2
+//!     ...
+//!         node 31: row 4, column 3 -- solution 1: 2 4 1 3
+//!     ...
+//! 4-queens: 2 solutions, 65 nodes in the tree of permutations, 33 generated
+//! ```
+
+//!
+//! # Constrained boards
+//!
+//! [`write_board_trace`] walks the same tree on a [`Board`] (queens or rooks, up to
+//! [`MAX_TRACE_N`]) and names why each pruned square is pruned: `killed: blocked square`,
+//! `killed: row R holds a pre-placed queen in column C`, `killed: column C holds the pre-placed
+//! queen of row R`, or a diagonal with a queen above or with a pre-placed queen below. On an
+//! empty queens board it prints exactly what [`write_trace`] prints. [`walk`] hands the nodes
+//! to any visitor (the Graphviz drawing in [`crate::constraint::pictures`] is one).
+
+use std::io::{self, Write};
+
+use crate::constraint::{Board, PieceKind};
+
+/// Largest n that `write_trace` accepts (the tree is too big to read beyond it).
+pub const MAX_TRACE_N: usize = 8;
+
+/// Summary of a trace.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TraceSummary {
+    /// Nodes the search generated, i.e. node lines printed, root included.
+    pub nodes: u64,
+    /// Complete placements found.
+    pub solutions: u64,
+    /// Nodes in the whole tree of permutations.
+    pub tree: u64,
+}
+
+/// Why a node is killed: the square is pruned for this reason.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kill {
+    /// Shares a diagonal (`anti == false`: row - column equal) with the queen of a row above.
+    Attacked {
+        /// Down-left (row + column equal) rather than down-right.
+        anti: bool,
+        /// The attacking queen's row (0-based).
+        row: usize,
+        /// Its column.
+        column: usize,
+        /// Whether it is a pre-placed queen (below the square) rather than one of the search.
+        placed: bool,
+    },
+    /// The square is blocked.
+    Blocked,
+    /// The row holds a pre-placed piece in another column.
+    RowTaken {
+        /// Column of the pre-placed piece.
+        column: usize,
+    },
+    /// The column holds the pre-placed piece of another row.
+    ColumnTaken {
+        /// Row of the pre-placed piece.
+        row: usize,
+    },
+}
+
+/// What became of a node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fate {
+    /// Its subtree is searched.
+    Live,
+    /// Pruned.
+    Killed(Kill),
+    /// A complete placement, the i-th found (from 1).
+    Solution(u64),
+}
+
+/// One node the search generates (the root is not passed).
+#[derive(Debug, Clone, Copy)]
+pub struct Node<'a> {
+    /// Preorder number in the tree of permutations.
+    pub number: u64,
+    /// The parent's number (1 for the root).
+    pub parent: u64,
+    /// Row of the new piece (0-based).
+    pub row: usize,
+    /// Column of the new piece (0-based).
+    pub column: usize,
+    /// What became of it.
+    pub fate: Fate,
+    /// The columns of the pieces of rows `0..row`.
+    pub above: &'a [usize],
+}
+
+/// Writes the state-space tree of the plain row-by-row backtracking for n
+/// (1..=[`MAX_TRACE_N`]) to `out` as an indented outline, in the format
+/// described in the module documentation. Returns an `io::Error` from the
+/// writer (the caller handles broken pipes). Never panics; for n > `MAX_TRACE_N`
+/// or n == 0 it returns an `io::Error` of kind `InvalidInput` without writing
+/// anything.
+///
+/// The output is written line by line; pass a buffered writer for speed.
+///
+/// # Errors
+///
+/// `InvalidInput` when n is outside `1..=MAX_TRACE_N`; otherwise whatever
+/// error `out` reports, at the point where it is reported (the output is then
+/// cut short).
+pub fn write_trace(n: usize, out: &mut impl Write) -> io::Result<TraceSummary> {
+    if n == 0 || n > MAX_TRACE_N {
+        return Err(too_large(n));
+    }
+    let board = Board::empty(n, PieceKind::Queen).map_err(|e| io::Error::other(e.to_string()))?;
+    write_board_trace(&board, out)
+}
+
+fn too_large(n: usize) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!("the trace needs 1 <= n <= {MAX_TRACE_N}, got n = {n}"),
+    )
+}
+
+/// [`write_trace`] on a constrained board of queens or rooks (module documentation).
+pub fn write_board_trace(board: &Board, out: &mut impl Write) -> io::Result<TraceSummary> {
+    let n = board.n();
+    if n > MAX_TRACE_N {
+        return Err(too_large(n));
+    }
+    let piece = board.piece().name();
+    if board.is_empty() && board.piece() == PieceKind::Queen {
+        writeln!(
+            out,
+            "trace of {n}-queens: plain row-by-row backtracking, \
+             nodes numbered depth-first over the tree of permutations"
+        )?;
+    } else {
+        let placed = board.placed().iter().flatten().count();
+        let blocked: u32 = board.open().iter().map(|m| n as u32 - m.count_ones()).sum();
+        writeln!(
+            out,
+            "trace of {n}-{piece}s on a constrained board ({placed} pre-placed, {blocked} blocked): \
+             plain row-by-row backtracking, nodes numbered depth-first over the tree of permutations"
+        )?;
+    }
+    writeln!(out, "node 1: root")?;
+    let summary = walk(board, |node| write_node(out, board.piece(), node))?;
+    let plural = if summary.solutions == 1 { "" } else { "s" };
+    writeln!(
+        out,
+        "{n}-{piece}s: {} solution{plural}, {} nodes in the tree of permutations, {} generated",
+        summary.solutions, summary.tree, summary.nodes
+    )?;
+    Ok(summary)
+}
+
+/// One line of the outline.
+fn write_node(out: &mut impl Write, piece: PieceKind, node: &Node<'_>) -> io::Result<()> {
+    let (row, col) = (node.row, node.column);
+    write!(
+        out,
+        "{:indent$}node {}: row {}, column {}",
+        "",
+        node.number,
+        row + 1,
+        col + 1,
+        indent = 2 * (row + 1)
+    )?;
+    match node.fate {
+        Fate::Live => writeln!(out),
+        Fate::Solution(i) => {
+            write!(out, " -- solution {i}:")?;
+            for &c in node.above {
+                write!(out, " {}", c + 1)?;
+            }
+            writeln!(out, " {}", col + 1)
+        }
+        Fate::Killed(kill) => writeln!(out, " -- killed: {}", kill_words(piece, kill)),
+    }
+}
+
+/// The words after `killed: `.
+pub fn kill_words(piece: PieceKind, kill: Kill) -> String {
+    let piece = piece.name();
+    match kill {
+        Kill::Attacked {
+            anti,
+            row,
+            column,
+            placed,
+        } => format!(
+            "{} with {}queen at row {}, column {}",
+            if anti { "anti-diagonal" } else { "diagonal" },
+            if placed { "pre-placed " } else { "" },
+            row + 1,
+            column + 1
+        ),
+        Kill::Blocked => "blocked square".to_string(),
+        Kill::RowTaken { column } => {
+            format!("row holds a pre-placed {piece} in column {}", column + 1)
+        }
+        Kill::ColumnTaken { row } => {
+            format!("column holds the pre-placed {piece} of row {}", row + 1)
+        }
+    }
+}
+
+/// Walks the tree on `board` (n ≤ [`MAX_TRACE_N`]), handing each generated node to `visit`
+/// in preorder; stops at the first error `visit` returns.
+pub fn walk(
+    board: &Board,
+    mut visit: impl FnMut(&Node<'_>) -> io::Result<()>,
+) -> io::Result<TraceSummary> {
+    let n = board.n();
+    if n > MAX_TRACE_N {
+        return Err(too_large(n));
+    }
+    let sizes = subtree_sizes(n);
+    let mut w = Walk {
+        board,
+        sizes,
+        queens: [0; MAX_TRACE_N],
+        generated: 1,
+        solutions: 0,
+    };
+    w.expand(0, 1, &mut visit)?;
+    Ok(TraceSummary {
+        nodes: w.generated,
+        solutions: w.solutions,
+        tree: sizes[0],
+    })
+}
+
+/// `sizes[d]` = number of nodes in the permutation subtree below (and
+/// including) a node with d queens placed; `sizes[0]` is the whole tree.
+fn subtree_sizes(n: usize) -> [u64; MAX_TRACE_N + 1] {
+    let mut sizes = [0u64; MAX_TRACE_N + 1];
+    sizes[n] = 1;
+    for d in (0..n).rev() {
+        sizes[d] = 1 + (n - d) as u64 * sizes[d + 1];
+    }
+    sizes
+}
+
+/// State of the recursive walk (depth is at most `MAX_TRACE_N`).
+struct Walk<'a> {
+    board: &'a Board,
+    sizes: [u64; MAX_TRACE_N + 1],
+    /// `queens[r]` = 0-based column of the queen in row r, for rows above
+    /// the node being expanded.
+    queens: [usize; MAX_TRACE_N],
+    generated: u64,
+    solutions: u64,
+}
+
+impl Walk<'_> {
+    /// Generates the children of the live node `number`, which has queens in
+    /// rows `0..row`, and searches below each child that survives.
+    fn expand(
+        &mut self,
+        row: usize,
+        number: u64,
+        visit: &mut impl FnMut(&Node<'_>) -> io::Result<()>,
+    ) -> io::Result<()> {
+        let n = self.board.n();
+        let mut child = number + 1;
+        for col in 0..n {
+            if self.queens[..row].contains(&col) {
+                // Not a node of the permutation tree: no number used.
+                continue;
+            }
+            self.generated += 1;
+            let fate = if let Some(kill) = self.kill(row, col) {
+                Fate::Killed(kill)
+            } else if row + 1 == n {
+                self.solutions += 1;
+                Fate::Solution(self.solutions)
+            } else {
+                Fate::Live
+            };
+            visit(&Node {
+                number: child,
+                parent: number,
+                row,
+                column: col,
+                fate,
+                above: &self.queens[..row],
+            })?;
+            if fate == Fate::Live {
+                self.queens[row] = col;
+                self.expand(row + 1, child, visit)?;
+            }
+            child += self.sizes[row + 1];
+        }
+        Ok(())
+    }
+
+    /// Why square (`row`, `col`) is pruned, if it is: the row's pre-placed piece, a blocked
+    /// square, another row's pre-placed piece in the column, then (queens) the topmost queen
+    /// above on a diagonal, then the nearest pre-placed queen below.
+    fn kill(&self, row: usize, col: usize) -> Option<Kill> {
+        let b = self.board;
+        if let Some(p) = b.placed()[row].map(usize::from).filter(|&p| p != col) {
+            return Some(Kill::RowTaken { column: p });
+        }
+        if b.open()[row] >> col & 1 == 0 {
+            return Some(Kill::Blocked);
+        }
+        let placed = |r: usize| b.placed()[r].map(usize::from);
+        if let Some(r) = (row + 1..b.n()).find(|&r| placed(r) == Some(col)) {
+            return Some(Kill::ColumnTaken { row: r });
+        }
+        if b.piece() == PieceKind::Rook {
+            return None;
+        }
+        let line = |r: usize, c: usize, placed: bool| Kill::Attacked {
+            anti: c > col,
+            row: r,
+            column: c,
+            placed,
+        };
+        if let Some(r) = (0..row).find(|&r| row - r == col.abs_diff(self.queens[r])) {
+            // Above the square: `anti` when the queen stands to its right.
+            return Some(line(r, self.queens[r], false));
+        }
+        (row + 1..b.n()).find_map(|r| {
+            let c = placed(r)?;
+            // Below the square the directions turn: a queen down-left shares row + column.
+            (r - row == col.abs_diff(c)).then_some(Kill::Attacked {
+                anti: c < col,
+                row: r,
+                column: c,
+                placed: true,
+            })
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;
