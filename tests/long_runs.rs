@@ -345,3 +345,40 @@ fn an_unwritable_checkpoint_fails_before_the_work() {
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     assert!(err.contains("could not be saved"), "{err}");
 }
+
+/// Starts `args`, sends `signal` after `wait`, and requires exit 130 within seconds.
+fn stops_on_signal(args: &[&str], wait: Duration, signal: i32) {
+    let child = Std::cargo_bin("nqueens-count")
+        .unwrap()
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(wait);
+    let pid = libc::pid_t::try_from(child.id()).unwrap();
+    // SAFETY: `kill` only sends a signal to the child started above, which has not been
+    // waited for, so its process id is still its own.
+    assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
+    let signalled = Instant::now();
+    let out = child.wait_with_output().unwrap();
+    let took = signalled.elapsed();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{args:?}: {err}");
+    assert!(
+        took < Duration::from_secs(10),
+        "{args:?} took {took:?} to stop"
+    );
+}
+
+#[test]
+fn a_signal_stops_the_largest_join_counts_in_their_set_up_and_their_units() {
+    // n = 23 spends its first seconds building the quadrant lists where they fit (else its
+    // units run in the memory-bounded layout); n = 24's units take seconds each.
+    stops_on_signal(
+        &["23", "-t", "2"],
+        Duration::from_millis(1500),
+        libc::SIGTERM,
+    );
+    stops_on_signal(&["24", "-t", "2"], Duration::from_secs(3), libc::SIGINT);
+}

@@ -156,6 +156,7 @@ impl Job {
         // The sample's clock: stop at the budget, or when asked.
         let stop = AtomicBool::new(false);
         let deadline = Instant::now() + budget;
+        let sampling_began = Instant::now();
         let next = AtomicUsize::new(0);
         let times: Mutex<Vec<(usize, f64)>> = Mutex::new(Vec::new());
         std::thread::scope(|scope| {
@@ -178,10 +179,16 @@ impl Job {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(&(k, id)) = order.get(i) else { break };
                     if let Some(secs) = engines.time(&plan.subproblems[id as usize], &stop) {
-                        times
-                            .lock()
-                            .unwrap_or_else(|e| e.into_inner())
-                            .push((k, secs));
+                        let mut t = times.lock().unwrap_or_else(|e| e.into_inner());
+                        t.push((k, secs));
+                        // Once sampling has taken a quarter of the count's projected wall
+                        // time (every stratum reached), counting would take little longer.
+                        let mean = t.iter().map(|x| x.1).sum::<f64>() / t.len() as f64;
+                        let wall = mean * ids.len() as f64 / self.threads as f64;
+                        let sampling = sampling_began.elapsed().as_secs_f64();
+                        if t.len() >= keys.len() && sampling * 4.0 > wall {
+                            stop.store(true, Ordering::Relaxed);
+                        }
                     }
                 }
             });
@@ -195,7 +202,10 @@ impl Job {
                 seconds: budget.as_secs(),
             });
         }
-        let (cpu_seconds, cpu_margin, sampled_strata) = project(&sizes, &times);
+        // Join units are timed on a share of their work, so even a stratum timed whole keeps
+        // an error of its own.
+        let whole = plan.algorithm != Algorithm::Join;
+        let (cpu_seconds, cpu_margin, sampled_strata) = project(&sizes, &times, whole);
         Ok(Estimate {
             n: plan.n,
             algorithm: plan.algorithm,
@@ -231,8 +241,9 @@ fn join_memory(plan: &Plan, threads: usize, layout: Layout) -> u64 {
 /// The stratified total of the times (`(stratum, seconds)`) for strata of `sizes`, its 95%
 /// half-width, and the strata sampled. A stratum sampled once borrows the largest relative
 /// spread of the others; one not sampled at all (the budget ran out) the mean of all samples,
-/// with a spread as large as that mean.
-fn project(sizes: &[usize], times: &[(usize, f64)]) -> (f64, f64, usize) {
+/// with a spread as large as that mean. With `whole` (the pieces were timed whole), a stratum
+/// timed in full carries no error (the finite-population correction); otherwise it does.
+fn project(sizes: &[usize], times: &[(usize, f64)], whole: bool) -> (f64, f64, usize) {
     let mut by: Vec<Vec<f64>> = vec![Vec::new(); sizes.len()];
     for &(k, t) in times {
         by[k].push(t);
@@ -265,7 +276,12 @@ fn project(sizes: &[usize], times: &[(usize, f64)]) -> (f64, f64, usize) {
         let k = xs.len().max(1) as f64;
         total += size * mean;
         // The finite-population correction: a stratum sampled whole has no error.
-        variance += size * size * var / k * (1.0 - k / size).max(0.0);
+        let fpc = if whole {
+            (1.0 - k / size).max(0.0)
+        } else {
+            1.0
+        };
+        variance += size * size * var / k * fpc;
     }
     (total, 1.96 * variance.sqrt(), sampled)
 }
@@ -278,15 +294,18 @@ mod tests {
     fn a_stratified_projection_adds_up_the_strata() {
         // Two strata: 10 pieces of about 1 s and 100 of about 0.1 s.
         let times = [(0, 0.9), (0, 1.1), (1, 0.1), (1, 0.1), (1, 0.1)];
-        let (total, margin, sampled) = project(&[10, 100], &times);
+        let (total, margin, sampled) = project(&[10, 100], &times, true);
         assert!((total - 20.0).abs() < 1e-9, "{total}");
         assert!(margin > 0.0 && margin < 10.0, "{margin}");
         assert_eq!(sampled, 2);
         // A stratum sampled whole carries no error.
-        let (total, margin, _) = project(&[2], &[(0, 1.0), (0, 3.0)]);
+        let (total, margin, _) = project(&[2], &[(0, 1.0), (0, 3.0)], true);
         assert_eq!((total, margin), (4.0, 0.0));
+        // Unless the pieces were timed on a share of their work.
+        let (_, margin, _) = project(&[2], &[(0, 1.0), (0, 3.0)], false);
+        assert!(margin > 0.0);
         // An unsampled stratum is counted at the mean, with a wide margin.
-        let (total, margin, sampled) = project(&[1, 10], &[(0, 2.0)]);
+        let (total, margin, sampled) = project(&[1, 10], &[(0, 2.0)], true);
         assert_eq!(total, 22.0);
         assert!(margin > 10.0);
         assert_eq!(sampled, 1);

@@ -321,8 +321,8 @@ fn program() -> String {
 }
 
 /// Checks a count of `plan` on `threads` threads against `available` bytes (unknown: no
-/// limit), and picks the join's layout: the whole lists where they fit (fastest), else the
-/// memory-bounded one.
+/// limit), and picks the join's layout: the whole lists for the boards where they are the
+/// faster layout, while they fit; else the memory-bounded one.
 fn check_memory(
     plan: &Plan,
     threads: usize,
@@ -333,7 +333,12 @@ fn check_memory(
         return Ok(Layout::Lists);
     }
     let n = plan.n;
-    let listed = n <= join::MAX_LISTED_N && fixed != Some(Layout::Bounded);
+    // The lists where they are the faster layout (or asked for), while they fit.
+    let listed = match fixed {
+        Some(Layout::Lists) => n <= join::MAX_LISTED_N,
+        Some(Layout::Bounded) => false,
+        None => n <= join::LISTS_BY_DEFAULT_UNTIL,
+    };
     // The plan, its schedule and its pieces: about 128 bytes a subproblem (10 million at
     // n = 28).
     let book = plan.subproblems.len() as u64 * 128;

@@ -51,8 +51,16 @@ pub(super) fn execute(
             busy: vec![Duration::ZERO; threads],
         });
     }
+    static NEVER: AtomicBool = AtomicBool::new(false);
+    let stop = control.cancel.unwrap_or(&NEVER);
     // What the subproblems share is built once, by all the pool's threads, before they start.
-    let engines = pool.install(|| Prepared::new(plan, layout, cache));
+    let Some(engines) = prepare(&pool, plan, (layout, cache), stop) else {
+        return Ok(Worked {
+            pieces: Vec::new(),
+            cancelled: true,
+            busy: vec![Duration::ZERO; threads],
+        });
+    };
     // The cost model is only worth its time where someone watches a run long enough for the
     // time left to matter; elsewhere the plan's estimates weight the progress.
     let costs: Vec<f64> = if control.observer.is_some() && plan.n >= MODELLED_FROM {
@@ -64,8 +72,6 @@ pub(super) fn execute(
     let busy: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
     let next = AtomicUsize::new(0);
     let stopped = AtomicBool::new(false);
-    static NEVER: AtomicBool = AtomicBool::new(false);
-    let stop = control.cancel.unwrap_or(&NEVER);
     // Every worker takes the next subproblem in the shared order (largest estimate first), so
     // the small pieces fill the last seconds of the run on every thread.
     let collected: Vec<Vec<Piece>> = pool.broadcast(|ctx| {
@@ -101,6 +107,33 @@ pub(super) fn execute(
             .map(|b| Duration::from_nanos(b.load(Ordering::Relaxed)))
             .collect(),
     })
+}
+
+/// The engines of `plan`, prepared on `pool`; `None` if `stop` rose first. The join's quadrant
+/// lists take seconds from n = 21 on (20 s at n = 23), so they are built by a job of their own
+/// while this thread watches the stop flag; a stopped build is left to end on the pool, which
+/// is dropped without waiting for it.
+fn prepare<'p>(
+    pool: &rayon::ThreadPool,
+    plan: &'p Plan,
+    (layout, cache): (Layout, usize),
+    stop: &AtomicBool,
+) -> Option<Prepared<'p>> {
+    if plan.algorithm != crate::plan::Algorithm::Join || layout != Layout::Lists {
+        return Some(pool.install(|| Prepared::new(plan, layout, cache)));
+    }
+    let (tx, rx) = std::sync::mpsc::channel();
+    let n = plan.n;
+    pool.spawn(move || {
+        let _ = tx.send(crate::engine::join::Quadrants::build(n));
+    });
+    loop {
+        match rx.recv_timeout(Duration::from_millis(20)) {
+            Ok(lists) => return Some(Prepared::with_lists(plan, lists)),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) if !stop.load(Ordering::Relaxed) => {}
+            Err(_) => return None,
+        }
+    }
 }
 
 /// The order the workers take the subproblems in: largest estimate first, so that the small

@@ -38,6 +38,15 @@ impl<'p> Prepared<'p> {
         }
     }
 
+    /// A join plan with its quadrant lists already built.
+    pub fn with_lists(plan: &'p Plan, lists: Quadrants) -> Prepared<'p> {
+        Prepared {
+            plan,
+            quadrants: Some(lists),
+            allowed: Vec::new(),
+        }
+    }
+
     /// The plan being counted.
     pub fn plan(&self) -> &'p Plan {
         self.plan

@@ -153,19 +153,36 @@ fn thread_counts_past_the_bound_are_refused() {
 
 #[test]
 fn too_little_memory_is_one_line_with_true_advice() {
-    let plan = Plan::build(20, Algorithm::Join, None).unwrap();
-    let book = plan.subproblems.len() as u64 * 128;
-    let lists = join::memory_needed(20, 8, Layout::Lists) + book;
+    // The lists by default where they fit, else the bounded layout.
+    let small = Plan::build(18, Algorithm::Join, None).unwrap();
+    let book = small.subproblems.len() as u64 * 128;
+    let lists = join::memory_needed(18, 8, Layout::Lists) + book;
+    assert_eq!(check_memory(&small, 8, None, None).unwrap(), Layout::Lists);
     assert_eq!(
-        check_memory(&plan, 8, Some(lists), None).unwrap(),
+        check_memory(&small, 8, Some(lists), None).unwrap(),
         Layout::Lists
     );
-    assert_eq!(check_memory(&plan, 8, None, None).unwrap(), Layout::Lists);
-    // Less than the lists need: the bounded layout, where it fits.
-    let bounded = join::memory_needed(20, 8, Layout::Bounded) + book;
+    let bounded = join::memory_needed(18, 8, Layout::Bounded) + book;
     assert!(bounded < lists);
+    let budget = Some(lists - 1);
     assert_eq!(
-        check_memory(&plan, 8, Some(bounded), None).unwrap(),
+        check_memory(&small, 8, budget, None).unwrap(),
+        Layout::Bounded
+    );
+    // A fixed layout is kept, and refused where it does not fit.
+    let fixed = Some(Layout::Lists);
+    assert!(check_memory(&small, 8, budget, fixed).is_err());
+    // n = 20: the layout asked for, where it fits.
+    let plan = Plan::build(20, Algorithm::Join, None).unwrap();
+    let book = plan.subproblems.len() as u64 * 128;
+    let plenty = Some(u64::MAX / 2);
+    assert_eq!(
+        check_memory(&plan, 8, plenty, fixed).unwrap(),
+        Layout::Lists
+    );
+    let bounded = Some(Layout::Bounded);
+    assert_eq!(
+        check_memory(&plan, 8, plenty, bounded).unwrap(),
         Layout::Bounded
     );
     let two = join::memory_needed(20, 2, Layout::Bounded) + book;
@@ -174,14 +191,10 @@ fn too_little_memory_is_one_line_with_true_advice() {
         matches!(err, Error::JoinMemory { advice: MemoryAdvice::Threads(t), .. } if t >= 2),
         "{err}"
     );
-    let err = check_memory(
-        &plan,
-        8,
-        Some(join::memory_needed(20, 1, Layout::Bounded) - 1),
-        None,
-    )
-    .unwrap_err()
-    .to_string();
+    let one = join::memory_needed(20, 1, Layout::Bounded) + book;
+    let err = check_memory(&plan, 8, Some(one - 1), None)
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("n = 20 on 8 threads"), "{err}");
     assert!(err.contains("symmetry algorithm"), "{err}");
     assert_eq!(err.lines().count(), 1);

@@ -17,6 +17,13 @@ pub const MAX_JOIN_N: usize = 28;
 /// two rows (n = 22 lists some 230 million quadrant placements, n = 23 needs about 10 GB).
 pub const MAX_LISTED_N: usize = 23;
 
+/// The largest board whose count builds the whole lists unless told otherwise (while they
+/// fit). The memory-bounded layout measured faster at n = 19 and 20 (11.7 s against 15.0 s,
+/// 83.8 s against 89.1 s, two threads, `results/join-log.md`, section 16), but it has no cost
+/// model for ordering units and telling the time left (the lists' model reads their group
+/// sizes), so the lists stay the default while they fit.
+pub const LISTS_BY_DEFAULT_UNTIL: usize = MAX_LISTED_N;
+
 /// Where a join count's quadrant groups come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Layout {

@@ -65,7 +65,7 @@ mod x86;
 pub use cost::unit_cost;
 pub use geometry::Geometry;
 pub use matching::{Tables, count_fitting, count_fitting_until, time_fitting};
-pub use memory::{Layout, MAX_JOIN_N, MAX_LISTED_N, memory_needed};
+pub use memory::{LISTS_BY_DEFAULT_UNTIL, Layout, MAX_JOIN_N, MAX_LISTED_N, memory_needed};
 pub use quadrant::Quadrants;
 pub use units::{Middle, Unit, stratum, units};
 
