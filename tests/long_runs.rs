@@ -83,18 +83,24 @@ fn interrupt_long_count(checkpoint: &Path, signal: i32, before: usize) -> Vec<se
         );
         std::thread::sleep(Duration::from_millis(100));
     }
+    let err = signal_and_wait(child, signal);
+    assert!(err.contains("resume"), "{err}");
+    saved_pieces(checkpoint).unwrap()
+}
+
+/// Sends `signal` to `child`, and requires exit 130 within seconds; returns its stderr.
+fn signal_and_wait(child: std::process::Child, signal: i32) -> String {
     let pid = libc::pid_t::try_from(child.id()).unwrap();
-    // SAFETY: `kill` only sends a signal to the child started above, which has not been
-    // waited for, so its process id is still its own.
+    // SAFETY: `kill` only sends a signal to the child started by the caller, which has not
+    // been waited for, so its process id is still its own.
     assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
     let signalled = Instant::now();
     let out = child.wait_with_output().unwrap();
     let took = signalled.elapsed();
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
     assert_eq!(out.status.code(), Some(130), "{err}");
     assert!(took < Duration::from_secs(10), "took {took:?} to stop");
-    assert!(err.contains("resume"), "{err}");
-    saved_pieces(checkpoint).unwrap()
+    err
 }
 
 #[test]
@@ -356,19 +362,7 @@ fn stops_on_signal(args: &[&str], wait: Duration, signal: i32) {
         .spawn()
         .unwrap();
     std::thread::sleep(wait);
-    let pid = libc::pid_t::try_from(child.id()).unwrap();
-    // SAFETY: `kill` only sends a signal to the child started above, which has not been
-    // waited for, so its process id is still its own.
-    assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
-    let signalled = Instant::now();
-    let out = child.wait_with_output().unwrap();
-    let took = signalled.elapsed();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(130), "{args:?}: {err}");
-    assert!(
-        took < Duration::from_secs(10),
-        "{args:?} took {took:?} to stop"
-    );
+    signal_and_wait(child, signal);
 }
 
 #[test]

@@ -70,7 +70,7 @@ pub use quadrant::Quadrants;
 pub use units::{Middle, Unit, stratum, units};
 
 use halves::{halves, halves_even};
-use partition::{Cache, Partition};
+use partition::{Cache, Key, Partition};
 use quadrant::{Lists, View};
 use units::{free_lines, next_row_set};
 
@@ -149,7 +149,14 @@ pub fn partition_sizes(n: usize) -> (usize, usize) {
     let mut found = Vec::new();
     let (mut largest, mut total) = (0, 0);
     for rows in 0..=all {
-        let part = Partition::make(&q.geo, &q.index, (0, 0), rows, all, (0, 0), &mut found);
+        let key = Key {
+            n,
+            origin: (0, 0),
+            rows,
+            cols: all,
+            forbid: (0, 0),
+        };
+        let part = Partition::make(&q.geo, &q.index, key, &mut found);
         largest = largest.max(part.patterns.len());
         total += part.patterns.len();
     }
@@ -216,8 +223,16 @@ fn count_unit_with(
                     free.east_cols,
                 ),
             ];
-            let parts = wanted
-                .map(|(origin, r, c)| s.parts.get(q.cache, geo, &q.index, origin, r, c, forbid));
+            let parts = wanted.map(|(origin, rows, cols)| {
+                let key = Key {
+                    n: geo.n,
+                    origin,
+                    rows,
+                    cols,
+                    forbid,
+                };
+                s.parts.get(q.cache, geo, &q.index, key)
+            });
             let view = View::parts([0, 1, 2, 3].map(|k| &*parts[k]));
             halves(q, &view, [1, 3], east_rows, free.east_cols, &mut east);
             halves(q, &view, [0, 2], west_rows, free.west_cols, &mut west);

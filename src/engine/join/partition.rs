@@ -42,40 +42,20 @@ pub(super) struct Cache {
 }
 
 impl Cache {
-    /// The placements of the quadrant at `origin` with queens on exactly the quadrant-local
-    /// `rows`, using only the quadrant-local columns `cols` and no diagonal of `forbid` (the
-    /// middle queens' diagonal masks): kept from before, or made and kept if `budget` bytes
+    /// The partition `key` asks for: kept from before, or made and kept if `budget` bytes
     /// allow (dropping the oldest partitions first).
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn get(
         &mut self,
         budget: usize,
         geo: &Geometry,
         index: &QuadrantIndex,
-        origin: (usize, usize),
-        rows: u32,
-        cols: u32,
-        forbid: (u64, u64),
+        key: Key,
     ) -> Rc<Partition> {
-        let key = Key {
-            n: geo.n,
-            origin,
-            rows,
-            cols,
-            forbid,
-        };
+        debug_assert_eq!(key.n, geo.n);
         if let Some(p) = self.kept.get(&key) {
             return Rc::clone(p);
         }
-        let made = Rc::new(Partition::make(
-            geo,
-            index,
-            origin,
-            rows,
-            cols,
-            forbid,
-            &mut self.found,
-        ));
+        let made = Rc::new(Partition::make(geo, index, key, &mut self.found));
         let size = made.bytes();
         if size <= budget {
             while self.bytes + size > budget {
@@ -99,14 +79,16 @@ impl Cache {
     }
 }
 
-/// Everything a partition depends on.
+/// Everything a partition depends on: the placements of the quadrant at `origin` of an n×n
+/// board with queens on exactly the quadrant-local `rows`, using only the quadrant-local
+/// columns `cols` and no diagonal of `forbid` (the middle queens' diagonal masks).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-struct Key {
-    n: usize,
-    origin: (usize, usize),
-    rows: u32,
-    cols: u32,
-    forbid: (u64, u64),
+pub(super) struct Key {
+    pub(super) n: usize,
+    pub(super) origin: (usize, usize),
+    pub(super) rows: u32,
+    pub(super) cols: u32,
+    pub(super) forbid: (u64, u64),
 }
 
 /// What one search looks at, in quadrant-local terms: the rows to fill, and per row the
@@ -124,14 +106,14 @@ struct Search<'a> {
 }
 
 impl<'a> Search<'a> {
-    fn new(
-        geo: &Geometry,
-        index: &'a QuadrantIndex,
-        origin: (usize, usize),
-        rows: u32,
-        cols: u32,
-        forbid: (u64, u64),
-    ) -> Search<'a> {
+    fn new(geo: &Geometry, index: &'a QuadrantIndex, key: Key) -> Search<'a> {
+        let Key {
+            origin,
+            rows,
+            cols,
+            forbid,
+            ..
+        } = key;
         let h = geo.h;
         let mut open = [0u32; 32];
         let mut bits = vec![0u64; h * h];
@@ -190,20 +172,15 @@ impl<'a> Search<'a> {
 }
 
 impl Partition {
-    /// Makes the placements of the quadrant at `origin` with queens on exactly the
-    /// quadrant-local `rows`, using only the quadrant-local columns `cols` and no diagonal of
-    /// `forbid`; `found` is a buffer.
+    /// Makes the placements `key` asks for; `found` is a buffer.
     pub(super) fn make(
         geo: &Geometry,
         index: &QuadrantIndex,
-        origin: (usize, usize),
-        rows: u32,
-        cols: u32,
-        forbid: (u64, u64),
+        key: Key,
         found: &mut Vec<(u32, u64)>,
     ) -> Partition {
         found.clear();
-        let search = Search::new(geo, index, origin, rows, cols, forbid);
+        let search = Search::new(geo, index, key);
         let first = search.rows.first().copied().unwrap_or(0);
         search.go(0, first, 0, (0, 0), 0, found);
         let groups = binomial(geo.h as u64, search.rows.len() as u64) as usize;
@@ -222,7 +199,7 @@ impl Partition {
             *at += 1;
         }
         Partition {
-            base: index.base(rows),
+            base: index.base(key.rows),
             start,
             patterns,
         }
@@ -255,8 +232,14 @@ mod tests {
                     break;
                 }
                 for rows in 0..=all {
-                    let part =
-                        Partition::make(&geo, &q.index, origin, rows, all, (0, 0), &mut found);
+                    let key = Key {
+                        n,
+                        origin,
+                        rows,
+                        cols: all,
+                        forbid: (0, 0),
+                    };
+                    let part = Partition::make(&geo, &q.index, key, &mut found);
                     for cols in (0..=all).filter(|c| c.count_ones() == rows.count_ones()) {
                         let g = q.index.group(rows, cols) - part.base as usize;
                         let mut got = part.patterns
