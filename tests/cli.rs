@@ -3,19 +3,9 @@
 use assert_cmd::Command;
 use predicates::prelude::*;
 
-fn cmd() -> Command {
-    Command::cargo_bin("nqueens-count").unwrap()
-}
+mod common;
 
-fn stdout_of(args: &[&str]) -> String {
-    let out = cmd().args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
+use common::{cmd, stdout_of};
 
 #[test]
 fn human_output_has_one_aligned_row_per_n() {

@@ -5,23 +5,12 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command as Std;
 
-use assert_cmd::Command;
 use nqueens::internals::XorShift;
 use nqueens::known;
 
-fn cmd() -> Command {
-    Command::cargo_bin("nqueens-count").unwrap()
-}
+mod common;
 
-fn stdout_of(args: &[&str]) -> String {
-    let out = cmd().args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
+use common::{cmd, stdout_of};
 
 /// The `solutions` of a `--json` count.
 fn solutions(args: &[&str]) -> u128 {
