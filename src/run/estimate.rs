@@ -19,7 +19,6 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use super::Job;
-use super::prepared::Prepared;
 use crate::engine::join::{self, Layout};
 use crate::error::Error;
 use crate::internals::XorShift;
@@ -151,7 +150,15 @@ impl Job {
             .thread_name(|i| format!("nqueens-estimate-{i}"))
             .build()?;
         let set_up = Instant::now();
-        let engines = pool.install(|| Prepared::new(plan, layout, self.cache_per_thread()));
+        static NEVER: AtomicBool = AtomicBool::new(false);
+        let cancel_flag = cancel.unwrap_or(&NEVER);
+        let prepared =
+            super::pool::prepare(&pool, plan, (layout, self.cache_per_thread()), cancel_flag);
+        let Some(engines) = prepared else {
+            return Err(Error::NothingSampled {
+                seconds: budget.as_secs(),
+            });
+        };
         let setup_seconds = set_up.elapsed().as_secs_f64();
         // The sample's clock: stop at the budget, or when asked.
         let stop = AtomicBool::new(false);

@@ -113,7 +113,7 @@ pub(super) fn execute(
 /// lists take seconds from n = 21 on (20 s at n = 23), so they are built by a job of their own
 /// while this thread watches the stop flag; a stopped build is left to end on the pool, which
 /// is dropped without waiting for it.
-fn prepare<'p>(
+pub(super) fn prepare<'p>(
     pool: &rayon::ThreadPool,
     plan: &'p Plan,
     (layout, cache): (Layout, usize),

@@ -174,7 +174,6 @@ fn count_unit_with(
 ) -> Option<(Found, f64)> {
     let geo = &q.geo;
     let free = free_lines(geo, unit.middle);
-    let mut filtered = None;
     // The middle queens' diagonals, which the partitions avoid as they are made.
     let mut forbid = (0, 0);
     if let Some(m) = unit.middle {
@@ -190,12 +189,21 @@ fn count_unit_with(
             s.middle = None;
             s.middle = Some((geo.n, m, q.filtered(m)));
         }
-        if !q.is_bounded() {
-            filtered = Some(View::of(&s.middle.as_ref().expect("just filled").2));
-        }
     }
-    let mut east = std::mem::take(&mut s.east);
-    let mut west = std::mem::take(&mut s.west);
+    // Disjoint borrows of the buffers, so that the filtered lists' view can be held while the
+    // others are written.
+    let Scratch {
+        east,
+        west,
+        tables,
+        south,
+        middle,
+        parts,
+    } = s;
+    let filtered = match (unit.middle, middle) {
+        (Some(_), Some((_, _, lists))) if !q.is_bounded() => Some(View::of(lists)),
+        _ => None,
+    };
     let mut total = Found::default();
     let mut rows = Some(unit.east_rows);
     let side = (1u32 << geo.h) - 1;
@@ -231,55 +239,41 @@ fn count_unit_with(
                     cols,
                     forbid,
                 };
-                s.parts.get(q.cache, geo, &q.index, key)
+                parts.get(q.cache, geo, &q.index, key)
             });
             let view = View::parts([0, 1, 2, 3].map(|k| &*parts[k]));
-            halves(q, &view, [1, 3], east_rows, free.east_cols, &mut east);
-            halves(q, &view, [0, 2], west_rows, free.west_cols, &mut west);
+            halves(q, &view, [1, 3], east_rows, free.east_cols, east);
+            halves(q, &view, [0, 2], west_rows, free.west_cols, west);
         } else {
             match &filtered {
                 Some(view) => {
-                    halves(q, view, [1, 3], east_rows, free.east_cols, &mut east);
-                    halves(q, view, [0, 2], west_rows, free.west_cols, &mut west);
+                    halves(q, view, [1, 3], east_rows, free.east_cols, east);
+                    halves(q, view, [0, 2], west_rows, free.west_cols, west);
                 }
                 None => {
-                    let south = &mut s.south;
-                    halves_even(q, true, east_rows, free.east_cols, south, &mut east);
-                    halves_even(q, false, west_rows, free.west_cols, south, &mut west);
+                    halves_even(q, true, east_rows, free.east_cols, south, east);
+                    halves_even(q, false, west_rows, free.west_cols, south, west);
                 }
             }
         }
         // The larger side becomes the tables, sieved into classes
         // (`results/join-log.md`, section 15).
-        let (table, queries) = if east.len() >= west.len() {
-            (&east, &west)
+        let (table, queries): (&[u64], &[u64]) = if east.len() >= west.len() {
+            (east, west)
         } else {
-            (&west, &east)
+            (west, east)
         };
         total.nodes += (east.len() + west.len()) as u64;
         let bits = geo.pattern_bits();
         if let Some(x) = sample {
             let made = begun.elapsed().as_secs_f64();
             let share = (x.classes, x.seed + i as usize);
-            let matching = time_fitting(table, queries, bits, &mut s.tables, stop, share);
-            let Some(matching) = matching else {
-                s.east = east;
-                s.west = west;
-                return None;
-            };
+            let matching = time_fitting(table, queries, bits, tables, stop, share)?;
             seconds += f64::from(stride) * (made + matching);
             continue;
         }
-        let fitting = count_fitting_until(table, queries, bits, &mut s.tables, stop);
-        let Some(fitting) = fitting else {
-            s.east = east;
-            s.west = west;
-            return None;
-        };
-        total.count += fitting;
+        total.count += count_fitting_until(table, queries, bits, tables, stop)?;
     }
-    s.east = east;
-    s.west = west;
     Some((total, seconds))
 }
 
