@@ -25,9 +25,9 @@ fn main() {
     let engines = Prepared::new(&plan, nqueens::internals::join::Layout::Lists, 0);
     let mut families: BTreeMap<&str, (u64, u64, u128, f64)> = BTreeMap::new();
     let begun = Instant::now();
-    for sub in &plan.subproblems {
+    for sub in plan.subproblems() {
         let t0 = Instant::now();
-        let piece = engines.solve(sub);
+        let piece = engines.solve(&sub);
         let secs = t0.elapsed().as_secs_f64();
         let (family, weight) = match sub.work {
             Work::Complete { frame, weight, .. } => {
@@ -55,7 +55,7 @@ fn main() {
     let total_secs = begun.elapsed().as_secs_f64();
     println!(
         "n = {n}, {algorithm}, {} subproblems, split depth {}",
-        plan.subproblems.len(),
+        plan.len(),
         plan.split_depth
     );
     println!(

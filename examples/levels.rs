@@ -21,7 +21,7 @@ fn main() {
     let n: usize = std::env::args().nth(1).unwrap().parse().unwrap();
     let plan = Plan::build(n, Algorithm::Symmetry, Some(0)).unwrap();
     let mut h = [0u64; 64];
-    for s in &plan.subproblems {
+    for s in plan.subproblems() {
         if let Work::Complete { frame, start, .. } = s.work {
             let f = &plan.frames[frame as usize];
             if start.level < f.depth {

@@ -144,6 +144,8 @@ pub enum MemoryAdvice {
     /// Not even one thread fits, and no other algorithm ends in reasonable time: one thread
     /// needs about this much.
     OneThreadNeeds(Bytes),
+    /// The bookkeeping of the count's pieces does not fit: a shard of this many would.
+    Shards(u64),
 }
 
 impl std::fmt::Display for MemoryAdvice {
@@ -157,6 +159,10 @@ impl std::fmt::Display for MemoryAdvice {
             MemoryAdvice::OneThreadNeeds(b) => {
                 write!(f, "not even one thread fits: one thread needs about {b}")
             }
+            MemoryAdvice::Shards(s) => write!(
+                f,
+                "the bookkeeping of its pieces does not fit: cut the count into {s} shards"
+            ),
         }
     }
 }

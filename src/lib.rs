@@ -134,8 +134,7 @@ mod tests {
     }
 
     fn plan_tree_nodes(plan: &Plan) -> u64 {
-        plan.subproblems
-            .iter()
+        plan.subproblems()
             .filter_map(|sub| match sub.work {
                 Work::Complete { frame, start, .. } => {
                     Some(tree_nodes(&plan.frames[frame as usize], &start))

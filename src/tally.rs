@@ -50,7 +50,7 @@ impl Sums {
     /// Adds one piece of `plan`.
     pub fn add(&mut self, plan: &Plan, piece: &Piece) {
         let c = piece.count;
-        match plan.subproblems[piece.id as usize].work {
+        match plan.subproblem(piece.id).work {
             Work::Constrained { .. } => self.total += c,
             w @ (Work::Complete { .. } | Work::Join { .. }) => {
                 self.total += c * u128::from(w.weight())

@@ -187,7 +187,7 @@ impl Journal {
             algorithm: plan.algorithm.name().to_string(),
             split_depth: plan.split_depth,
             plan: plan.hash_hex(),
-            subproblems: plan.subproblems.len() as u64,
+            subproblems: plan.len() as u64,
             shard,
             pieces: Vec::new(),
             sums: Sums::default(),
@@ -302,7 +302,7 @@ impl Journal {
                 run: plan.algorithm,
             });
         }
-        if self.plan != plan.hash_hex() || self.subproblems != plan.subproblems.len() as u64 {
+        if self.plan != plan.hash_hex() || self.subproblems != plan.len() as u64 {
             return Err(Problem::Plan {
                 file_depth: self.split_depth,
                 file_plan: self.plan.clone(),
@@ -317,7 +317,7 @@ impl Journal {
             });
         }
         if let Some(s) = self.shard
-            && let Some(p) = self.pieces.iter().find(|p| !s.owns(p.0))
+            && let Some(p) = self.pieces.iter().find(|p| !s.owns(plan, p.0))
         {
             return Err(Problem::NotInShard { id: p.0, shard: s });
         }
@@ -346,10 +346,9 @@ mod tests {
     fn finished_journal(plan: &Plan) -> Journal {
         let mut j = Journal::new(Kind::Checkpoint, plan, None);
         let pieces: BTreeMap<u64, Piece> = plan
-            .subproblems
-            .iter()
+            .subproblems()
             .take(5)
-            .map(|s| (s.id, solve_one(plan, s)))
+            .map(|s| (s.id, solve_one(plan, &s)))
             .collect();
         j.set_pieces(plan, &pieces);
         j

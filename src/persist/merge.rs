@@ -272,7 +272,7 @@ pub fn merge_board(files: &[PathBuf], board: Option<&Board>) -> Result<Merged, M
             });
             continue;
         }
-        let want = shard.ids(plan.subproblems.len()).count();
+        let want = shard.len(&plan);
         if j.pieces.len() != want {
             problems.push(MergeProblem::Incomplete {
                 index: shard.index,
@@ -446,12 +446,7 @@ mod tests {
         let mut pieces = j.piece_map();
         let victim = pieces
             .values_mut()
-            .find(|p| {
-                !plan.subproblems[p.id as usize]
-                    .work
-                    .weight()
-                    .is_multiple_of(8)
-            })
+            .find(|p| !plan.subproblem(p.id).work.weight().is_multiple_of(8))
             .unwrap();
         victim.count += 1;
         j.set_pieces(&plan, &pieces);

@@ -1,12 +1,15 @@
 //! Shards: one count cut into M independent parts for cluster array jobs. Shard `i` of `M`
-//! owns the subproblems whose id is `i` modulo `M`, so membership depends only on the plan and
-//! `M`, never on the machine or the thread count of the task that runs it.
+//! owns the plan's entries whose index is `i` modulo `M`: one subproblem each, except that the
+//! slices of a join unit are one entry and stay together, so that one task makes the unit's
+//! half-boards once for all of them ([`crate::plan::Plan::shard_ids`]). Membership depends only
+//! on the plan and `M`, never on the machine or the thread count of the task that runs it.
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
+use crate::plan::Plan;
 
 /// Which part of a sharded plan a run or a file covers: shard `index` of `count`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -28,15 +31,19 @@ impl Shard {
         }
     }
 
-    /// Whether subproblem `id` belongs to this shard (ids are dealt out round-robin).
-    pub fn owns(&self, id: u64) -> bool {
-        self.count > 0 && id % self.count == self.index
+    /// Whether subproblem `id` of `plan` belongs to this shard.
+    pub fn owns(&self, plan: &Plan, id: u64) -> bool {
+        plan.owns((self.index, self.count), id)
     }
 
-    /// The ids this shard owns in a plan of `subproblems` subproblems, in increasing order.
-    pub fn ids(&self, subproblems: usize) -> impl Iterator<Item = u64> + use<> {
-        let step = usize::try_from(self.count).unwrap_or(usize::MAX).max(1);
-        (self.index..subproblems as u64).step_by(step)
+    /// The ids this shard owns in `plan`, in increasing order.
+    pub fn ids<'p>(&self, plan: &'p Plan) -> impl Iterator<Item = u64> + 'p {
+        plan.shard_ids((self.index, self.count))
+    }
+
+    /// The number of subproblems this shard owns in `plan`.
+    pub fn len(&self, plan: &Plan) -> usize {
+        plan.shard_len((self.index, self.count))
     }
 }
 
@@ -49,21 +56,46 @@ impl fmt::Display for Shard {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plan::Algorithm;
 
     #[test]
-    fn shards_deal_ids_round_robin_and_cover_every_id_once() {
-        let subproblems = 23;
-        let mut seen = vec![0; subproblems];
-        for index in 0..5 {
-            let s = Shard::new(index, 5).unwrap();
-            for id in s.ids(subproblems) {
-                assert!(s.owns(id));
-                seen[id as usize] += 1;
+    fn shards_deal_entries_round_robin_and_cover_every_id_once() {
+        let plain = Plan::build(9, Algorithm::Symmetry, None).unwrap();
+        let sliced = Plan::build(12, Algorithm::Join, None).unwrap().sliced(3);
+        for plan in [plain, sliced] {
+            let mut seen = vec![0; plan.len()];
+            for index in 0..5 {
+                let s = Shard::new(index, 5).unwrap();
+                let ids: Vec<u64> = s.ids(&plan).collect();
+                assert_eq!(ids.len(), s.len(&plan));
+                assert!(ids.windows(2).all(|w| w[0] < w[1]));
+                for id in ids {
+                    assert!(s.owns(&plan, id));
+                    seen[id as usize] += 1;
+                }
             }
+            assert!(seen.iter().all(|&k| k == 1));
         }
-        assert!(seen.iter().all(|&k| k == 1));
+        // Unsliced plans deal ids round-robin, as before slices.
+        let plan = Plan::build(9, Algorithm::Symmetry, None).unwrap();
+        let s = Shard::new(2, 5).unwrap();
+        assert!(s.ids(&plan).all(|id| id % 5 == 2));
         assert!(Shard::new(5, 5).is_err());
         assert!(Shard::new(0, 0).is_err());
         assert_eq!(Shard::new(3, 16).unwrap().to_string(), "3/16");
+    }
+
+    #[test]
+    fn the_slices_of_a_unit_stay_in_one_shard() {
+        let plan = Plan::build(12, Algorithm::Join, None).unwrap().sliced(4);
+        let s = Shard::new(1, 7).unwrap();
+        let ids: Vec<u64> = s.ids(&plan).collect();
+        for id in &ids {
+            let sub = plan.subproblem(*id);
+            if let crate::plan::Work::Join { unit, .. } = sub.work {
+                let first = id - u64::from(unit.slice.index);
+                assert!((first..first + 4).all(|x| ids.contains(&x)));
+            }
+        }
     }
 }

@@ -195,8 +195,12 @@ pub struct Plan {
     pub frames: Vec<Frame>,
     /// Which family of the plan each frame belongs to (parallel to `frames`).
     pub families: Vec<Family>,
-    /// The subproblems, `subproblems[i].id == i`.
-    pub subproblems: Vec<Subproblem>,
+    /// The subproblems as listed, in id order: each one, except that a join unit cut into
+    /// slices is listed once, with the id of its first slice and its slice 0 (the others are
+    /// made on demand, [`Plan::subproblem`]).
+    entries: Vec<Subproblem>,
+    /// The number of subproblems.
+    pieces: u64,
     /// The board of a constrained plan.
     pub board: Option<Board>,
     /// Fingerprint of everything above.
@@ -264,19 +268,18 @@ impl Plan {
         if algorithm.has_unique() {
             push_invariants(n, &mut subproblems);
         }
-        for (i, s) in subproblems.iter_mut().enumerate() {
-            s.id = i as u64;
-        }
         let mut plan = Plan {
             n,
             algorithm,
             split_depth: depth,
             frames,
             families,
-            subproblems,
+            entries: subproblems,
+            pieces: 0,
             board: None,
             hash: 0,
         };
+        plan.number_entries();
         plan.hash = plan.fingerprint();
         Ok(plan)
     }
@@ -286,20 +289,19 @@ impl Plan {
     /// dynamic programme or Ryser's formula counts the whole board at once).
     pub fn constrained(board: &Board, split_depth: Option<usize>) -> Result<Plan, Error> {
         board.check_count_fits()?;
-        let (depth, mut subproblems) = constrained::subproblems(board, split_depth)?;
-        for (i, s) in subproblems.iter_mut().enumerate() {
-            s.id = i as u64;
-        }
+        let (depth, subproblems) = constrained::subproblems(board, split_depth)?;
         let mut plan = Plan {
             n: board.n(),
             algorithm: Algorithm::Constrained,
             split_depth: depth,
             frames: Vec::new(),
             families: Vec::new(),
-            subproblems,
+            entries: subproblems,
+            pieces: 0,
             board: Some(board.clone()),
             hash: 0,
         };
+        plan.number_entries();
         plan.hash = plan.fingerprint();
         Ok(plan)
     }
@@ -310,6 +312,108 @@ impl Plan {
             Some(b) => Plan::constrained(b, Some(split_depth)),
             None => Plan::build(self.n, self.algorithm, Some(split_depth)),
         }
+    }
+
+    /// Gives each entry the id of its first subproblem, and counts the subproblems.
+    fn number_entries(&mut self) {
+        let mut next = 0;
+        for s in &mut self.entries {
+            s.id = next;
+            next += u64::from(slices_of(s));
+        }
+        self.pieces = next;
+    }
+
+    /// The number of subproblems; their ids are `0..len`.
+    pub fn len(&self) -> usize {
+        self.pieces as usize
+    }
+
+    /// Whether the plan has no subproblem at all.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Bytes the plan holds (its listed entries and frames), about.
+    pub fn bytes(&self) -> u64 {
+        (self.entries.capacity() * std::mem::size_of::<Subproblem>()
+            + self.frames.capacity() * std::mem::size_of::<Frame>()) as u64
+    }
+
+    /// The subproblem with id `id` (below [`Plan::len`]).
+    pub fn subproblem(&self, id: u64) -> Subproblem {
+        self.slice(self.entry_of(id), id)
+    }
+
+    /// The ids of the subproblems shard `index` of `count` owns, in increasing order: those of
+    /// every `count`-th entry from entry `index` (a join unit's slices together;
+    /// [`crate::persist::Shard`]).
+    pub fn shard_ids(&self, (index, count): (u64, u64)) -> impl Iterator<Item = u64> + '_ {
+        let step = usize::try_from(count).unwrap_or(usize::MAX).max(1);
+        let first = usize::try_from(index).unwrap_or(usize::MAX);
+        self.entries
+            .iter()
+            .skip(first)
+            .step_by(step)
+            .flat_map(|e| e.id..e.id + u64::from(slices_of(e)))
+    }
+
+    /// The number of subproblems shard `index` of `count` owns.
+    pub fn shard_len(&self, (index, count): (u64, u64)) -> usize {
+        let step = usize::try_from(count).unwrap_or(usize::MAX).max(1);
+        let first = usize::try_from(index).unwrap_or(usize::MAX);
+        self.entries
+            .iter()
+            .skip(first)
+            .step_by(step)
+            .map(|e| usize::from(slices_of(e)))
+            .sum()
+    }
+
+    /// Whether subproblem `id` belongs to shard `index` of `count`.
+    pub fn owns(&self, (index, count): (u64, u64), id: u64) -> bool {
+        id < self.pieces && count > 0 && self.entry_of(id) as u64 % count == index
+    }
+
+    /// The index of the entry subproblem `id` belongs to.
+    fn entry_of(&self, id: u64) -> usize {
+        self.entries.partition_point(|e| e.id <= id) - 1
+    }
+
+    /// Every subproblem in id order.
+    pub fn subproblems(&self) -> impl Iterator<Item = Subproblem> + '_ {
+        self.subproblems_at(0..self.pieces)
+    }
+
+    /// The subproblems of `ids` (each below [`Plan::len`]): where the ids increase, found by
+    /// walking the entries once rather than by a search each.
+    pub fn subproblems_at<'a>(
+        &'a self,
+        ids: impl Iterator<Item = u64> + 'a,
+    ) -> impl Iterator<Item = Subproblem> + 'a {
+        let mut entry = 0;
+        ids.map(move |id| {
+            if self.entries[entry].id > id {
+                // Out of order after all: search.
+                entry = self.entry_of(id);
+            }
+            while self.entries.get(entry + 1).is_some_and(|e| e.id <= id) {
+                entry += 1;
+            }
+            self.slice(entry, id)
+        })
+    }
+
+    /// Subproblem `id` of entry number `entry`.
+    fn slice(&self, entry: usize, id: u64) -> Subproblem {
+        let mut s = self.entries[entry];
+        let index = id - s.id;
+        if let Work::Join { unit, .. } = &mut s.work {
+            unit.slice.index = index as u16;
+            s.estimate /= f64::from(unit.slice.of);
+        }
+        s.id = id;
+        s
     }
 
     /// Whether the plan also yields the unique count.
@@ -340,8 +444,8 @@ impl Plan {
                 h.write_u64(u64::from(f.step[l]));
             }
         }
-        h.write_u64(self.subproblems.len() as u64);
-        for s in &self.subproblems {
+        h.write_u64(self.entries.len() as u64);
+        for s in &self.entries {
             h.write_u64(s.id);
             match s.work {
                 Work::Complete {
@@ -377,10 +481,22 @@ impl Plan {
                     h.write_u64(m);
                     h.write_u64(k);
                     h.write_u64(u64::from(weight));
+                    // Plans of whole units keep the fingerprint they had before slices.
+                    if unit.slice.of > 1 {
+                        h.write_u64(u64::from(unit.slice.of));
+                    }
                 }
             }
         }
         h.finish()
+    }
+}
+
+/// The subproblems one entry of a plan stands for: its slices for a join unit, else 1.
+fn slices_of(s: &Subproblem) -> u16 {
+    match s.work {
+        Work::Join { unit, .. } => unit.slice.of.max(1),
+        _ => 1,
     }
 }
 
@@ -407,6 +523,25 @@ fn push_invariants(n: usize, subproblems: &mut Vec<Subproblem>) {
 const _: () = assert!(MAX_N <= 32, "masks need room for shifted diagonals");
 
 #[cfg(test)]
+impl Plan {
+    /// The same join plan with every unit cut into `slices` (for tests at small n).
+    pub(crate) fn sliced(mut self, slices: u16) -> Plan {
+        assert_eq!(self.algorithm, Algorithm::Join);
+        for s in &mut self.entries {
+            if let Work::Join { unit, .. } = &mut s.work {
+                unit.slice = crate::engine::join::Slice {
+                    index: 0,
+                    of: slices,
+                };
+            }
+        }
+        self.number_entries();
+        self.hash = self.fingerprint();
+        self
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
@@ -417,12 +552,7 @@ mod tests {
             let b = Plan::build(12, alg, None).unwrap();
             assert_eq!(a.families.len(), a.frames.len());
             assert_eq!(a.hash, b.hash);
-            assert!(
-                a.subproblems
-                    .iter()
-                    .enumerate()
-                    .all(|(i, s)| s.id == i as u64)
-            );
+            assert!(a.subproblems().enumerate().all(|(i, s)| s.id == i as u64));
             if alg == Algorithm::Join {
                 // The join plan has no split depth; asking for one is an error, 0 is its own.
                 assert!(Plan::build(12, alg, Some(1)).is_err());
@@ -468,9 +598,9 @@ mod tests {
     #[test]
     fn default_plans_make_enough_pieces() {
         let p = Plan::build(16, Algorithm::Symmetry, None).unwrap();
-        assert!(p.subproblems.len() >= 1024);
+        assert!(p.len() >= 1024);
         let p = Plan::build(12, Algorithm::Plain, None).unwrap();
-        assert!(p.subproblems.len() >= 1024);
+        assert!(p.len() >= 1024);
     }
 
     #[test]
@@ -478,8 +608,43 @@ mod tests {
         for n in [1, 2, 3, 9, 17, 24, 28, 32] {
             for alg in [Algorithm::Plain, Algorithm::Symmetry] {
                 let p = Plan::build(n, alg, None).unwrap();
-                assert!(p.subproblems.len() <= MAX_SUBPROBLEMS, "n = {n} {alg}");
+                assert!(p.len() <= MAX_SUBPROBLEMS, "n = {n} {alg}");
             }
+        }
+    }
+
+    #[test]
+    fn a_sliced_plan_lists_every_slice_of_every_unit_once() {
+        for n in [13, 14] {
+            let whole = Plan::build(n, Algorithm::Join, None).unwrap();
+            let plan = whole.clone().sliced(3);
+            let units = whole
+                .subproblems()
+                .filter(|s| matches!(s.work, Work::Join { .. }))
+                .count();
+            assert_eq!(plan.len(), whole.len() + 2 * units);
+            assert_ne!(plan.hash, whole.hash);
+            let mut seen = std::collections::HashSet::new();
+            for (i, s) in plan.subproblems().enumerate() {
+                assert_eq!(s.id, i as u64);
+                match s.work {
+                    Work::Join { unit, .. } => {
+                        assert_eq!(unit.slice.of, 3);
+                        assert!(seen.insert(unit), "{unit:?} twice");
+                        assert!(i < 3 * units);
+                    }
+                    _ => assert!(i >= 3 * units),
+                }
+            }
+            assert_eq!(seen.len(), 3 * units);
+            // Counted slice by slice, the plan gives the published counts.
+            let pieces: Vec<_> = plan
+                .subproblems()
+                .map(|s| crate::run::solve_one(&plan, &s))
+                .collect();
+            let sums = crate::tally::Sums::of(&plan, pieces.iter());
+            assert_eq!(Some(sums.total), crate::known::total(n), "n = {n}");
+            assert_eq!(sums.unique(&plan), crate::known::unique(n), "n = {n}");
         }
     }
 

@@ -115,28 +115,38 @@ impl Job {
     ) -> Result<Estimate, Error> {
         let begun = Instant::now();
         let plan = &self.plan;
-        let layout = self.check_memory()?;
-        let ids = self.todo();
-        let mut strata: BTreeMap<u64, Vec<u64>> = BTreeMap::new();
-        for &id in &ids {
-            let s = &plan.subproblems[id as usize];
-            strata
-                .entry(stratum(plan, &s.work, s.estimate))
-                .or_default()
-                .push(id);
-        }
-        // Round by round, one more of each stratum, each stratum in a seeded random order.
+        // The sample holds no run's bookkeeping: only the engines must fit.
+        let layout = self.check_memory_for(0)?;
+        // Each stratum's size, and a seeded random sample of its ids drawn while the ids go
+        // by (reservoir sampling, Vitter's algorithm R), so that a plan of hundreds of
+        // millions of pieces is never listed.
         let mut rng = XorShift::new(seed);
-        let keys: Vec<u64> = strata.keys().copied().collect();
-        let sizes: Vec<usize> = strata.values().map(Vec::len).collect();
-        for list in strata.values_mut() {
-            let take = list.len().min(PER_STRATUM);
-            for i in 0..take {
-                let j = i + (rng.next() % (list.len() - i) as u64) as usize;
-                list.swap(i, j);
+        let mut strata: BTreeMap<u64, (usize, Vec<u64>)> = BTreeMap::new();
+        for s in plan.subproblems_at(self.todo_ids()) {
+            let id = s.id;
+            let (seen, kept) = strata
+                .entry(stratum(plan, &s.work, s.estimate))
+                .or_default();
+            *seen += 1;
+            if kept.len() < PER_STRATUM {
+                kept.push(id);
+            } else if let Some(slot) = kept.get_mut((rng.next() % *seen as u64) as usize) {
+                *slot = id;
             }
-            list.truncate(take);
         }
+        let todo: usize = strata.values().map(|s| s.0).sum();
+        // Round by round, one more of each stratum, each stratum in a seeded random order.
+        let keys: Vec<u64> = strata.keys().copied().collect();
+        let sizes: Vec<usize> = strata.values().map(|s| s.0).collect();
+        let strata: BTreeMap<u64, Vec<u64>> = strata
+            .into_iter()
+            .map(|(key, (_, mut kept))| {
+                for i in (1..kept.len()).rev() {
+                    kept.swap(i, (rng.next() % (i as u64 + 1)) as usize);
+                }
+                (key, kept)
+            })
+            .collect();
         let mut order = Vec::new();
         for round in 0..PER_STRATUM {
             for (k, key) in keys.iter().enumerate() {
@@ -185,13 +195,13 @@ impl Job {
                     }
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(&(k, id)) = order.get(i) else { break };
-                    if let Some(secs) = engines.time(&plan.subproblems[id as usize], &stop) {
+                    if let Some(secs) = engines.time(&plan.subproblem(id), &stop) {
                         let mut t = times.lock().unwrap_or_else(|e| e.into_inner());
                         t.push((k, secs));
                         // Once sampling has taken a quarter of the count's projected wall
                         // time (every stratum reached), counting would take little longer.
                         let mean = t.iter().map(|x| x.1).sum::<f64>() / t.len() as f64;
-                        let wall = mean * ids.len() as f64 / self.threads as f64;
+                        let wall = mean * todo as f64 / self.threads as f64;
                         let sampling = sampling_began.elapsed().as_secs_f64();
                         if t.len() >= keys.len() && sampling * 4.0 > wall {
                             stop.store(true, Ordering::Relaxed);
@@ -204,7 +214,7 @@ impl Job {
             let _ = watcher.join();
         });
         let times = times.into_inner().unwrap_or_else(|e| e.into_inner());
-        if times.is_empty() && !ids.is_empty() {
+        if times.is_empty() && todo > 0 {
             return Err(Error::NothingSampled {
                 seconds: budget.as_secs(),
             });
@@ -218,7 +228,7 @@ impl Job {
             algorithm: plan.algorithm,
             layout: (plan.algorithm == Algorithm::Join).then_some(layout),
             threads: self.threads,
-            subproblems: ids.len(),
+            subproblems: todo,
             sampled: times.len(),
             strata: (keys.len(), sampled_strata),
             cpu_seconds,

@@ -101,18 +101,19 @@ impl Job {
     /// The same job restricted to `shard` of the plan.
     pub fn shard(mut self, shard: Shard) -> Job {
         self.shard = Some(shard);
-        self.resumed.retain(|&id, _| shard.owns(id));
+        let plan = &self.plan;
+        self.resumed.retain(|&id, _| shard.owns(plan, id));
         self
     }
 
     /// The same job with `pieces` already done (from an earlier run of the same plan).
     pub fn resume(mut self, pieces: impl IntoIterator<Item = Piece>) -> Result<Job, Error> {
         for p in pieces {
-            let inside = (p.id as usize) < self.plan.subproblems.len();
-            if !inside || self.shard.is_some_and(|s| !s.owns(p.id)) {
+            let inside = (p.id as usize) < self.plan.len();
+            if !inside || self.shard.is_some_and(|s| !s.owns(&self.plan, p.id)) {
                 return Err(Error::ForeignPiece {
                     id: p.id,
-                    subproblems: self.plan.subproblems.len(),
+                    subproblems: self.plan.len(),
                     shard: self.shard,
                 });
             }
@@ -183,11 +184,13 @@ impl Job {
 
     /// The ids this run covers (its shard's, or all), in increasing order.
     pub fn wanted(&self) -> Vec<u64> {
-        let all = self.plan.subproblems.len();
-        match self.shard {
-            Some(s) => s.ids(all).collect(),
-            None => (0..all as u64).collect(),
-        }
+        self.wanted_ids().collect()
+    }
+
+    /// [`Job::wanted`], one at a time.
+    fn wanted_ids(&self) -> impl Iterator<Item = u64> + '_ {
+        let (index, count) = self.shard.map_or((0, 1), |s| (s.index, s.count));
+        self.plan.shard_ids((index, count))
     }
 
     /// The pieces resumed from earlier runs.
@@ -197,17 +200,41 @@ impl Job {
 
     /// The ids still to count.
     pub fn todo(&self) -> Vec<u64> {
-        let mut ids = self.wanted();
-        ids.retain(|id| !self.resumed.contains_key(id));
-        ids
+        self.todo_ids().collect()
+    }
+
+    /// [`Job::todo`], one at a time.
+    fn todo_ids(&self) -> impl Iterator<Item = u64> + '_ {
+        self.wanted_ids()
+            .filter(|id| !self.resumed.contains_key(id))
+    }
+
+    /// How many ids are still to count.
+    fn todo_len(&self) -> usize {
+        let wanted = match self.shard {
+            Some(s) => s.len(&self.plan),
+            None => self.plan.len(),
+        };
+        wanted - self.resumed.len()
     }
 
     /// Checks that counting what is left fits in the memory budget, or where none was given,
     /// in what this process may use (only the join algorithm is large enough to matter), and
     /// says which layout of the join's quadrant groups fits.
     pub fn check_memory(&self) -> Result<Layout, Error> {
+        self.check_memory_for(self.todo_len())
+    }
+
+    /// [`Job::check_memory`] for a run keeping the bookkeeping of `pieces` pieces.
+    fn check_memory_for(&self, pieces: usize) -> Result<Layout, Error> {
         let available = self.memory.or_else(system::available_memory);
-        check_memory(&self.plan, self.threads, available, self.layout)
+        let budget = Budget {
+            threads: self.threads,
+            pieces,
+            shards: self.shard.map_or(1, |s| s.count),
+            available,
+        };
+        check_memory(&self.plan, budget, self.layout)
     }
 
     /// The bytes of partitions each thread may keep in the join's memory-bounded layout: half
@@ -283,7 +310,7 @@ impl Job {
         Ok(Outcome {
             n: self.plan.n,
             algorithm: self.plan.algorithm,
-            subproblems: self.plan.subproblems.len(),
+            subproblems: self.plan.len(),
             split_depth: self.plan.split_depth,
             shard: self.shard,
             unique: if complete && self.shard.is_none() {
@@ -320,18 +347,34 @@ fn program() -> String {
     format!("nqueens-count {}", env!("CARGO_PKG_VERSION"))
 }
 
-/// Checks a count of `plan` on `threads` threads against `available` bytes (unknown: no
-/// limit), and picks the join's layout: the whole lists for the boards where they are the
-/// faster layout, while they fit; else the memory-bounded one.
-fn check_memory(
-    plan: &Plan,
+/// What a count may use: its threads, the pieces it keeps account of, the shards the plan is
+/// cut into (1 for a whole count) and the bytes available (unknown: no limit).
+#[derive(Clone, Copy, Debug)]
+struct Budget {
     threads: usize,
+    pieces: usize,
+    shards: u64,
     available: Option<u64>,
-    fixed: Option<Layout>,
-) -> Result<Layout, Error> {
+}
+
+/// Bytes of bookkeeping a run keeps for each of its pieces: the schedule, the progress weights,
+/// the finished pieces and their sums (about 128 bytes).
+const BYTES_PER_PIECE: u64 = 128;
+
+/// Checks a count of `plan` against its [`Budget`] and picks the join's layout: the whole
+/// lists for the boards where they are the faster layout, while they fit; else the
+/// memory-bounded one. A refusal advises fewer threads, or more shards where the plan's
+/// bookkeeping is what does not fit.
+fn check_memory(plan: &Plan, budget: Budget, fixed: Option<Layout>) -> Result<Layout, Error> {
     if plan.algorithm != Algorithm::Join {
         return Ok(Layout::Lists);
     }
+    let Budget {
+        threads,
+        pieces,
+        shards,
+        available,
+    } = budget;
     let n = plan.n;
     // The lists where they are the faster layout (or asked for), while they fit.
     let listed = match fixed {
@@ -339,10 +382,11 @@ fn check_memory(
         Some(Layout::Bounded) => false,
         None => n <= join::LISTS_BY_DEFAULT_UNTIL,
     };
-    // The plan, its schedule and its pieces: about 128 bytes a subproblem (10 million at
-    // n = 28).
-    let book = plan.subproblems.len() as u64 * 128;
-    let needs = |t: usize, layout: Layout| join::memory_needed(n, t, layout) + book;
+    // The plan itself and the bookkeeping of the pieces of this run.
+    let needs_for = |t: usize, layout: Layout, pieces: usize| {
+        join::memory_needed(n, t, layout) + plan.bytes() + pieces as u64 * BYTES_PER_PIECE
+    };
+    let needs = |t: usize, layout: Layout| needs_for(t, layout, pieces);
     let Some(available) = available else {
         return Ok(if listed {
             Layout::Lists
@@ -371,18 +415,23 @@ fn check_memory(
     let fits = (1..threads)
         .rev()
         .find(|&t| needs(t, Layout::Bounded) <= available);
+    // Where one thread's buffers fit but the bookkeeping does not, more shards do.
+    let more_shards = (1..=30)
+        .map(|k| 1usize << k)
+        .find(|&s| needs_for(threads, Layout::Bounded, pieces.div_ceil(s)) <= available);
     Err(Error::JoinMemory {
         n,
         threads,
         needed: Bytes(needed),
         available: Bytes(available),
-        advice: match fits {
-            Some(t) => MemoryAdvice::Threads(t),
+        advice: match (fits, more_shards) {
+            (Some(t), _) => MemoryAdvice::Threads(t),
+            (None, Some(s)) => MemoryAdvice::Shards(shards.saturating_mul(s as u64)),
             // Past the listed boards the kernel's algorithms would take years.
-            None if n > join::MAX_LISTED_N => {
-                MemoryAdvice::OneThreadNeeds(Bytes(needs(1, Layout::Bounded)))
+            (None, None) if n > join::MAX_LISTED_N => {
+                MemoryAdvice::OneThreadNeeds(Bytes(needs_for(1, Layout::Bounded, 0)))
             }
-            None => MemoryAdvice::OtherAlgorithm,
+            (None, None) => MemoryAdvice::OtherAlgorithm,
         },
     })
 }

@@ -7,6 +7,7 @@
 //! counted again when the run resumes) and keeping every finished one. The pool is built for the run and dropped after it:
 //! rayon's global pool is never touched, so the library can be embedded anywhere.
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use rayon::prelude::*;
@@ -15,7 +16,7 @@ use std::time::{Duration, Instant};
 use super::Control;
 use super::prepared::Prepared;
 use super::status::Tracker;
-use crate::engine::join::Layout;
+use crate::engine::join::{Layout, Slice, Unit};
 use crate::error::Error;
 use crate::plan::{Plan, Subproblem, Work};
 use crate::tally::Piece;
@@ -43,7 +44,7 @@ pub(super) fn execute(
         .num_threads(threads)
         .thread_name(|i| format!("nqueens-worker-{i}"))
         .build()?;
-    let order = schedule(plan, todo);
+    let order = schedule(plan, todo, threads);
     if order.is_empty() {
         return Ok(Worked {
             pieces: Vec::new(),
@@ -68,7 +69,9 @@ pub(super) fn execute(
     } else {
         order.iter().map(|s| s.estimate).collect()
     };
-    let tracker = Tracker::new(costs.iter().sum(), order.len(), threads);
+    let (classes, class_totals) = classes_of(plan, &order, &costs);
+    let tracker = Tracker::new(costs.iter().sum(), order.len(), threads, class_totals);
+    let blocks = blocks_of(&order);
     let busy: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
     let next = AtomicUsize::new(0);
     let stopped = AtomicBool::new(false);
@@ -76,25 +79,28 @@ pub(super) fn execute(
     // the small pieces fill the last seconds of the run on every thread.
     let collected: Vec<Vec<Piece>> = pool.broadcast(|ctx| {
         let mut mine = Vec::new();
-        loop {
-            if stop.load(Ordering::Relaxed) {
-                stopped.store(true, Ordering::Relaxed);
-                break;
+        'blocks: loop {
+            let b = next.fetch_add(1, Ordering::Relaxed);
+            let Some(block) = blocks.get(b) else { break };
+            for i in block.clone() {
+                if stop.load(Ordering::Relaxed) {
+                    stopped.store(true, Ordering::Relaxed);
+                    break 'blocks;
+                }
+                let t0 = Instant::now();
+                // A piece given up half-way is dropped: it is counted again by the next run.
+                let Some(piece) = engines.solve_until(&order[i], stop) else {
+                    stopped.store(true, Ordering::Relaxed);
+                    break 'blocks;
+                };
+                let seconds = t0.elapsed();
+                busy[ctx.index()].fetch_add(seconds.as_nanos() as u64, Ordering::Relaxed);
+                let status = tracker.finished(costs[i], classes[i], seconds.as_secs_f64());
+                if let Some(f) = control.observer {
+                    f(&piece, &status);
+                }
+                mine.push(piece);
             }
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(sub) = order.get(i) else { break };
-            let t0 = Instant::now();
-            // A piece given up half-way is dropped: it is counted again by the next run.
-            let Some(piece) = engines.solve_until(sub, stop) else {
-                stopped.store(true, Ordering::Relaxed);
-                break;
-            };
-            busy[ctx.index()].fetch_add(t0.elapsed().as_nanos() as u64, Ordering::Relaxed);
-            let status = tracker.finished(costs[i]);
-            if let Some(f) = control.observer {
-                f(&piece, &status);
-            }
-            mine.push(piece);
         }
         mine
     });
@@ -142,17 +148,14 @@ pub(super) fn prepare<'p>(
 /// pseudo-random order, so that the share of them done is a fair measure of the work done
 /// (neighbouring ids are often alike in cost); the join units of one middle-queen pair stay
 /// together (they share lists filtered for that pair).
-fn schedule<'p>(plan: &'p Plan, todo: &[u64]) -> Vec<&'p Subproblem> {
+fn schedule(plan: &Plan, todo: &[u64], threads: usize) -> Vec<Subproblem> {
     let locality = |s: &Subproblem| match s.work {
         Work::Join { unit, .. } => unit.middle.map_or(0, |m| {
             1 + (u32::from(m.column_queen) << 8 | u32::from(m.row_queen))
         }),
         Work::Complete { .. } | Work::Invariant { .. } | Work::Constrained { .. } => 0,
     };
-    let mut order: Vec<&Subproblem> = todo
-        .iter()
-        .map(|&id| &plan.subproblems[id as usize])
-        .collect();
+    let mut order: Vec<Subproblem> = plan.subproblems_at(todo.iter().copied()).collect();
     order.sort_by(|a, b| {
         b.estimate
             .total_cmp(&a.estimate)
@@ -160,7 +163,115 @@ fn schedule<'p>(plan: &'p Plan, todo: &[u64]) -> Vec<&'p Subproblem> {
             .then(mix(a.id / RUN).cmp(&mix(b.id / RUN)))
             .then(a.id.cmp(&b.id))
     });
-    order
+    // A pilot of every class of pieces first, so that the time left can cost each class at
+    // its own measured rate long before the class's turn comes.
+    let mut pilots: HashMap<u64, Vec<(u64, usize)>> = HashMap::new();
+    for (i, s) in order.iter().enumerate() {
+        let kept = pilots.entry(class_key(plan, s)).or_default();
+        kept.push((mix(s.id), i));
+        if kept.len() > PILOT {
+            kept.sort_unstable();
+            kept.pop();
+        }
+    }
+    let mut first: Vec<usize> = pilots.into_values().flatten().map(|(_, i)| i).collect();
+    first.sort_unstable();
+    let mut taken = vec![false; order.len()];
+    let mut out = Vec::with_capacity(order.len());
+    // The largest pieces first: each thread's first piece warms its caches, which would make
+    // a small pilot piece look slow.
+    let warm = (WARM_UP * threads).min(order.len());
+    for (i, t) in taken.iter_mut().enumerate().take(warm) {
+        *t = true;
+        out.push(order[i]);
+    }
+    for &i in &first {
+        if !taken[i] {
+            taken[i] = true;
+            out.push(order[i]);
+        }
+    }
+    out.extend(
+        order
+            .iter()
+            .zip(&taken)
+            .filter(|(_, t)| !**t)
+            .map(|(s, _)| *s),
+    );
+    out
+}
+
+/// The runs of `order` that one worker takes at a time: the slices of one join unit that
+/// follow one another (the worker makes the unit's half-boards once for all of them), every
+/// other piece alone.
+fn blocks_of(order: &[Subproblem]) -> Vec<std::ops::Range<usize>> {
+    let unit_of = |s: &Subproblem| match s.work {
+        Work::Join { unit, .. } if unit.slice.of > 1 => Some(Unit {
+            slice: Slice::WHOLE,
+            ..unit
+        }),
+        _ => None,
+    };
+    let mut blocks: Vec<std::ops::Range<usize>> = Vec::new();
+    for (i, s) in order.iter().enumerate() {
+        match blocks.last_mut() {
+            Some(last) if unit_of(s).is_some() && unit_of(&order[last.start]) == unit_of(s) => {
+                last.end = i + 1;
+            }
+            _ => blocks.push(i..i + 1),
+        }
+    }
+    blocks
+}
+
+/// Pieces of each class the schedule takes first.
+const PILOT: usize = 4;
+
+/// Pieces a thread the schedule gives before the pilots.
+const WARM_UP: usize = 2;
+
+/// The class of a piece for the time left ([`Tracker`]): kernel pieces by family and by the
+/// power of two of their estimate, join units together (their cost model is calibrated),
+/// and the small searches of the unique count apart.
+fn class_key(plan: &Plan, s: &Subproblem) -> u64 {
+    let size = (2.0 * s.estimate.max(1.0).log2()).floor() as u64;
+    match s.work {
+        Work::Complete { frame, .. } => {
+            let family = plan.families.get(frame as usize).map_or(0, |&f| f as u64);
+            2 << 32 | family << 16 | size
+        }
+        Work::Constrained { .. } => 3 << 32 | size,
+        Work::Join { .. } => 0,
+        Work::Invariant { .. } => 1,
+    }
+}
+
+/// The dense class index of each piece of `order`, and the cost and the number of pieces of
+/// each class.
+fn classes_of(
+    plan: &Plan,
+    order: &[Subproblem],
+    costs: &[f64],
+) -> (Vec<usize>, (Vec<f64>, Vec<usize>)) {
+    let mut index: HashMap<u64, usize> = HashMap::new();
+    let mut totals = Vec::new();
+    let mut pieces = Vec::new();
+    let classes = order
+        .iter()
+        .zip(costs)
+        .map(|(s, &c)| {
+            let next = index.len();
+            let k = *index.entry(class_key(plan, s)).or_insert(next);
+            if k == totals.len() {
+                totals.push(0.0);
+                pieces.push(0);
+            }
+            totals[k] += c;
+            pieces[k] += 1;
+            k
+        })
+        .collect();
+    (classes, (totals, pieces))
 }
 
 /// Boards from which an observed run weights its progress by the engines' cost model
@@ -177,4 +288,59 @@ fn mix(id: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_worker_takes_the_slices_of_a_unit_together() {
+        let plan = Plan::build(14, crate::plan::Algorithm::Join, None)
+            .unwrap()
+            .sliced(4);
+        let todo: Vec<u64> = (0..plan.len() as u64).collect();
+        let order = schedule(&plan, &todo, 2);
+        let blocks = blocks_of(&order);
+        let mut seen = vec![false; order.len()];
+        let mut whole = 0;
+        for b in &blocks {
+            for i in b.clone() {
+                assert!(!seen[i]);
+                seen[i] = true;
+                if let Work::Join { unit, .. } = order[i].work {
+                    let first = order[b.start].work;
+                    assert!(
+                        matches!(first, Work::Join { unit: u, .. } if u.east_rows == unit.east_rows)
+                    );
+                }
+            }
+            whole += usize::from(b.len() == 4);
+        }
+        assert!(seen.iter().all(|&s| s));
+        // Only the pilots are taken apart from their unit's other slices.
+        let slices = order
+            .iter()
+            .filter(|s| matches!(s.work, Work::Join { .. }))
+            .count();
+        let units = slices / 4;
+        assert!(whole + PILOT >= units, "{whole} of {units}");
+    }
+
+    #[test]
+    fn the_schedule_takes_every_piece_once_with_pilots_early() {
+        let plan = Plan::build(12, crate::plan::Algorithm::Symmetry, None).unwrap();
+        let todo: Vec<u64> = (0..plan.len() as u64).collect();
+        let order = schedule(&plan, &todo, 2);
+        let mut ids: Vec<u64> = order.iter().map(|s| s.id).collect();
+        ids.sort_unstable();
+        assert_eq!(ids, todo);
+        // Every class has a piece among the first ones.
+        let classes: std::collections::HashSet<u64> =
+            order.iter().map(|s| class_key(&plan, s)).collect();
+        let head = WARM_UP * 2 + PILOT * classes.len();
+        let early: std::collections::HashSet<u64> =
+            order[..head].iter().map(|s| class_key(&plan, s)).collect();
+        assert_eq!(early, classes);
+    }
 }

@@ -32,44 +32,113 @@ pub struct Status {
 }
 
 /// The running tally behind [`Status`], shared by the workers.
+///
+/// The work left is costed class by class: each piece belongs to a class of pieces alike
+/// (the kernel's pieces by family and size), and a class's modelled cost is turned into
+/// seconds at the rate its finished pieces ran at, or at the run's rate while none has
+/// finished. So a class the model misjudges (the smallest kernel pieces cost more per unit of
+/// estimate than the largest) is corrected as soon as a few of its pieces are done, which the
+/// schedule arranges early ([`super::pool`]).
 #[derive(Debug)]
 pub(super) struct Tracker {
     total: f64,
     todo: usize,
     threads: usize,
-    state: Mutex<(usize, f64)>,
+    /// The modelled cost of each class, and its number of pieces.
+    class_totals: Vec<f64>,
+    class_pieces: Vec<usize>,
+    state: Mutex<Tally>,
     started: Instant,
 }
 
+/// What the workers have finished.
+#[derive(Debug, Default)]
+struct Tally {
+    done: usize,
+    work: f64,
+    /// Seconds the finished pieces took, on all threads together.
+    busy: f64,
+    /// Per class: the modelled cost and the seconds of its finished pieces.
+    classes: Vec<(f64, f64)>,
+}
+
 impl Tracker {
-    /// A tracker for `todo` pieces of `total` estimated work on `threads` threads; its clock
-    /// starts now.
-    pub fn new(total: f64, todo: usize, threads: usize) -> Tracker {
+    /// A tracker for `todo` pieces of `total` estimated work on `threads` threads, the work
+    /// of each class in `class_totals`; its clock starts now.
+    pub fn new(
+        total: f64,
+        todo: usize,
+        threads: usize,
+        (class_totals, class_pieces): (Vec<f64>, Vec<usize>),
+    ) -> Tracker {
+        let classes = vec![(0.0, 0.0); class_totals.len()];
         Tracker {
             total,
             todo,
             threads,
-            state: Mutex::new((0, 0.0)),
+            class_totals,
+            class_pieces,
+            state: Mutex::new(Tally {
+                classes,
+                ..Tally::default()
+            }),
             started: Instant::now(),
         }
     }
 
-    /// Notes a finished piece of `work` and returns the status after it.
-    pub fn finished(&self, work: f64) -> Status {
+    /// Notes a finished piece of `work` in `class` that took `seconds` and returns the status
+    /// after it.
+    pub fn finished(&self, work: f64, class: usize, seconds: f64) -> Status {
         let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        st.0 += 1;
-        st.1 += work;
-        let (done, work_done) = *st;
+        st.done += 1;
+        st.work += work;
+        st.busy += seconds;
+        if let Some(c) = st.classes.get_mut(class) {
+            c.0 += work;
+            c.1 += seconds;
+        }
+        let busy_left = seconds_left(&self.class_totals, &self.class_pieces, &st);
+        let (done, work_done, busy) = (st.done, st.work, st.busy);
         drop(st);
-        status(
+        let elapsed = self.started.elapsed();
+        let mut s = status(
             self.total,
             self.todo,
             self.threads,
             done,
             work_done,
-            self.started.elapsed(),
-        )
+            elapsed,
+        );
+        // The wall time left: the busy seconds left at the rate the threads have been kept
+        // busy so far.
+        if s.remaining.is_some() && busy > 0.0 {
+            s.remaining = Some(elapsed.mul_f64(busy_left / busy));
+        }
+        s
     }
+}
+
+/// The busy seconds the work left will take: each class's cost left at its own rate, or the
+/// run's where none of it is done.
+fn seconds_left(class_totals: &[f64], pieces: &[usize], st: &Tally) -> f64 {
+    let overall = if st.work > 0.0 {
+        st.busy / st.work
+    } else {
+        0.0
+    };
+    class_totals
+        .iter()
+        .zip(&st.classes)
+        .zip(pieces)
+        .map(|((&total, &(work, secs)), &count)| {
+            // A class's first pieces are weighed against the run's rate as if two of its
+            // average pieces had gone at that rate, so that one slow start (cold caches, a
+            // thread starting) does not set the rate of a whole class.
+            let prior = 2.0 * total / count.max(1) as f64;
+            let rate = (secs + prior * overall) / (work + prior);
+            (total - work).max(0.0) * rate
+        })
+        .sum()
 }
 
 /// The status of `done` of `todo` pieces, `work_done` of `total` estimated work, after
@@ -125,13 +194,48 @@ mod tests {
 
     #[test]
     fn the_tracker_counts_pieces_and_work() {
-        let t = Tracker::new(10.0, 4, 1);
-        t.finished(2.0);
-        let s = t.finished(3.0);
+        let t = Tracker::new(10.0, 4, 1, (vec![10.0], vec![4]));
+        t.finished(2.0, 0, 0.2);
+        let s = t.finished(3.0, 0, 0.3);
         assert_eq!((s.done, s.todo), (2, 4));
         assert!((s.fraction - 0.5).abs() < 1e-12);
         assert!(s.remaining.is_none(), "four pieces a thread calibrate");
-        t.finished(1.0);
-        assert!(t.finished(1.0).remaining.is_some());
+        t.finished(1.0, 0, 0.1);
+        assert!(t.finished(1.0, 0, 0.1).remaining.is_some());
+    }
+
+    #[test]
+    fn each_class_is_costed_at_its_own_rate() {
+        // Class 0: 10 units of cost, half done in 5 s; class 1: 10 units, 1 done in 3 s. With
+        // many pieces a class, the prior weighs little.
+        let many = [1000, 1000];
+        let mut st = Tally {
+            classes: vec![(5.0, 5.0), (1.0, 3.0)],
+            work: 6.0,
+            busy: 8.0,
+            done: 6,
+        };
+        let left = seconds_left(&[10.0, 10.0], &many, &st);
+        assert!((left - (5.0 + 27.0)).abs() < 0.5, "{left}");
+        // A class none of which is done goes at the run's rate.
+        st.classes[1] = (0.0, 0.0);
+        st.work = 5.0;
+        st.busy = 5.0;
+        let left = seconds_left(&[10.0, 10.0], &many, &st);
+        assert!((left - 15.0).abs() < 1e-9, "{left}");
+        // One slow first piece of a class of ten is weighed against the run's rate: 1 unit in
+        // 10 s, where the run goes at 1 s a unit, with a prior of two average pieces (2 units).
+        let st = Tally {
+            classes: vec![(9.0, 9.0), (1.0, 10.0)],
+            work: 10.0,
+            busy: 19.0,
+            done: 10,
+        };
+        let left = seconds_left(&[10.0, 10.0], &[10, 10], &st);
+        let overall = 1.9;
+        let rate = (10.0 + 2.0 * overall) / 3.0;
+        let first = (9.0 + 2.0 * overall) / 11.0;
+        assert!((left - (first + 9.0 * rate)).abs() < 1e-9, "{left}");
+        assert!(rate < 10.0 / 2.0);
     }
 }

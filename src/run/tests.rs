@@ -101,7 +101,7 @@ fn shards_cover_the_count_and_refuse_foreign_pieces() {
             .shard(shard);
         let outcome = job.run(Control::default()).unwrap();
         assert!(outcome.complete && outcome.counts().is_none());
-        assert!(outcome.pieces.keys().all(|&id| shard.owns(id)));
+        assert!(outcome.pieces.keys().all(|&id| shard.owns(job.plan(), id)));
         total.merge(&outcome.sums);
         let foreign = Piece {
             id: (i + 1) % m,
@@ -151,60 +151,107 @@ fn thread_counts_past_the_bound_are_refused() {
     assert_eq!(Job::new(&Config::new(4).threads(3)).unwrap().threads(), 3);
 }
 
+/// The budget of a whole count of `plan` on `threads` threads with `available` bytes.
+fn whole(plan: &Plan, threads: usize, available: Option<u64>) -> Budget {
+    Budget {
+        threads,
+        pieces: plan.len(),
+        shards: 1,
+        available,
+    }
+}
+
+#[test]
+fn a_plan_whose_bookkeeping_does_not_fit_is_cut_into_shards() {
+    let plan = Plan::build(24, Algorithm::Join, None).unwrap();
+    // One thread, so that fewer threads are no way out.
+    let engines = join::memory_needed(24, 1, Layout::Bounded) + plan.bytes();
+    let available = engines + (10 << 20);
+    let err = check_memory(&plan, whole(&plan, 1, Some(available)), None).unwrap_err();
+    let Error::JoinMemory {
+        advice: MemoryAdvice::Shards(s),
+        ..
+    } = err
+    else {
+        panic!("{err}");
+    };
+    // The smallest power of two whose shards fit.
+    let book = |s: u64| plan.len().div_ceil(s as usize) as u64 * BYTES_PER_PIECE;
+    assert!(engines + book(s) <= available && engines + book(s / 2) > available);
+    assert!(err.to_string().contains(&format!("{s} shards")), "{err}");
+    // A shard of a sharded count: the advice counts shards of the whole.
+    let quarter = Budget {
+        pieces: plan.len() / 4,
+        shards: 4,
+        ..whole(&plan, 1, Some(available))
+    };
+    let err = check_memory(&plan, quarter, None).unwrap_err();
+    assert!(
+        matches!(err, Error::JoinMemory { advice: MemoryAdvice::Shards(t), .. } if t == s),
+        "{err}"
+    );
+}
+
 #[test]
 fn too_little_memory_is_one_line_with_true_advice() {
     // The lists by default where they fit, else the bounded layout.
     let small = Plan::build(18, Algorithm::Join, None).unwrap();
-    let book = small.subproblems.len() as u64 * 128;
+    let book = small.bytes() + small.len() as u64 * BYTES_PER_PIECE;
     let lists = join::memory_needed(18, 8, Layout::Lists) + book;
-    assert_eq!(check_memory(&small, 8, None, None).unwrap(), Layout::Lists);
     assert_eq!(
-        check_memory(&small, 8, Some(lists), None).unwrap(),
+        check_memory(&small, whole(&small, 8, None), None).unwrap(),
+        Layout::Lists
+    );
+    assert_eq!(
+        check_memory(&small, whole(&small, 8, Some(lists)), None).unwrap(),
         Layout::Lists
     );
     let bounded = join::memory_needed(18, 8, Layout::Bounded) + book;
     assert!(bounded < lists);
     let budget = Some(lists - 1);
     assert_eq!(
-        check_memory(&small, 8, budget, None).unwrap(),
+        check_memory(&small, whole(&small, 8, budget), None).unwrap(),
         Layout::Bounded
     );
     // A fixed layout is kept, and refused where it does not fit.
     let fixed = Some(Layout::Lists);
-    assert!(check_memory(&small, 8, budget, fixed).is_err());
+    assert!(check_memory(&small, whole(&small, 8, budget), fixed).is_err());
     // n = 20: the layout asked for, where it fits.
     let plan = Plan::build(20, Algorithm::Join, None).unwrap();
-    let book = plan.subproblems.len() as u64 * 128;
+    let book = plan.bytes() + plan.len() as u64 * BYTES_PER_PIECE;
     let plenty = Some(u64::MAX / 2);
     assert_eq!(
-        check_memory(&plan, 8, plenty, fixed).unwrap(),
+        check_memory(&plan, whole(&plan, 8, plenty), fixed).unwrap(),
         Layout::Lists
     );
     let bounded = Some(Layout::Bounded);
     assert_eq!(
-        check_memory(&plan, 8, plenty, bounded).unwrap(),
+        check_memory(&plan, whole(&plan, 8, plenty), bounded).unwrap(),
         Layout::Bounded
     );
     let two = join::memory_needed(20, 2, Layout::Bounded) + book;
-    let err = check_memory(&plan, 8, Some(two), None).unwrap_err();
+    let err = check_memory(&plan, whole(&plan, 8, Some(two)), None).unwrap_err();
     assert!(
         matches!(err, Error::JoinMemory { advice: MemoryAdvice::Threads(t), .. } if t >= 2),
         "{err}"
     );
     let one = join::memory_needed(20, 1, Layout::Bounded) + book;
-    let err = check_memory(&plan, 8, Some(one - 1), None)
+    let err = check_memory(&plan, whole(&plan, 8, Some(one - 1)), None)
         .unwrap_err()
         .to_string();
     assert!(err.contains("n = 20 on 8 threads"), "{err}");
     assert!(err.contains("symmetry algorithm"), "{err}");
     assert_eq!(err.lines().count(), 1);
     let sym = Plan::build(20, Algorithm::Symmetry, Some(0)).unwrap();
-    assert!(check_memory(&sym, 8, Some(0), None).is_ok());
+    assert!(check_memory(&sym, whole(&sym, 8, Some(0)), None).is_ok());
     // Past the listed boards, the bounded layout whatever the memory.
     let big = Plan::build(24, Algorithm::Join, None).unwrap();
-    assert_eq!(check_memory(&big, 2, None, None).unwrap(), Layout::Bounded);
     assert_eq!(
-        check_memory(&big, 2, Some(u64::MAX), None).unwrap(),
+        check_memory(&big, whole(&big, 2, None), None).unwrap(),
+        Layout::Bounded
+    );
+    assert_eq!(
+        check_memory(&big, whole(&big, 2, Some(u64::MAX)), None).unwrap(),
         Layout::Bounded
     );
 }
@@ -231,12 +278,11 @@ fn an_altered_resumed_piece_fails_the_burnside_check() {
     let plan = Plan::build(10, Algorithm::Symmetry, None).unwrap();
     // A piece whose weight is not a multiple of 8, raised by one: the total moves by 2 or 4.
     let id = plan
-        .subproblems
-        .iter()
+        .subproblems()
         .find(|s| matches!(s.work, crate::plan::Work::Complete { weight, .. } if !weight.is_multiple_of(8)))
         .unwrap()
         .id;
-    let mut piece = solve_one(&plan, &plan.subproblems[id as usize]);
+    let mut piece = solve_one(&plan, &plan.subproblem(id));
     piece.count += 1;
     let job = Job::new(&config(10, Algorithm::Symmetry, 2))
         .unwrap()

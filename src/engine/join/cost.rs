@@ -44,7 +44,9 @@ pub fn unit_cost(q: &Quadrants, unit: &Unit) -> f64 {
         let Some(east_rows) = rows else { break };
         let (east, west) = sides(east_rows);
         let (east, west) = (east as f64, west as f64);
-        cost += 1.0 + east + west + MATCH_PER_PAIR * east * west;
+        // A slice makes the half-boards whole and matches its share of the pairs.
+        let share = f64::from(unit.slice.of);
+        cost += 1.0 + east + west + MATCH_PER_PAIR * east * west / share;
         rows = next_row_set(east_rows, free.rows);
     }
     cost

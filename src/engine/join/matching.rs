@@ -6,7 +6,8 @@
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::sieve;
+use super::sieve::{self, Part};
+use super::units::Slice;
 #[cfg(target_arch = "x86_64")]
 use super::x86;
 
@@ -55,21 +56,53 @@ pub fn count_fitting_until(
     scratch: &mut Tables,
     stop: &AtomicBool,
 ) -> Option<u64> {
+    count_slice_until(one, other, bits, scratch, Slice::WHOLE, stop)
+}
+
+/// The fitting pairs of one slice of the matching ([`Slice`]): where the sides are large
+/// enough to be sieved, the pairs of classes the sieve deals to `slice`; otherwise all of them
+/// for slice 0 and none for the others. The slices of `0..of` add up to [`count_fitting`].
+pub fn count_slice_until(
+    one: &[u64],
+    other: &[u64],
+    bits: usize,
+    scratch: &mut Tables,
+    slice: Slice,
+    stop: &AtomicBool,
+) -> Option<u64> {
+    count_part_until(one, other, bits, scratch, Part::fresh(slice), stop)
+}
+
+/// [`count_slice_until`], where `part` may say that `scratch` already holds the sides sorted
+/// by the sieve (the same sides as the last call's).
+pub(super) fn count_part_until(
+    one: &[u64],
+    other: &[u64],
+    bits: usize,
+    scratch: &mut Tables,
+    part: Part,
+    stop: &AtomicBool,
+) -> Option<u64> {
+    let slice = part.slice;
     if one.is_empty() || other.is_empty() {
         return Some(0);
-    }
-    if one.len() * other.len() <= PAIRWISE_LIMIT {
-        return Some(count_pairwise(one, other));
     }
     let (small, large) = if one.len() <= other.len() {
         (one, other)
     } else {
         (other, one)
     };
-    if !sieve::pays(large.len()) {
+    let sieved = one.len() * other.len() > PAIRWISE_LIMIT && sieve::pays(large.len());
+    if !sieved && slice.index > 0 {
+        return Some(0);
+    }
+    if one.len() * other.len() <= PAIRWISE_LIMIT {
+        return Some(count_pairwise(one, other));
+    }
+    if !sieved {
         return count_plain(small, large, bits, scratch, stop);
     }
-    sieve::count(large, small, bits, None, scratch, stop)
+    sieve::count(large, small, bits, None, scratch, stop, part)
 }
 
 /// Seconds [`count_fitting`] would take, projected from matching a share of the work when the

@@ -64,14 +64,16 @@ mod x86;
 
 pub use cost::unit_cost;
 pub use geometry::Geometry;
-pub use matching::{Tables, count_fitting, count_fitting_until, time_fitting};
+pub use matching::{Tables, count_fitting, count_fitting_until, count_slice_until, time_fitting};
 pub use memory::{LISTS_BY_DEFAULT_UNTIL, Layout, MAX_JOIN_N, MAX_LISTED_N, memory_needed};
 pub use quadrant::Quadrants;
-pub use units::{Middle, Unit, stratum, units};
+pub use units::{Middle, Slice, Unit, stratum, units};
 
 use halves::{halves, halves_even};
+use matching::count_part_until;
 use partition::{Cache, Key, Partition};
 use quadrant::{Lists, View};
+use sieve::Part;
 use units::{free_lines, next_row_set};
 
 /// Buffers one thread reuses from unit to unit.
@@ -87,6 +89,10 @@ struct Scratch {
     middle: Option<(usize, Middle, Arc<[Lists; 4]>)>,
     /// Memory-bounded layout: the partitions this thread keeps.
     parts: Cache,
+    /// The one-row-set unit (board size, east rows, middle queens) whose half-boards `east` and
+    /// `west` hold, with, where its matching is sieved, both sides sorted in `tables`: the
+    /// next slice of the same unit starts from them.
+    made_for: Option<(usize, u32, Option<Middle>)>,
 }
 
 thread_local! {
@@ -192,6 +198,10 @@ fn count_unit_with(
     }
     // Disjoint borrows of the buffers, so that the filtered lists' view can be held while the
     // others are written.
+    // A slice of the unit this thread counted last starts from its half-boards.
+    let key = (unit.span == 1 && sample.is_none()).then_some((geo.n, unit.east_rows, unit.middle));
+    let made = key.is_some() && s.made_for == key;
+    s.made_for = None;
     let Scratch {
         east,
         west,
@@ -199,6 +209,7 @@ fn count_unit_with(
         south,
         middle,
         parts,
+        made_for,
     } = s;
     let filtered = match (unit.middle, middle) {
         (Some(_), Some((_, _, lists))) if !q.is_bounded() => Some(View::of(lists)),
@@ -207,18 +218,34 @@ fn count_unit_with(
     let mut total = Found::default();
     let mut rows = Some(unit.east_rows);
     let side = (1u32 << geo.h) - 1;
-    // Sampling: every `stride`-th row set, each standing for `stride` of them.
-    let stride = sample.map_or(1, |x| unit.span.div_ceil(x.row_sets.max(1)));
+    // Sampling: every `stride`-th row set (of the slice's), each standing for `stride` of them.
+    let own_sets = if unit.span > 1 && unit.slice.of > 1 {
+        unit.span.div_ceil(u32::from(unit.slice.of))
+    } else {
+        unit.span
+    };
+    let stride = sample.map_or(1, |x| own_sets.div_ceil(x.row_sets.max(1)));
     let mut seconds = 0.0;
+    // A slice of a unit of several row sets takes every `of`-th of them, each whole; a slice
+    // of a one-row-set unit takes its share of the matching.
+    let by_rows = unit.span > 1 && unit.slice.of > 1;
+    let (of, index) = (u32::from(unit.slice.of), u32::from(unit.slice.index));
+    let matching_slice = if by_rows { Slice::WHOLE } else { unit.slice };
     for i in 0..unit.span {
         let Some(east_rows) = rows else { break };
         rows = next_row_set(east_rows, free.rows);
+        if by_rows && i % of != index {
+            continue;
+        }
+        let i = if by_rows { i / of } else { i };
         if i % stride != 0 {
             continue;
         }
         let begun = std::time::Instant::now();
         let west_rows = free.rows & !east_rows;
-        if q.is_bounded() {
+        if made {
+            // `east` and `west` are this unit's already.
+        } else if q.is_bounded() {
             // North-west, north-east, south-west, south-east: each quadrant's rows of this
             // row set.
             let wanted = [
@@ -267,12 +294,26 @@ fn count_unit_with(
         let bits = geo.pattern_bits();
         if let Some(x) = sample {
             let made = begun.elapsed().as_secs_f64();
-            let share = (x.classes, x.seed + i as usize);
-            let matching = time_fitting(table, queries, bits, tables, stop, share)?;
-            seconds += f64::from(stride) * (made + matching);
+            let classes = (x.classes, x.seed + i as usize);
+            let matching = time_fitting(table, queries, bits, tables, stop, classes)?;
+            // A slice of a one-row-set unit makes the half-boards whole and matches its share
+            // of the pairs.
+            let dealt = if by_rows {
+                1.0
+            } else {
+                f64::from(unit.slice.of)
+            };
+            seconds += f64::from(stride) * (made + matching / dealt);
             continue;
         }
-        total.count += count_fitting_until(table, queries, bits, tables, stop)?;
+        let part = Part {
+            slice: matching_slice,
+            sorted: made,
+        };
+        let found = count_part_until(table, queries, bits, tables, part, stop);
+        // The sides are sorted now wherever the matching sieves them, even if it stopped.
+        *made_for = key;
+        total.count += found?;
     }
     Some((total, seconds))
 }
@@ -306,6 +347,43 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn the_slices_of_a_unit_add_up_to_it() {
+        let mut split = 0;
+        for n in [20, 21] {
+            let q = Quadrants::bounded(n, 64 << 20);
+            let all = units(n);
+            // Units spread over the plan, and among them ones large enough to be sieved.
+            for (u, _) in all.iter().step_by(all.len() / 9) {
+                let whole = count_unit(&q, u).count;
+                for of in [2, 3, 16] {
+                    let counts: Vec<u64> = (0..of)
+                        .map(|index| {
+                            let slice = Slice { index, of };
+                            count_unit(&q, &Unit { slice, ..*u }).count
+                        })
+                        .collect();
+                    assert_eq!(counts.iter().sum::<u64>(), whole, "n = {n}, {u:?}, {of}");
+                    split += usize::from(counts.iter().filter(|&&c| c > 0).count() > 1);
+                }
+            }
+            // Slices of different units one after another on one thread: none starts from
+            // another unit's half-boards.
+            let picks: Vec<Unit> = all.iter().step_by(all.len() / 9).map(|x| x.0).collect();
+            let mut sums = vec![0; picks.len()];
+            for index in 0..3 {
+                for (u, sum) in picks.iter().zip(&mut sums) {
+                    let slice = Slice { index, of: 3 };
+                    *sum += count_unit(&q, &Unit { slice, ..*u }).count;
+                }
+            }
+            for (u, sum) in picks.iter().zip(sums) {
+                assert_eq!(sum, count_unit(&q, u).count, "n = {n}, {u:?}");
+            }
+        }
+        assert!(split >= 6, "only {split} units were really cut");
     }
 
     #[test]

@@ -9,6 +9,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::matching::{CHUNK, Tables, build_tables, query, words_for};
+use super::units::Slice;
 
 /// The most sieve bits per pattern field: at most 4^`MAX_RUN` classes.
 const MAX_RUN: usize = 5;
@@ -129,7 +130,9 @@ fn sort_by_class(patterns: &[u64], split: &Split, out: &mut Vec<u64>, starts: &m
 
 /// The number of pairs of a table pattern and a query that share no bit (`bits`-bit
 /// patterns), sieved by a run of `run` bits per field (chosen by the table's size if `None`);
-/// `None` if `stop` rose (checked between table classes, a small share of a unit each).
+/// with a slice of more than one, only the pairs of classes that slice is dealt
+/// ([`Dealer`]). `None` if `stop` rose (checked between table classes, a small share of a
+/// unit each).
 pub(super) fn count(
     table: &[u64],
     queries: &[u64],
@@ -137,8 +140,27 @@ pub(super) fn count(
     run: Option<usize>,
     t: &mut Tables,
     stop: &AtomicBool,
+    part: Part,
 ) -> Option<u64> {
-    count_classes(table, queries, bits, run, t, stop, None).map(|(c, _)| c)
+    count_classes(table, queries, bits, run, t, stop, Share::Slice(part)).map(|(c, _)| c)
+}
+
+/// Which slice of a matching to count, and whether the tables already hold both sides
+/// sorted by class (the same sides as the last call's, which counted another slice).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Part {
+    pub(super) slice: Slice,
+    pub(super) sorted: bool,
+}
+
+impl Part {
+    /// `slice`, with both sides to be sorted.
+    pub(super) fn fresh(slice: Slice) -> Part {
+        Part {
+            slice,
+            sorted: false,
+        }
+    }
 }
 
 /// Seconds [`count`] would take, projected from matching one table class in `stride` (from
@@ -151,11 +173,80 @@ pub(super) fn time(
     stop: &AtomicBool,
     (stride, offset): (usize, usize),
 ) -> Option<f64> {
-    count_classes(table, queries, bits, None, t, stop, Some((stride, offset))).map(|(_, s)| s)
+    let share = Share::Sampled { stride, offset };
+    count_classes(table, queries, bits, None, t, stop, share).map(|(_, s)| s)
 }
 
-/// [`count`], or with `sample` a share of its table classes, timed (seconds projected to
-/// every class).
+/// Which part of the class pairs [`count_classes`] matches.
+#[derive(Clone, Copy)]
+enum Share {
+    /// The pairs a slice is dealt (all of them for a whole unit).
+    Slice(Part),
+    /// Every pair of one table class in `stride`, from `offset`, for timing.
+    Sampled { stride: usize, offset: usize },
+}
+
+/// Deals the pairs of a table class and a query class that fits it out to the slices of a
+/// unit: each pair weighs the candidate pairs it holds, the pairs are laid end to end in the
+/// order the matching takes them, and a pair goes to the slice its midpoint falls in. So the
+/// slices are about equal in work, each pair is matched by exactly one of them, and the
+/// dealing depends on the patterns alone (never on the machine or the thread).
+struct Dealer {
+    slice: Slice,
+    /// Twice the total weight.
+    total2: u128,
+}
+
+impl Dealer {
+    /// The dealer of `slice` over a total weight of `total`.
+    fn new(slice: Slice, total: u128) -> Dealer {
+        Dealer {
+            slice,
+            total2: 2 * total,
+        }
+    }
+
+    /// The slice a midpoint (doubled) falls in.
+    fn slice_of(&self, mid2: u128) -> u16 {
+        if self.total2 == 0 {
+            return 0;
+        }
+        let of = u128::from(self.slice.of);
+        (mid2 * of / self.total2).min(of - 1) as u16
+    }
+
+    /// Whether the pair of weight `w` that starts at `before` is this slice's.
+    fn owns(&self, before: u128, w: u128) -> bool {
+        self.slice_of(2 * before + w) == self.slice.index
+    }
+
+    /// Whether any pair between `from` and `to` may be this slice's.
+    fn may_own(&self, from: u128, to: u128) -> bool {
+        (self.slice_of(2 * from)..=self.slice_of(2 * to)).contains(&self.slice.index)
+    }
+}
+
+/// For each class mask `m`, the number of queries in the classes that are subsets of `m` (a
+/// subset-sum transform of the class sizes): the queries that fit a table class `a` are those
+/// of the subsets of its complement.
+fn fitting_queries(starts: &[usize], classes: usize) -> Vec<u128> {
+    let mut sums: Vec<u128> = (0..classes)
+        .map(|c| (starts[c + 1] - starts[c]) as u128)
+        .collect();
+    let mut bit = 1;
+    while bit < classes {
+        for m in 0..classes {
+            if m & bit != 0 {
+                sums[m] += sums[m ^ bit];
+            }
+        }
+        bit <<= 1;
+    }
+    sums
+}
+
+/// [`count`] of the pairs `share` names; with a sample, timed (seconds projected to every
+/// class).
 fn count_classes(
     table: &[u64],
     queries: &[u64],
@@ -163,7 +254,7 @@ fn count_classes(
     run: Option<usize>,
     t: &mut Tables,
     stop: &AtomicBool,
-    sample: Option<(usize, usize)>,
+    share: Share,
 ) -> Option<(u64, f64)> {
     let begun = std::time::Instant::now();
     let split = run.map_or_else(
@@ -177,13 +268,31 @@ fn count_classes(
         table_starts,
         query_starts,
     } = t;
-    sort_by_class(table, &split, sorted_table, table_starts);
-    sort_by_class(queries, &split, sorted_queries, query_starts);
+    if !matches!(share, Share::Slice(Part { sorted: true, .. })) {
+        sort_by_class(table, &split, sorted_table, table_starts);
+        sort_by_class(queries, &split, sorted_queries, query_starts);
+    }
     let chunks = split.rest_bits().div_ceil(CHUNK).max(1);
     let all = split.classes() - 1;
+    let class_len = |starts: &[usize], c: usize| (starts[c + 1] - starts[c]) as u128;
+    // Slices of a unit: the weight of every pair, laid end to end ([`Dealer`]).
+    let dealer = match share {
+        Share::Slice(Part { slice: s, .. }) if s.of > 1 => {
+            let fitting = fitting_queries(query_starts, split.classes());
+            let total = (0..split.classes())
+                .map(|a| class_len(table_starts, a) * fitting[all & !a])
+                .sum();
+            Some((Dealer::new(s, total), fitting))
+        }
+        _ => None,
+    };
+    let mut before = 0u128;
     let mut total = 0;
     let sorted = begun.elapsed().as_secs_f64();
-    let (stride, offset) = sample.unwrap_or((1, 0));
+    let (stride, offset) = match share {
+        Share::Sampled { stride, offset } => (stride, offset),
+        Share::Slice(_) => (1, 0),
+    };
     for a in 0..split.classes() {
         let ts = &sorted_table[table_starts[a]..table_starts[a + 1]];
         if ts.is_empty() || a % stride != offset % stride {
@@ -195,11 +304,31 @@ fn count_classes(
         // The query classes that fit class `a`: the subsets of its complement.
         let fits = all & !a;
         let query_class = |v: usize| &sorted_queries[query_starts[v]..query_starts[v + 1]];
+        if let Some((d, fitting)) = &dealer {
+            let weight = ts.len() as u128 * fitting[fits];
+            if !d.may_own(before, before + weight) {
+                before += weight;
+                continue;
+            }
+        }
+        // Whether the pair of `a` with query class `v` is matched here (and where the next
+        // pair starts).
+        let mut mine = |v: usize| match &dealer {
+            None => true,
+            Some((d, _)) => {
+                let w = ts.len() as u128 * class_len(query_starts, v);
+                let owned = d.owns(before, w);
+                before += w;
+                owned
+            }
+        };
         if ts.len() < PAIRWISE_CLASS {
             let mut v = fits;
             loop {
-                for &q in query_class(v) {
-                    total += ts.iter().map(|&p| u64::from(p & q == 0)).sum::<u64>();
+                if mine(v) {
+                    for &q in query_class(v) {
+                        total += ts.iter().map(|&p| u64::from(p & q == 0)).sum::<u64>();
+                    }
                 }
                 if v == 0 {
                     break;
@@ -214,11 +343,15 @@ fn count_classes(
             rows.resize(size, 0);
         }
         let tables = &mut rows[..size];
-        build_tables(ts, chunks, words, tables);
+        let mut built = false;
         let mut v = fits;
         loop {
             let qs = query_class(v);
-            if !qs.is_empty() {
+            if mine(v) && !qs.is_empty() {
+                if !built {
+                    build_tables(ts, chunks, words, tables);
+                    built = true;
+                }
                 total += query(chunks, qs, tables, words);
             }
             if v == 0 {
@@ -280,15 +413,56 @@ mod tests {
                     .map(|a| table.iter().filter(|&&b| a & b == 0).count() as u64)
                     .sum();
                 for run in 0..=MAX_RUN {
-                    let got = count(&table, &queries, bits, Some(run), &mut t, &NEVER);
+                    let got = count(
+                        &table,
+                        &queries,
+                        bits,
+                        Some(run),
+                        &mut t,
+                        &NEVER,
+                        Part::fresh(Slice::WHOLE),
+                    );
                     assert_eq!(got, Some(want), "{bits} bits, run {run}");
                 }
                 assert_eq!(
-                    count(&table, &queries, bits, None, &mut t, &NEVER),
+                    count(
+                        &table,
+                        &queries,
+                        bits,
+                        None,
+                        &mut t,
+                        &NEVER,
+                        Part::fresh(Slice::WHOLE)
+                    ),
                     Some(want)
                 );
+                // Slices deal the pairs of classes out: each is counted by one slice.
+                for of in [2, 5, 64] {
+                    let slices: Vec<u64> = (0..of)
+                        .map(|index| {
+                            let slice = Slice { index, of };
+                            let part = Part::fresh(slice);
+                            count(&table, &queries, bits, None, &mut t, &NEVER, part).unwrap()
+                        })
+                        .collect();
+                    assert_eq!(slices.iter().sum::<u64>(), want, "{bits} bits, {of} slices");
+                    if of == 2 && t_len >= 2000 {
+                        assert!(slices.iter().all(|&c| c > 0), "{slices:?}");
+                    }
+                }
                 let stop = AtomicBool::new(true);
-                assert_eq!(count(&table, &queries, bits, None, &mut t, &stop), None);
+                assert_eq!(
+                    count(
+                        &table,
+                        &queries,
+                        bits,
+                        None,
+                        &mut t,
+                        &stop,
+                        Part::fresh(Slice::WHOLE)
+                    ),
+                    None
+                );
             }
         }
     }

@@ -66,6 +66,26 @@ pub struct Unit {
     /// are not reduced by symmetry (odd n, two middle queens), to keep the plan to some
     /// thousands of units per family of pairs.
     pub span: u32,
+    /// Which share of the unit's matching is counted (all of it unless the plan cuts large
+    /// units into slices).
+    pub slice: Slice,
+}
+
+/// A share of a unit's matching: slice `index` of `of`, about equal in work. The sieve deals
+/// the unit's pairs of pattern classes out to the slices (`sieve.rs`), so the slices of a unit
+/// add up to its count; each slice makes the unit's half-boards again, a small share of a
+/// large unit's time. Units whose matching is not sieved are counted whole by slice 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Slice {
+    /// Which slice, from 0.
+    pub index: u16,
+    /// How many slices the unit is cut into (at least 1).
+    pub of: u16,
+}
+
+impl Slice {
+    /// The whole unit.
+    pub const WHOLE: Slice = Slice { index: 0, of: 1 };
 }
 
 /// The row sets of a middle-queen pair that are not reduced are cut into about this many
@@ -174,6 +194,7 @@ fn push_row_sets(
                 east_rows: chunk[0],
                 middle,
                 span: chunk.len() as u32,
+                slice: Slice::WHOLE,
             };
             out.push((unit, 1));
         }
@@ -192,6 +213,7 @@ fn push_row_sets(
             east_rows: s,
             middle,
             span: 1,
+            slice: Slice::WHOLE,
         };
         out.push((unit, weight));
     }

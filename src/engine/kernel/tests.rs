@@ -153,7 +153,7 @@ fn tight_and_loose_kernels_agree_on_every_subproblem() {
                 let Ok(plan) = Plan::build(n, alg, Some(depth)) else {
                     continue;
                 };
-                for sub in &plan.subproblems {
+                for sub in plan.subproblems() {
                     if let Work::Complete { frame, start, .. } = sub.work {
                         let f = &plan.frames[frame as usize];
                         if start.level >= f.depth {
@@ -206,7 +206,7 @@ fn instruction_set_variants_agree_on_every_subproblem() {
                 let Ok(plan) = Plan::build(n, alg, depth) else {
                     continue;
                 };
-                for sub in &plan.subproblems {
+                for sub in plan.subproblems() {
                     let Work::Complete { frame, start, .. } = sub.work else {
                         continue;
                     };

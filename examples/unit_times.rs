@@ -1,0 +1,51 @@
+//! Times join units of an n×n board stratum by stratum (`join::stratum`: two middle queens or
+//! not, and the east rows in the north half), in the memory-bounded layout, on one thread, the
+//! way `--estimate` times them (one row set, about 24 of the sieve's table classes), and prints
+//! each stratum's mean: the figures behind the plan's slices (`STRATUM_SECONDS` in
+//! `src/plan/join.rs`). `unit_times N [UNITS PER STRATUM]` (default 2).
+
+use std::collections::BTreeMap;
+use std::sync::atomic::AtomicBool;
+
+use nqueens::internals::join::{self, Quadrants, Sample};
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let n: usize = args
+        .next()
+        .and_then(|s| s.parse().ok())
+        .expect("usage: unit_times N [UNITS PER STRATUM]");
+    let per: usize = args.next().map_or(2, |s| s.parse().expect("a count"));
+    let q = Quadrants::bounded(n, 256 << 20);
+    let units = join::units(n);
+    let mut strata: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
+    for (i, (u, _)) in units.iter().enumerate() {
+        strata.entry(join::stratum(n, u)).or_default().push(i);
+    }
+    let stop = AtomicBool::new(false);
+    let mut total = 0.0;
+    println!("stratum\tunits\tmean s\tmax s");
+    for (stratum, ids) in &strata {
+        let mut secs = Vec::new();
+        for k in 0..per.min(ids.len()) {
+            // Spread over the stratum, the same units every time.
+            let id = ids[(k * 7919 + 13) % ids.len()];
+            let sample = Sample {
+                row_sets: 1,
+                classes: 24,
+                seed: id,
+            };
+            secs.push(join::time_unit(&q, &units[id].0, sample, &stop).expect("never stopped"));
+        }
+        let mean = secs.iter().sum::<f64>() / secs.len() as f64;
+        let max = secs.iter().copied().fold(0.0, f64::max);
+        total += mean * ids.len() as f64;
+        println!("{stratum:x}\t{}\t{mean:.3}\t{max:.3}", ids.len());
+    }
+    println!(
+        "n = {n}: {} units, {:.0} CPU-hours projected, {:.2} s a unit on average",
+        units.len(),
+        total / 3600.0,
+        total / units.len() as f64
+    );
+}
