@@ -36,10 +36,16 @@ pub(super) fn subproblems(n: usize, split_depth: Option<usize>) -> Result<Vec<Su
 /// and the progress moves.
 const SLICE_SECONDS: f64 = 15.0;
 
+/// How much longer than its stratum's mean a unit may take: among eight units of each stratum
+/// of n = 26, the slowest took 1.6 to 4 times the mean. Units are cut as if they took this
+/// many times their stratum's mean, so that the slices of the slow ones stay near
+/// [`SLICE_SECONDS`] (those of a typical unit take about a third of it).
+const SPREAD: f64 = 3.0;
+
 /// Measured mean seconds of one unit of each stratum ([`join::stratum`]), one core of the
 /// reference machine, for the boards whose units can take longer than [`SLICE_SECONDS`]:
 /// `(n, two middle queens, seconds by the east rows in the north half)`. Measured with the
-/// estimate's unit timing, one or two units a stratum (`examples/unit_times.rs`); as the plan
+/// estimate's unit timing, one to eight units a stratum (`examples/unit_times.rs`); as the plan
 /// must not depend on the machine, the figures are fixed here, and only decide how finely
 /// units are cut.
 const STRATUM_SECONDS: &[(usize, bool, &[f64])] = &[
@@ -54,7 +60,7 @@ const STRATUM_SECONDS: &[(usize, bool, &[f64])] = &[
         26,
         false,
         &[
-            0.0, 0.1, 0.5, 13.8, 71.5, 44.4, 63.7, 63.1, 15.8, 6.4, 2.6, 0.6, 0.1, 0.1,
+            0.0, 0.17, 0.70, 7.2, 36.9, 36.1, 60.0, 81.8, 38.7, 18.9, 4.0, 0.69, 0.13, 0.12,
         ],
     ),
     (
@@ -94,12 +100,13 @@ fn unit_seconds(n: usize, unit: &join::Unit) -> Option<f64> {
 }
 
 /// How many slices a unit of an n×n board is cut into ([`join::Slice`]): one where units take
-/// seconds (up to n = 24); past that, enough that each slice stays near [`SLICE_SECONDS`].
+/// seconds (up to n = 24); past that, enough that each slice of a slow unit of its stratum
+/// stays near [`SLICE_SECONDS`].
 /// A unit of one row set has its matching dealt out; a unit of several row sets (odd boards)
 /// has its row sets dealt out, so its slices make nothing twice.
 pub(super) fn slices(n: usize, unit: &join::Unit) -> u16 {
     let seconds = unit_seconds(n, unit).unwrap_or(0.0);
-    let slices = (seconds / SLICE_SECONDS).ceil().max(1.0);
+    let slices = (SPREAD * seconds / SLICE_SECONDS).ceil().max(1.0);
     // A unit of several row sets is cut no finer than into single row sets.
     let finest = if unit.span > 1 {
         f64::from(unit.span)

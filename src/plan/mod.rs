@@ -348,26 +348,32 @@ impl Plan {
     /// The ids of the subproblems shard `index` of `count` owns, in increasing order: those of
     /// every `count`-th entry from entry `index` (a join unit's slices together;
     /// [`crate::persist::Shard`]).
-    pub fn shard_ids(&self, (index, count): (u64, u64)) -> impl Iterator<Item = u64> + '_ {
-        let step = usize::try_from(count).unwrap_or(usize::MAX).max(1);
-        let first = usize::try_from(index).unwrap_or(usize::MAX);
-        self.entries
-            .iter()
-            .skip(first)
-            .step_by(step)
-            .flat_map(|e| e.id..e.id + u64::from(slices_of(e)))
+    pub fn shard_ids(&self, shard: (u64, u64)) -> impl Iterator<Item = u64> + '_ {
+        self.shard_entries(shard)
+            .flat_map(|(first, slices)| first.id..first.id + u64::from(slices))
     }
 
     /// The number of subproblems shard `index` of `count` owns.
-    pub fn shard_len(&self, (index, count): (u64, u64)) -> usize {
+    pub fn shard_len(&self, shard: (u64, u64)) -> usize {
+        self.shard_entries(shard)
+            .map(|(_, slices)| usize::from(slices))
+            .sum()
+    }
+
+    /// The entries shard `index` of `count` owns: the first subproblem of each and the number
+    /// of its subproblems (its slices; all alike but for the slice).
+    pub fn shard_entries(
+        &self,
+        (index, count): (u64, u64),
+    ) -> impl Iterator<Item = (Subproblem, u16)> + '_ {
         let step = usize::try_from(count).unwrap_or(usize::MAX).max(1);
         let first = usize::try_from(index).unwrap_or(usize::MAX);
         self.entries
             .iter()
+            .enumerate()
             .skip(first)
             .step_by(step)
-            .map(|e| usize::from(slices_of(e)))
-            .sum()
+            .map(|(i, e)| (self.slice(i, e.id), slices_of(e)))
     }
 
     /// Whether subproblem `id` belongs to shard `index` of `count`.

@@ -22,7 +22,7 @@ use super::Job;
 use crate::engine::join::{self, Layout};
 use crate::error::Error;
 use crate::internals::XorShift;
-use crate::plan::{Algorithm, Plan, Work};
+use crate::plan::{Algorithm, Plan, Subproblem, Work};
 use crate::system;
 
 /// Samples drawn from one stratum at most.
@@ -121,17 +121,32 @@ impl Job {
         // by (reservoir sampling, Vitter's algorithm R), so that a plan of hundreds of
         // millions of pieces is never listed.
         let mut rng = XorShift::new(seed);
-        let mut strata: BTreeMap<u64, (usize, Vec<u64>)> = BTreeMap::new();
-        for s in plan.subproblems_at(self.todo_ids()) {
-            let id = s.id;
-            let (seen, kept) = strata
+        // Per stratum: its subproblems, the entries seen, and the sample.
+        let mut strata: BTreeMap<u64, (usize, u64, Vec<u64>)> = BTreeMap::new();
+        let mut draw = |s: &Subproblem, slices: u16, rng: &mut XorShift| {
+            let (size, seen, kept) = strata
                 .entry(stratum(plan, &s.work, s.estimate))
                 .or_default();
+            // The slices of a unit are alike but for the slice, and the units of a stratum are
+            // cut alike: one entry stands for all its slices, and one of them is drawn if the
+            // entry is.
+            *size += usize::from(slices);
             *seen += 1;
+            let id = s.id + rng.next() % u64::from(slices);
             if kept.len() < PER_STRATUM {
                 kept.push(id);
-            } else if let Some(slot) = kept.get_mut((rng.next() % *seen as u64) as usize) {
+            } else if let Some(slot) = kept.get_mut((rng.next() % *seen) as usize) {
                 *slot = id;
+            }
+        };
+        if self.resumed.is_empty() {
+            let shard = self.shard.map_or((0, 1), |s| (s.index, s.count));
+            for (s, slices) in plan.shard_entries(shard) {
+                draw(&s, slices, &mut rng);
+            }
+        } else {
+            for s in plan.subproblems_at(self.todo_ids()) {
+                draw(&s, 1, &mut rng);
             }
         }
         let todo: usize = strata.values().map(|s| s.0).sum();
@@ -140,7 +155,7 @@ impl Job {
         let sizes: Vec<usize> = strata.values().map(|s| s.0).collect();
         let strata: BTreeMap<u64, Vec<u64>> = strata
             .into_iter()
-            .map(|(key, (_, mut kept))| {
+            .map(|(key, (_, _, mut kept))| {
                 for i in (1..kept.len()).rev() {
                     kept.swap(i, (rng.next() % (i as u64 + 1)) as usize);
                 }

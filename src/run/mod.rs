@@ -209,13 +209,17 @@ impl Job {
             .filter(|id| !self.resumed.contains_key(id))
     }
 
-    /// How many ids are still to count.
-    fn todo_len(&self) -> usize {
-        let wanted = match self.shard {
+    /// How many ids this run covers (its shard's, or all).
+    pub fn wanted_len(&self) -> usize {
+        match self.shard {
             Some(s) => s.len(&self.plan),
             None => self.plan.len(),
-        };
-        wanted - self.resumed.len()
+        }
+    }
+
+    /// How many ids are still to count.
+    pub fn todo_len(&self) -> usize {
+        self.wanted_len() - self.resumed.len()
     }
 
     /// Checks that counting what is left fits in the memory budget, or where none was given,

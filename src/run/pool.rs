@@ -201,9 +201,9 @@ fn schedule(plan: &Plan, todo: &[u64], threads: usize) -> Vec<Subproblem> {
     out
 }
 
-/// The runs of `order` that one worker takes at a time: the slices of one join unit that
-/// follow one another (the worker makes the unit's half-boards once for all of them), every
-/// other piece alone.
+/// The runs of `order` that one worker takes at a time: up to [`BLOCK`] slices of one join
+/// unit that follow one another (the worker makes the unit's half-boards once for all of
+/// them), every other piece alone.
 fn blocks_of(order: &[Subproblem]) -> Vec<std::ops::Range<usize>> {
     let unit_of = |s: &Subproblem| match s.work {
         Work::Join { unit, .. } if unit.slice.of > 1 => Some(Unit {
@@ -215,7 +215,11 @@ fn blocks_of(order: &[Subproblem]) -> Vec<std::ops::Range<usize>> {
     let mut blocks: Vec<std::ops::Range<usize>> = Vec::new();
     for (i, s) in order.iter().enumerate() {
         match blocks.last_mut() {
-            Some(last) if unit_of(s).is_some() && unit_of(&order[last.start]) == unit_of(s) => {
+            Some(last)
+                if last.len() < BLOCK
+                    && unit_of(s).is_some()
+                    && unit_of(&order[last.start]) == unit_of(s) =>
+            {
                 last.end = i + 1;
             }
             _ => blocks.push(i..i + 1),
@@ -223,6 +227,11 @@ fn blocks_of(order: &[Subproblem]) -> Vec<std::ops::Range<usize>> {
     }
     blocks
 }
+
+/// The most slices of a unit one worker takes at a time: a unit of hundreds of slices (n = 28)
+/// is shared by all the threads, and a block makes the unit's half-boards once for a minute
+/// or more of matching.
+const BLOCK: usize = 16;
 
 /// Pieces of each class the schedule takes first.
 const PILOT: usize = 4;
@@ -315,6 +324,7 @@ mod tests {
                     );
                 }
             }
+            assert!(b.len() <= BLOCK);
             whole += usize::from(b.len() == 4);
         }
         assert!(seen.iter().all(|&s| s));

@@ -38,7 +38,7 @@ impl<'a> Progress<'a> {
             bar.set_prefix(format!("n = {}", plan.n));
             bar.set_message(format!(
                 "0/{} subproblems, estimating the time left",
-                job.todo().len()
+                job.todo_len()
             ));
             bar.enable_steady_tick(Duration::from_millis(250));
             bar

@@ -44,9 +44,10 @@ pub fn unit_cost(q: &Quadrants, unit: &Unit) -> f64 {
         let Some(east_rows) = rows else { break };
         let (east, west) = sides(east_rows);
         let (east, west) = (east as f64, west as f64);
-        // A slice makes the half-boards whole and matches its share of the pairs.
+        // A slice is costed at its share of the unit (the worker that takes the slices of a
+        // unit one after another makes its half-boards once).
         let share = f64::from(unit.slice.of);
-        cost += 1.0 + east + west + MATCH_PER_PAIR * east * west / share;
+        cost += (1.0 + east + west + MATCH_PER_PAIR * east * west) / share;
         rows = next_row_set(east_rows, free.rows);
     }
     cost

@@ -296,14 +296,15 @@ fn count_unit_with(
             let made = begun.elapsed().as_secs_f64();
             let classes = (x.classes, x.seed + i as usize);
             let matching = time_fitting(table, queries, bits, tables, stop, classes)?;
-            // A slice of a one-row-set unit makes the half-boards whole and matches its share
-            // of the pairs.
+            // A slice of a one-row-set unit matches its share of the pairs; its half-boards
+            // are made once for the slices a worker takes one after another, so it is charged
+            // its share of them too.
             let dealt = if by_rows {
                 1.0
             } else {
                 f64::from(unit.slice.of)
             };
-            seconds += f64::from(stride) * (made + matching / dealt);
+            seconds += f64::from(stride) * (made + matching) / dealt;
             continue;
         }
         let part = Part {
