@@ -7,7 +7,7 @@
 //! counted again when the run resumes) and keeping every finished one. The pool is built for the run and dropped after it:
 //! rayon's global pool is never touched, so the library can be embedded anywhere.
 
-use std::collections::HashMap;
+use std::collections::{BinaryHeap, HashMap};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use rayon::prelude::*;
@@ -165,12 +165,16 @@ fn schedule(plan: &Plan, todo: &[u64], threads: usize) -> Vec<Subproblem> {
     });
     // A pilot of every class of pieces first, so that the time left can cost each class at
     // its own measured rate long before the class's turn comes.
-    let mut pilots: HashMap<u64, Vec<(u64, usize)>> = HashMap::new();
+    let mut sizes: HashMap<u64, usize> = HashMap::new();
+    for s in &order {
+        *sizes.entry(class_key(plan, s)).or_default() += 1;
+    }
+    let mut pilots: HashMap<u64, BinaryHeap<(u64, usize)>> = HashMap::new();
     for (i, s) in order.iter().enumerate() {
-        let kept = pilots.entry(class_key(plan, s)).or_default();
+        let key = class_key(plan, s);
+        let kept = pilots.entry(key).or_default();
         kept.push((mix(s.id), i));
-        if kept.len() > PILOT {
-            kept.sort_unstable();
+        if kept.len() > pilot_size(sizes[&key]) {
             kept.pop();
         }
     }
@@ -233,8 +237,14 @@ fn blocks_of(order: &[Subproblem]) -> Vec<std::ops::Range<usize>> {
 /// or more of matching.
 const BLOCK: usize = 16;
 
-/// Pieces of each class the schedule takes first.
+/// Pieces of each class the schedule takes first: at least this many.
 const PILOT: usize = 4;
+
+/// The pilot of a class of `size` pieces: one in 64, at least [`PILOT`] and at most 64, so
+/// that the many small pieces of a class are measured as they will run, several in a row.
+fn pilot_size(size: usize) -> usize {
+    (size / 64).clamp(PILOT, 64)
+}
 
 /// Pieces a thread the schedule gives before the pilots.
 const WARM_UP: usize = 2;
@@ -334,7 +344,7 @@ mod tests {
             .filter(|s| matches!(s.work, Work::Join { .. }))
             .count();
         let units = slices / 4;
-        assert!(whole + PILOT >= units, "{whole} of {units}");
+        assert!(whole + 64 >= units, "{whole} of {units}");
     }
 
     #[test]
@@ -348,7 +358,7 @@ mod tests {
         // Every class has a piece among the first ones.
         let classes: std::collections::HashSet<u64> =
             order.iter().map(|s| class_key(&plan, s)).collect();
-        let head = WARM_UP * 2 + PILOT * classes.len();
+        let head = WARM_UP * 2 + 64 * classes.len();
         let early: std::collections::HashSet<u64> =
             order[..head].iter().map(|s| class_key(&plan, s)).collect();
         assert_eq!(early, classes);
