@@ -196,12 +196,12 @@ fn count_unit_with(
             s.middle = Some((geo.n, m, q.filtered(m)));
         }
     }
-    // Disjoint borrows of the buffers, so that the filtered lists' view can be held while the
-    // others are written.
     // A slice of the unit this thread counted last starts from its half-boards.
     let key = (unit.span == 1 && sample.is_none()).then_some((geo.n, unit.east_rows, unit.middle));
     let made = key.is_some() && s.made_for == key;
     s.made_for = None;
+    // Disjoint borrows of the buffers, so that the filtered lists' view can be held while the
+    // others are written.
     let Scratch {
         east,
         west,

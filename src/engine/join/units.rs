@@ -71,10 +71,13 @@ pub struct Unit {
     pub slice: Slice,
 }
 
-/// A share of a unit's matching: slice `index` of `of`, about equal in work. The sieve deals
-/// the unit's pairs of pattern classes out to the slices (`sieve.rs`), so the slices of a unit
-/// add up to its count; each slice makes the unit's half-boards again, a small share of a
-/// large unit's time. Units whose matching is not sieved are counted whole by slice 0.
+/// A share of a unit: slice `index` of `of`, about equal in work, so that a unit of hours is
+/// counted in pieces of seconds. A unit of several row sets deals its row sets out (every
+/// `of`-th to one slice). A unit of one row set deals out its matching: the sieve deals the
+/// pairs of pattern classes out to the slices (`sieve.rs`), and every slice needs the unit's
+/// half-boards (a thread keeps them from one slice of a unit to the next, a small share of a
+/// large unit's time anyway); where its matching is not sieved, slice 0 counts it whole. The
+/// slices of a unit add up to its count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Slice {
     /// Which slice, from 0.
