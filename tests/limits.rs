@@ -136,3 +136,21 @@ fn thread_counts_past_the_bound_are_usage_errors() {
         assert!(err.contains("4096"), "{err}");
     }
 }
+
+#[test]
+fn a_count_whose_bookkeeping_does_not_fit_is_cut_into_shards() {
+    // n = 26 has 29.8 million slices: some 3.8 GB of bookkeeping for a whole count.
+    let out = cmd()
+        .args(["26", "-t", "1", "--memory", "3G"])
+        .output()
+        .unwrap();
+    refused(&out);
+    let err = String::from_utf8_lossy(&out.stderr);
+    let shards: u64 = err
+        .trim_end()
+        .strip_suffix(" shards")
+        .and_then(|s| s.rsplit(' ').next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no shard count in {err}"));
+    assert!(shards >= 2 && shards.is_power_of_two(), "{err}");
+}

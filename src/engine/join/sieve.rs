@@ -412,30 +412,13 @@ mod tests {
                     .iter()
                     .map(|a| table.iter().filter(|&&b| a & b == 0).count() as u64)
                     .sum();
+                let whole = Part::fresh(Slice::WHOLE);
                 for run in 0..=MAX_RUN {
-                    let got = count(
-                        &table,
-                        &queries,
-                        bits,
-                        Some(run),
-                        &mut t,
-                        &NEVER,
-                        Part::fresh(Slice::WHOLE),
-                    );
+                    let got = count(&table, &queries, bits, Some(run), &mut t, &NEVER, whole);
                     assert_eq!(got, Some(want), "{bits} bits, run {run}");
                 }
-                assert_eq!(
-                    count(
-                        &table,
-                        &queries,
-                        bits,
-                        None,
-                        &mut t,
-                        &NEVER,
-                        Part::fresh(Slice::WHOLE)
-                    ),
-                    Some(want)
-                );
+                let got = count(&table, &queries, bits, None, &mut t, &NEVER, whole);
+                assert_eq!(got, Some(want));
                 // Slices deal the pairs of classes out: each is counted by one slice.
                 for of in [2, 5, 64] {
                     let slices: Vec<u64> = (0..of)
@@ -451,18 +434,8 @@ mod tests {
                     }
                 }
                 let stop = AtomicBool::new(true);
-                assert_eq!(
-                    count(
-                        &table,
-                        &queries,
-                        bits,
-                        None,
-                        &mut t,
-                        &stop,
-                        Part::fresh(Slice::WHOLE)
-                    ),
-                    None
-                );
+                let got = count(&table, &queries, bits, None, &mut t, &stop, whole);
+                assert_eq!(got, None);
             }
         }
     }
