@@ -4,23 +4,31 @@
 //! For even n all four quadrants come from the north-west list: the south ones through the
 //! flip, the east side as the mirror image of a west side.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use super::quadrant::{Quadrants, View};
 use super::units::{Combinations, deposit};
 
 /// The patterns of one side's half-boards: queens on exactly `rows` (board rows) and `cols`
-/// (side-local columns), from the quadrants `[north, south]` of `view`.
+/// (side-local columns), from the quadrants `[north, south]` of `view`; `None` (and `out`
+/// unfinished) if `stop` rose, which is looked at between groups (a side of n = 28 takes
+/// seconds).
 pub(super) fn halves(
     q: &Quadrants,
     view: &View<'_>,
     sides: [usize; 2],
-    rows: u32,
-    cols: u32,
+    (rows, cols): (u32, u32),
     out: &mut Vec<u64>,
-) {
+    stop: &AtomicBool,
+) -> Option<()> {
     out.clear();
     for (ns, ss) in group_pairs(q, view, sides, rows, cols) {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
         pair_up(ns, ss, out);
     }
+    Some(())
 }
 
 /// The north and south pairs [`halves`] tests for the same side: the sum over the column
@@ -234,7 +242,11 @@ mod tests {
                     let sides = if west { [0, 2] } else { [1, 3] };
                     let mut got = Vec::new();
                     match &filtered {
-                        Some(lists) => halves(&q, &View::of(lists), sides, rows, cols, &mut got),
+                        Some(lists) => {
+                            let never = AtomicBool::new(false);
+                            let view = View::of(lists);
+                            halves(&q, &view, sides, (rows, cols), &mut got, &never).unwrap();
+                        }
                         None => halves_even(&q, !west, rows, cols, &mut Vec::new(), &mut got),
                     }
                     let mut want = brute_halves(&q.geo, west, rows, &fixed);

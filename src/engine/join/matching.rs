@@ -131,7 +131,7 @@ pub fn time_fitting(
 }
 
 /// Queries matched between two looks at the stop flag, unsieved.
-const QUERY_BLOCK: usize = 1 << 16;
+pub(super) const QUERY_BLOCK: usize = 1 << 16;
 
 /// The matching without a sieve: `table` as one set of tables, every query against all of it.
 fn count_plain(

@@ -44,8 +44,9 @@
 //! holds the entry point, [`count_unit`], and the per-thread buffers it reuses.
 
 use std::cell::RefCell;
+use std::rc::Rc;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::Found;
 
@@ -258,7 +259,13 @@ fn count_unit_with(
                     free.east_cols,
                 ),
             ];
-            let parts = wanted.map(|(origin, rows, cols)| {
+            // Each partition takes up to a second or two at n = 28: the stop flag is looked
+            // at between them (and between the groups of a side).
+            let mut got: [Option<Rc<Partition>>; 4] = Default::default();
+            for (slot, (origin, rows, cols)) in got.iter_mut().zip(wanted) {
+                if stop.load(Ordering::Relaxed) {
+                    return None;
+                }
                 let key = Key {
                     n: geo.n,
                     origin,
@@ -266,16 +273,17 @@ fn count_unit_with(
                     cols,
                     forbid,
                 };
-                parts.get(q.cache, geo, &q.index, key)
-            });
+                *slot = Some(parts.get(q.cache, geo, &q.index, key));
+            }
+            let parts = got.map(|p| p.expect("every partition was made above"));
             let view = View::parts([0, 1, 2, 3].map(|k| &*parts[k]));
-            halves(q, &view, [1, 3], east_rows, free.east_cols, east);
-            halves(q, &view, [0, 2], west_rows, free.west_cols, west);
+            halves(q, &view, [1, 3], (east_rows, free.east_cols), east, stop)?;
+            halves(q, &view, [0, 2], (west_rows, free.west_cols), west, stop)?;
         } else {
             match &filtered {
                 Some(view) => {
-                    halves(q, view, [1, 3], east_rows, free.east_cols, east);
-                    halves(q, view, [0, 2], west_rows, free.west_cols, west);
+                    halves(q, view, [1, 3], (east_rows, free.east_cols), east, stop)?;
+                    halves(q, view, [0, 2], (west_rows, free.west_cols), west, stop)?;
                 }
                 None => {
                     halves_even(q, true, east_rows, free.east_cols, south, east);
@@ -311,10 +319,10 @@ fn count_unit_with(
             slice: matching_slice,
             sorted: made,
         };
-        let found = count_part_until(table, queries, bits, tables, part, stop);
-        // The sides are sorted now wherever the matching sieves them, even if it stopped.
+        // A matching that ends has left the sides sorted wherever it sieves them; one that
+        // stopped may not have.
+        total.count += count_part_until(table, queries, bits, tables, part, stop)?;
         *made_for = key;
-        total.count += found?;
     }
     Some((total, seconds))
 }
@@ -382,6 +390,19 @@ mod tests {
             }
             for (u, sum) in picks.iter().zip(sums) {
                 assert_eq!(sum, count_unit(&q, u).count, "n = {n}, {u:?}");
+            }
+            // A slice given up does not leave its unit's half-boards for the next slice.
+            let stop = AtomicBool::new(true);
+            for u in &picks {
+                let slice = Slice { index: 1, of: 3 };
+                assert_eq!(count_unit_until(&q, &Unit { slice, ..*u }, &stop), None);
+                let whole: u64 = (0..3)
+                    .map(|index| {
+                        let slice = Slice { index, of: 3 };
+                        count_unit(&q, &Unit { slice, ..*u }).count
+                    })
+                    .sum();
+                assert_eq!(whole, count_unit(&q, u).count, "n = {n}, {u:?}");
             }
         }
         assert!(split >= 6, "only {split} units were really cut");

@@ -8,7 +8,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::matching::{CHUNK, Tables, build_tables, query, words_for};
+use super::matching::{CHUNK, QUERY_BLOCK, Tables, build_tables, query, words_for};
 use super::units::Slice;
 
 /// The most sieve bits per pattern field: at most 4^`MAX_RUN` classes.
@@ -108,25 +108,53 @@ pub(super) fn classes_for(bits: usize, len: usize) -> usize {
 }
 
 /// Sorts the rests of `patterns` by class into `out`; class `c` is `out[starts[c]..starts[c + 1]]`.
-fn sort_by_class(patterns: &[u64], split: &Split, out: &mut Vec<u64>, starts: &mut Vec<usize>) {
+/// `None` (and `out` unfinished) if `stop` rose: a side of n = 28 holds hundreds of millions of
+/// patterns, seconds of sorting, so the flag is looked at every [`SORT_BLOCK`] of them.
+fn sort_by_class(
+    patterns: &[u64],
+    split: &Split,
+    (out, starts): (&mut Vec<u64>, &mut Vec<usize>),
+    stop: &AtomicBool,
+) -> Option<()> {
     let classes = split.classes();
     starts.clear();
     starts.resize(classes + 1, 0);
-    for &p in patterns {
-        starts[split.class(p) + 1] += 1;
+    for block in patterns.chunks(SORT_BLOCK) {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        for &p in block {
+            starts[split.class(p) + 1] += 1;
+        }
     }
     for c in 1..=classes {
         starts[c] += starts[c - 1];
     }
+    // Gigabytes at n = 28: the pages are touched block by block, the flag looked at between.
     out.clear();
-    out.resize(patterns.len(), 0);
-    let mut next = starts[..classes].to_vec();
-    for &p in patterns {
-        let c = split.class(p);
-        out[next[c]] = split.rest(p);
-        next[c] += 1;
+    out.reserve(patterns.len());
+    while out.len() < patterns.len() {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        out.resize((out.len() + SORT_BLOCK).min(patterns.len()), 0);
     }
+    let mut next = starts[..classes].to_vec();
+    for block in patterns.chunks(SORT_BLOCK) {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        for &p in block {
+            let c = split.class(p);
+            out[next[c]] = split.rest(p);
+            next[c] += 1;
+        }
+    }
+    Some(())
 }
+
+/// Patterns sorted between two looks at the stop flag.
+const SORT_BLOCK: usize = 1 << 22;
 
 /// The number of pairs of a table pattern and a query that share no bit (`bits`-bit
 /// patterns), sieved by a run of `run` bits per field (chosen by the table's size if `None`);
@@ -269,8 +297,8 @@ fn count_classes(
         query_starts,
     } = t;
     if !matches!(share, Share::Slice(Part { sorted: true, .. })) {
-        sort_by_class(table, &split, sorted_table, table_starts);
-        sort_by_class(queries, &split, sorted_queries, query_starts);
+        sort_by_class(table, &split, (sorted_table, table_starts), stop)?;
+        sort_by_class(queries, &split, (sorted_queries, query_starts), stop)?;
     }
     let chunks = split.rest_bits().div_ceil(CHUNK).max(1);
     let all = split.classes() - 1;
@@ -352,7 +380,14 @@ fn count_classes(
                     build_tables(ts, chunks, words, tables);
                     built = true;
                 }
-                total += query(chunks, qs, tables, words);
+                // A pair of classes of n = 28 can take a minute: the flag is looked at
+                // between blocks of queries.
+                for block in qs.chunks(QUERY_BLOCK) {
+                    if stop.load(Ordering::Relaxed) {
+                        return None;
+                    }
+                    total += query(chunks, block, tables, words);
+                }
             }
             if v == 0 {
                 break;
