@@ -44,7 +44,7 @@ pub(super) fn execute(
         .num_threads(threads)
         .thread_name(|i| format!("nqueens-worker-{i}"))
         .build()?;
-    let order = schedule(plan, todo, threads);
+    let (order, keys) = schedule(plan, todo, threads);
     if order.is_empty() {
         return Ok(Worked {
             pieces: Vec::new(),
@@ -69,7 +69,7 @@ pub(super) fn execute(
     } else {
         order.iter().map(|s| s.estimate).collect()
     };
-    let (classes, class_totals) = classes_of(plan, &order, &costs);
+    let (classes, class_totals) = classes_of(&keys, &costs);
     let tracker = Tracker::new(costs.iter().sum(), order.len(), threads, class_totals);
     let blocks = blocks_of(&order);
     let busy: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
@@ -148,7 +148,7 @@ pub(super) fn prepare<'p>(
 /// pseudo-random order, so that the share of them done is a fair measure of the work done
 /// (neighbouring ids are often alike in cost); the join units of one middle-queen pair stay
 /// together (they share lists filtered for that pair).
-fn schedule(plan: &Plan, todo: &[u64], threads: usize) -> Vec<Subproblem> {
+fn schedule(plan: &Plan, todo: &[u64], threads: usize) -> (Vec<Subproblem>, Vec<u64>) {
     let locality = |s: &Subproblem| match s.work {
         Work::Join { unit, .. } => unit.middle.map_or(0, |m| {
             1 + (u32::from(m.column_queen) << 8 | u32::from(m.row_queen))
@@ -165,13 +165,13 @@ fn schedule(plan: &Plan, todo: &[u64], threads: usize) -> Vec<Subproblem> {
     });
     // A pilot of every class of pieces first, so that the time left can cost each class at
     // its own measured rate long before the class's turn comes.
+    let keys: Vec<u64> = order.iter().map(|s| class_key(plan, s)).collect();
     let mut sizes: HashMap<u64, usize> = HashMap::new();
-    for s in &order {
-        *sizes.entry(class_key(plan, s)).or_default() += 1;
+    for &key in &keys {
+        *sizes.entry(key).or_default() += 1;
     }
     let mut pilots: HashMap<u64, BinaryHeap<(u64, usize)>> = HashMap::new();
-    for (i, s) in order.iter().enumerate() {
-        let key = class_key(plan, s);
+    for (i, (s, &key)) in order.iter().zip(&keys).enumerate() {
         let kept = pilots.entry(key).or_default();
         kept.push((mix(s.id), i));
         if kept.len() > pilot_size(sizes[&key]) {
@@ -180,29 +180,18 @@ fn schedule(plan: &Plan, todo: &[u64], threads: usize) -> Vec<Subproblem> {
     }
     let mut first: Vec<usize> = pilots.into_values().flatten().map(|(_, i)| i).collect();
     first.sort_unstable();
-    let mut taken = vec![false; order.len()];
-    let mut out = Vec::with_capacity(order.len());
     // The largest pieces first: each thread's first piece warms its caches, which would make
     // a small pilot piece look slow.
     let warm = (WARM_UP * threads).min(order.len());
-    for (i, t) in taken.iter_mut().enumerate().take(warm) {
-        *t = true;
-        out.push(order[i]);
-    }
-    for &i in &first {
+    let mut taken = vec![false; order.len()];
+    let mut positions = Vec::with_capacity(order.len());
+    for i in (0..warm).chain(first).chain(0..order.len()) {
         if !taken[i] {
             taken[i] = true;
-            out.push(order[i]);
+            positions.push(i);
         }
     }
-    out.extend(
-        order
-            .iter()
-            .zip(&taken)
-            .filter(|(_, t)| !**t)
-            .map(|(s, _)| *s),
-    );
-    out
+    positions.into_iter().map(|i| (order[i], keys[i])).unzip()
 }
 
 /// The runs of `order` that one worker takes at a time: up to [`BLOCK`] slices of one join
@@ -250,8 +239,8 @@ fn pilot_size(size: usize) -> usize {
 const WARM_UP: usize = 2;
 
 /// The class of a piece for the time left ([`Tracker`]): kernel pieces by family and by the
-/// power of two of their estimate, join units together (their cost model is calibrated),
-/// and the small searches of the unique count apart.
+/// half-octave of their estimate, join units together (their cost model is calibrated), and
+/// the small searches of the unique count apart.
 fn class_key(plan: &Plan, s: &Subproblem) -> u64 {
     let size = (2.0 * s.estimate.max(1.0).log2()).floor() as u64;
     match s.work {
@@ -265,22 +254,18 @@ fn class_key(plan: &Plan, s: &Subproblem) -> u64 {
     }
 }
 
-/// The dense class index of each piece of `order`, and the cost and the number of pieces of
-/// each class.
-fn classes_of(
-    plan: &Plan,
-    order: &[Subproblem],
-    costs: &[f64],
-) -> (Vec<usize>, (Vec<f64>, Vec<usize>)) {
+/// The dense class index of each piece (of class key `keys[i]` and cost `costs[i]`), and the
+/// cost and the number of pieces of each class.
+fn classes_of(keys: &[u64], costs: &[f64]) -> (Vec<usize>, (Vec<f64>, Vec<usize>)) {
     let mut index: HashMap<u64, usize> = HashMap::new();
     let mut totals = Vec::new();
     let mut pieces = Vec::new();
-    let classes = order
+    let classes = keys
         .iter()
         .zip(costs)
-        .map(|(s, &c)| {
+        .map(|(&key, &c)| {
             let next = index.len();
-            let k = *index.entry(class_key(plan, s)).or_insert(next);
+            let k = *index.entry(key).or_insert(next);
             if k == totals.len() {
                 totals.push(0.0);
                 pieces.push(0);
@@ -319,7 +304,7 @@ mod tests {
             .unwrap()
             .sliced(4);
         let todo: Vec<u64> = (0..plan.len() as u64).collect();
-        let order = schedule(&plan, &todo, 2);
+        let (order, _) = schedule(&plan, &todo, 2);
         let blocks = blocks_of(&order);
         let mut seen = vec![false; order.len()];
         let mut whole = 0;
@@ -351,10 +336,17 @@ mod tests {
     fn the_schedule_takes_every_piece_once_with_pilots_early() {
         let plan = Plan::build(12, crate::plan::Algorithm::Symmetry, None).unwrap();
         let todo: Vec<u64> = (0..plan.len() as u64).collect();
-        let order = schedule(&plan, &todo, 2);
+        let (order, keys) = schedule(&plan, &todo, 2);
         let mut ids: Vec<u64> = order.iter().map(|s| s.id).collect();
         ids.sort_unstable();
         assert_eq!(ids, todo);
+        // Each piece comes with its class.
+        assert!(
+            order
+                .iter()
+                .zip(&keys)
+                .all(|(s, &k)| class_key(&plan, s) == k)
+        );
         // Every class has a piece among the first ones.
         let classes: std::collections::HashSet<u64> =
             order.iter().map(|s| class_key(&plan, s)).collect();

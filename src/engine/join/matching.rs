@@ -131,7 +131,7 @@ pub fn time_fitting(
 }
 
 /// Queries matched between two looks at the stop flag, unsieved.
-pub(super) const QUERY_BLOCK: usize = 1 << 16;
+const QUERY_BLOCK: usize = 1 << 16;
 
 /// The matching without a sieve: `table` as one set of tables, every query against all of it.
 fn count_plain(
@@ -149,14 +149,7 @@ fn count_plain(
     }
     let tables = &mut scratch.rows[..size];
     build_tables(table, chunks, words, tables);
-    let mut total = 0;
-    for block in queries.chunks(QUERY_BLOCK) {
-        if stop.load(Ordering::Relaxed) {
-            return None;
-        }
-        total += query(chunks, block, tables, words);
-    }
-    Some(total)
+    query_until(chunks, queries, tables, words, stop)
 }
 
 /// Buffers of the matching, reused from call to call: the tables of one class and both sides
@@ -325,6 +318,25 @@ fn isa() -> Isa {
 /// The number of pairs of a query and a table pattern that share no bit, the tables built by
 /// [`build_tables`] from `chunks` chunks with rows of `words` words (the padding bits count as
 /// clashing), in the best build this processor can run.
+/// [`query`] in blocks of [`QUERY_BLOCK`] queries, giving up (`None`) when `stop` rose between
+/// two (one table against millions of queries takes a minute at n = 28).
+pub(super) fn query_until(
+    chunks: usize,
+    queries: &[u64],
+    tables: &[u64],
+    words: usize,
+    stop: &AtomicBool,
+) -> Option<u64> {
+    let mut total = 0;
+    for block in queries.chunks(QUERY_BLOCK) {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        total += query(chunks, block, tables, words);
+    }
+    Some(total)
+}
+
 pub(super) fn query(chunks: usize, queries: &[u64], tables: &[u64], words: usize) -> u64 {
     match isa() {
         #[cfg(target_arch = "x86_64")]

@@ -8,7 +8,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::matching::{CHUNK, QUERY_BLOCK, Tables, build_tables, query, words_for};
+use super::matching::{CHUNK, Tables, build_tables, query_until, words_for};
 use super::units::Slice;
 
 /// The most sieve bits per pattern field: at most 4^`MAX_RUN` classes.
@@ -380,14 +380,7 @@ fn count_classes(
                     build_tables(ts, chunks, words, tables);
                     built = true;
                 }
-                // A pair of classes of n = 28 can take a minute: the flag is looked at
-                // between blocks of queries.
-                for block in qs.chunks(QUERY_BLOCK) {
-                    if stop.load(Ordering::Relaxed) {
-                        return None;
-                    }
-                    total += query(chunks, block, tables, words);
-                }
+                total += query_until(chunks, qs, tables, words, stop)?;
             }
             if v == 0 {
                 break;
