@@ -21,7 +21,7 @@ fn main() {
     let plan = Plan::build(n, Algorithm::Join, None).expect("a join plan");
     let engines = Prepared::new(&plan, Layout::Bounded, 256 << 20);
     // The units of most slices, spread over the plan.
-    let mut firsts: Vec<(u16, u64)> = plan
+    let mut firsts: Vec<(u32, u64)> = plan
         .shard_entries((0, 1))
         .filter_map(|(s, of)| matches!(s.work, Work::Join { .. }).then_some((of, s.id)))
         .collect();

@@ -48,13 +48,16 @@ pub enum Error {
         /// Largest allowed.
         largest: usize,
     },
-    /// The join algorithm's lists would not fit in the available memory.
+    /// A count would not fit in the available memory: the join algorithm's lists or
+    /// buffers, or the bookkeeping of a plan's pieces.
     #[error(
-        "the join algorithm needs about {needed} for n = {n} on {threads} threads, but only {available} is available; {advice}"
+        "the {algorithm} algorithm needs about {needed} for n = {n} on {threads} threads, but only {available} is available; {advice}"
     )]
-    JoinMemory {
+    Memory {
         /// Board size.
         n: usize,
+        /// The plan's algorithm.
+        algorithm: crate::plan::Algorithm,
         /// Threads asked for.
         threads: usize,
         /// Estimated need.

@@ -12,6 +12,26 @@
 pub mod join;
 pub mod kernel;
 
+/// A share of one piece of work: slice `index` of `of`, about equal in work, so that a piece of
+/// hours is counted in pieces of seconds, and the slices of a piece add up to it on every
+/// machine. How a piece is dealt out is the engine's: a join unit of several row sets deals its
+/// row sets out (every `of`-th to one slice); a unit of one row set deals out its matching (the
+/// sieve deals the pairs of pattern classes, `join/sieve.rs`; where its matching is not sieved,
+/// slice 0 counts it whole); the kernel deals out the subtrees of its search
+/// ([`kernel::complete_slice_until`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Slice {
+    /// Which slice, from 0.
+    pub index: u32,
+    /// How many slices the piece is cut into (at least 1).
+    pub of: u32,
+}
+
+impl Slice {
+    /// The whole piece.
+    pub const WHOLE: Slice = Slice { index: 0, of: 1 };
+}
+
 /// What an engine found for one piece of work.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Found {

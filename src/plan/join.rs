@@ -2,7 +2,7 @@
 //! odd n the middle queens), weighted by its orbit; the units themselves are defined by the
 //! engine that counts them ([`crate::engine::join::units`]). The join plan has no split depth.
 
-use super::{Subproblem, Work};
+use super::{SLICE_SECONDS, Subproblem, Work};
 use crate::engine::join::{self, MAX_JOIN_N};
 use crate::error::Error;
 
@@ -30,11 +30,6 @@ pub(super) fn subproblems(n: usize, split_depth: Option<usize>) -> Result<Vec<Su
         })
         .collect())
 }
-
-/// How long a slice may take, about, in seconds of one core of the reference machine
-/// (`results/large-n.md`): well under a minute, so that a stopped or killed run loses little
-/// and the progress moves.
-const SLICE_SECONDS: f64 = 15.0;
 
 /// How much longer than its stratum's mean a unit may take: among eight units of each stratum
 /// of n = 26, the slowest took 1.6 to 4 times the mean. Units are cut as if they took this
@@ -104,7 +99,7 @@ fn unit_seconds(n: usize, unit: &join::Unit) -> Option<f64> {
 /// stays near [`SLICE_SECONDS`].
 /// A unit of one row set has its matching dealt out; a unit of several row sets (odd boards)
 /// has its row sets dealt out, so its slices make nothing twice.
-pub(super) fn slices(n: usize, unit: &join::Unit) -> u16 {
+pub(super) fn slices(n: usize, unit: &join::Unit) -> u32 {
     let seconds = unit_seconds(n, unit).unwrap_or(0.0);
     let slices = (SPREAD * seconds / SLICE_SECONDS).ceil().max(1.0);
     // A unit of several row sets is cut no finer than into single row sets.
@@ -113,5 +108,5 @@ pub(super) fn slices(n: usize, unit: &join::Unit) -> u16 {
     } else {
         f64::from(u16::MAX)
     };
-    slices.min(finest) as u16
+    slices.min(finest) as u32
 }

@@ -28,6 +28,7 @@ use std::str::FromStr;
 
 use crate::board::{self, MAX_N};
 use crate::constraint::Board;
+use crate::engine::Slice;
 use crate::engine::join::{MAX_JOIN_N, Unit};
 use crate::engine::kernel::{Frame, Start};
 use crate::error::Error;
@@ -135,6 +136,9 @@ pub enum Work {
         start: Start,
         /// Solutions each completion stands for (its orbit or mirror class size).
         weight: u8,
+        /// Which share of the search is counted (all of it unless the plan cuts a long
+        /// search into slices, [`crate::engine::kernel::complete_slice_until`]).
+        slice: Slice,
     },
     /// Count the pairs of fitting half-boards of one join unit; each stands for `weight`
     /// solutions.
@@ -181,6 +185,34 @@ pub struct Subproblem {
     pub estimate: f64,
 }
 
+impl Subproblem {
+    /// The share of its entry this subproblem counts, if it is a join unit or a kernel search
+    /// (which the plan may cut into slices).
+    pub fn slice(&self) -> Option<Slice> {
+        match self.work {
+            Work::Join { unit, .. } => Some(unit.slice),
+            Work::Complete { slice, .. } => Some(slice),
+            Work::Invariant { .. } | Work::Constrained { .. } => None,
+        }
+    }
+
+    /// The subproblem `i` ids further, where that is a slice of the same entry (the caller
+    /// knows it is): the same work with the slice index moved on.
+    pub fn slice_after(&self, i: u32) -> Subproblem {
+        let mut s = *self;
+        s.id += u64::from(i);
+        if let Work::Join {
+            unit: Unit { slice, .. },
+            ..
+        }
+        | Work::Complete { slice, .. } = &mut s.work
+        {
+            slice.index += i;
+        }
+        s
+    }
+}
+
 /// The whole list of subproblems of one count.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Plan {
@@ -195,9 +227,9 @@ pub struct Plan {
     pub frames: Vec<Frame>,
     /// Which family of the plan each frame belongs to (parallel to `frames`).
     pub families: Vec<Family>,
-    /// The subproblems as listed, in id order: each one, except that a join unit cut into
-    /// slices is listed once, with the id of its first slice and its slice 0 (the others are
-    /// made on demand, [`Plan::subproblem`]).
+    /// The subproblems as listed, in id order: each one, except that a join unit or a kernel
+    /// search cut into slices is listed once, with the id of its first slice and its slice 0
+    /// (the others are made on demand, [`Plan::subproblem`]).
     entries: Vec<Subproblem>,
     /// The number of subproblems.
     pieces: u64,
@@ -210,6 +242,11 @@ pub struct Plan {
 /// The most subproblems a plan may have (each takes about 100 bytes while the plan is made):
 /// four times what the default plans aim for at most.
 pub const MAX_SUBPROBLEMS: usize = 1 << 22;
+/// How long a slice of a long subproblem may take, about, in seconds of one core of the
+/// reference machine (`results/large-n.md`): well under a minute, so that a stopped or killed
+/// run loses little and the progress moves.
+const SLICE_SECONDS: f64 = 15.0;
+
 /// The deepest split a plan accepts.
 pub const MAX_SPLIT_DEPTH: usize = 8;
 
@@ -252,14 +289,25 @@ impl Plan {
                 let (depth, pieces) = prefix::split(&frames, roots, lowest, split_depth, n)?;
                 let subproblems = pieces
                     .into_iter()
-                    .map(|(frame, start, weight)| Subproblem {
-                        id: 0,
-                        work: Work::Complete {
-                            frame,
-                            start,
-                            weight,
-                        },
-                        estimate: prefix::estimate(&frames[frame as usize], &start),
+                    .map(|(frame, start, weight)| {
+                        let estimate = prefix::estimate(&frames[frame as usize], &start);
+                        // A default plan cuts its long searches into slices; a plan of a
+                        // chosen split depth keeps its pieces as they are.
+                        let of = if split_depth.is_none() {
+                            prefix::slices(estimate)
+                        } else {
+                            1
+                        };
+                        Subproblem {
+                            id: 0,
+                            work: Work::Complete {
+                                frame,
+                                start,
+                                weight,
+                                slice: Slice { index: 0, of },
+                            },
+                            estimate,
+                        }
                     })
                     .collect();
                 (depth, frames, families, subproblems)
@@ -356,7 +404,7 @@ impl Plan {
     /// The number of subproblems shard `index` of `count` owns.
     pub fn shard_len(&self, shard: (u64, u64)) -> usize {
         self.shard_entries(shard)
-            .map(|(_, slices)| usize::from(slices))
+            .map(|(_, slices)| slices as usize)
             .sum()
     }
 
@@ -365,7 +413,7 @@ impl Plan {
     pub fn shard_entries(
         &self,
         (index, count): (u64, u64),
-    ) -> impl Iterator<Item = (Subproblem, u16)> + '_ {
+    ) -> impl Iterator<Item = (Subproblem, u32)> + '_ {
         let step = usize::try_from(count).unwrap_or(usize::MAX).max(1);
         let first = usize::try_from(index).unwrap_or(usize::MAX);
         self.entries
@@ -374,6 +422,12 @@ impl Plan {
             .skip(first)
             .step_by(step)
             .map(|(i, e)| (self.slice(i, e.id), slices_of(e)))
+    }
+
+    /// The most subproblems one entry of the plan stands for (its slices): no shard can
+    /// hold fewer than this where it owns that entry.
+    pub fn most_slices(&self) -> u32 {
+        self.entries.iter().map(slices_of).max().unwrap_or(1)
     }
 
     /// Whether subproblem `id` belongs to shard `index` of `count`.
@@ -413,13 +467,10 @@ impl Plan {
     /// Subproblem `id` of entry number `entry`.
     fn slice(&self, entry: usize, id: u64) -> Subproblem {
         let mut s = self.entries[entry];
-        let index = id - s.id;
-        if let Work::Join { unit, .. } = &mut s.work {
-            unit.slice.index = index as u16;
-            s.estimate /= f64::from(unit.slice.of);
+        if let Some(slice) = s.slice() {
+            s.estimate /= f64::from(slice.of);
         }
-        s.id = id;
-        s
+        s.slice_after((id - s.id) as u32)
     }
 
     /// Whether the plan also yields the unique count.
@@ -458,6 +509,7 @@ impl Plan {
                     frame,
                     start,
                     weight,
+                    slice,
                 } => {
                     h.write_u64(u64::from(frame));
                     h.write_u64(start.level as u64);
@@ -465,6 +517,11 @@ impl Plan {
                     h.write_u64(start.diag);
                     h.write_u64(start.anti);
                     h.write_u64(u64::from(weight));
+                    // Plans of whole searches keep the fingerprint they had before slices.
+                    if slice.of > 1 {
+                        h.write_u64(5);
+                        h.write_u64(u64::from(slice.of));
+                    }
                 }
                 Work::Invariant { quarter, first } => {
                     h.write_u64(1 + u64::from(quarter));
@@ -498,11 +555,13 @@ impl Plan {
     }
 }
 
-/// The subproblems one entry of a plan stands for: its slices for a join unit, else 1.
-fn slices_of(s: &Subproblem) -> u16 {
+/// The subproblems one entry of a plan stands for: its slices for a join unit or a kernel
+/// search, else 1.
+fn slices_of(s: &Subproblem) -> u32 {
     match s.work {
         Work::Join { unit, .. } => unit.slice.of.max(1),
-        _ => 1,
+        Work::Complete { slice, .. } => slice.of.max(1),
+        Work::Invariant { .. } | Work::Constrained { .. } => 1,
     }
 }
 
@@ -530,12 +589,17 @@ const _: () = assert!(MAX_N <= 32, "masks need room for shifted diagonals");
 
 #[cfg(test)]
 impl Plan {
-    /// The same join plan with every unit cut into `slices` (for tests at small n).
-    pub(crate) fn sliced(mut self, slices: u16) -> Plan {
-        assert_eq!(self.algorithm, Algorithm::Join);
+    /// The same plan with every join unit or kernel search cut into `slices` (for tests at
+    /// small n).
+    pub(crate) fn sliced(mut self, slices: u32) -> Plan {
         for s in &mut self.entries {
-            if let Work::Join { unit, .. } = &mut s.work {
-                unit.slice = crate::engine::join::Slice {
+            if let Work::Join {
+                unit: Unit { slice, .. },
+                ..
+            }
+            | Work::Complete { slice, .. } = &mut s.work
+            {
+                *slice = Slice {
                     index: 0,
                     of: slices,
                 };
@@ -614,7 +678,51 @@ mod tests {
         for n in [1, 2, 3, 9, 17, 24, 28, 32] {
             for alg in [Algorithm::Plain, Algorithm::Symmetry] {
                 let p = Plan::build(n, alg, None).unwrap();
-                assert!(p.len() <= MAX_SUBPROBLEMS, "n = {n} {alg}");
+                assert!(p.entries.len() <= MAX_SUBPROBLEMS, "n = {n} {alg}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_default_kernel_plan_cuts_only_long_searches_into_slices() {
+        let slices = |p: &Plan| -> Vec<u32> { p.entries.iter().map(slices_of).collect() };
+        // Up to n = 22 every search takes seconds: no slices, the plan is as it was.
+        for alg in [Algorithm::Plain, Algorithm::Symmetry] {
+            let p = Plan::build(20, alg, None).unwrap();
+            assert!(slices(&p).iter().all(|&k| k == 1), "{alg}");
+        }
+        // At n = 25 the largest searches take hours: each slice stays within the slice time,
+        // and the slices of an entry are numbered one after another.
+        let p = Plan::build(25, Algorithm::Symmetry, None).unwrap();
+        let k = slices(&p);
+        assert!(k.iter().any(|&k| k > 100), "{:?}", k.iter().max());
+        assert_eq!(p.len() as u64, k.iter().map(|&k| u64::from(k)).sum::<u64>());
+        for e in &p.entries {
+            let slice = p.subproblem(e.id + u64::from(slices_of(e)) - 1);
+            assert!(slice.estimate * prefix::SECONDS_PER_ESTIMATE <= SLICE_SECONDS);
+            if let Work::Complete { slice, .. } = slice.work {
+                assert_eq!(slice.index + 1, slice.of);
+            }
+        }
+        // A chosen split depth keeps its pieces whole.
+        let p = Plan::build(25, Algorithm::Symmetry, Some(2)).unwrap();
+        assert!(slices(&p).iter().all(|&k| k == 1));
+    }
+
+    #[test]
+    fn a_kernel_plan_cut_into_slices_gives_the_published_counts() {
+        for alg in [Algorithm::Plain, Algorithm::Symmetry] {
+            for slices in [3, 300] {
+                let plan = Plan::build(11, alg, None).unwrap().sliced(slices);
+                let pieces: Vec<_> = plan
+                    .subproblems()
+                    .map(|s| crate::run::solve_one(&plan, &s))
+                    .collect();
+                let sums = crate::tally::Sums::of(&plan, pieces.iter());
+                assert_eq!(Some(sums.total), crate::known::total(11), "{alg} {slices}");
+                if alg == Algorithm::Symmetry {
+                    assert_eq!(sums.unique(&plan), crate::known::unique(11));
+                }
             }
         }
     }

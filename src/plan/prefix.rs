@@ -6,7 +6,7 @@
 //! in the left half and counts twice; for odd n the middle column of row 0 is taken with row 1
 //! in its left half, also counted twice.
 
-use super::{Family, MAX_SPLIT_DEPTH, MAX_SUBPROBLEMS, target_subproblems};
+use super::{Family, MAX_SPLIT_DEPTH, MAX_SUBPROBLEMS, SLICE_SECONDS, target_subproblems};
 use crate::board;
 use crate::engine::kernel::{Frame, Start};
 use crate::error::Error;
@@ -201,6 +201,25 @@ pub(super) fn estimate(frame: &Frame, start: &Start) -> f64 {
         anti >>= frame.step[l].min(63);
     }
     (SHRINK * log).exp()
+}
+
+/// Seconds of one core of the reference machine per unit of [`estimate`], at most: pieces of
+/// n = 18 to 23 took 0.5 to 1.2 × 10^-10 s per unit, a few far less (`results/large-n.md`).
+pub(super) const SECONDS_PER_ESTIMATE: f64 = 1.2e-10;
+
+/// The most slices a search is cut into: their bookkeeping (128 MiB) must fit in one shard,
+/// as a shard owns whole entries of the plan. Up to n = 28 no search needs more (at most
+/// 645,165 there); past it the largest searches are cut into slices of minutes to hours.
+const MAX_SLICES: u32 = 1 << 20;
+
+/// How many slices a search of estimate `estimate` is cut into
+/// ([`crate::engine::kernel::complete_slice_until`]): one where it takes seconds (every piece
+/// up to n = 22); past that, enough that each slice stays within [`SLICE_SECONDS`], up to
+/// [`MAX_SLICES`].
+pub(super) fn slices(estimate: f64) -> u32 {
+    (estimate * SECONDS_PER_ESTIMATE / SLICE_SECONDS)
+        .ceil()
+        .clamp(1.0, f64::from(MAX_SLICES)) as u32
 }
 
 #[cfg(test)]

@@ -123,14 +123,14 @@ impl Job {
         let mut rng = XorShift::new(seed);
         // Per stratum: its subproblems, the entries seen, and the sample.
         let mut strata: BTreeMap<u64, (usize, u64, Vec<u64>)> = BTreeMap::new();
-        let mut draw = |s: &Subproblem, slices: u16, rng: &mut XorShift| {
+        let mut draw = |s: &Subproblem, slices: u32, rng: &mut XorShift| {
             let (size, seen, kept) = strata
                 .entry(stratum(plan, &s.work, s.estimate))
                 .or_default();
             // The slices of a unit are alike but for the slice, and the units of a stratum are
             // cut alike: one entry stands for all its slices, and one of them is drawn if the
             // entry is.
-            *size += usize::from(slices);
+            *size += slices as usize;
             *seen += 1;
             let id = s.id + rng.next() % u64::from(slices);
             if kept.len() < PER_STRATUM {

@@ -261,12 +261,13 @@ impl Job {
     /// that an unwritable path fails at once), runs the pool, and saves at the end.
     pub fn run(&self, control: Control<'_>) -> Result<Outcome, Error> {
         let begun = Instant::now();
-        let todo = self.todo();
-        let layout = if todo.is_empty() {
+        // Checked before the ids are listed: at n = 26 they alone take gigabytes.
+        let layout = if self.todo_len() == 0 {
             Layout::Lists
         } else {
             self.check_memory()?
         };
+        let todo = self.todo();
         let recorder = self.checkpoint.as_ref().map(|(path, journal)| {
             Recorder::new(&self.plan, path, journal.clone(), self.save_every)
         });
@@ -370,9 +371,6 @@ const BYTES_PER_PIECE: u64 = 128;
 /// memory-bounded one. A refusal advises fewer threads, or more shards where the plan's
 /// bookkeeping is what does not fit.
 fn check_memory(plan: &Plan, budget: Budget, fixed: Option<Layout>) -> Result<Layout, Error> {
-    if plan.algorithm != Algorithm::Join {
-        return Ok(Layout::Lists);
-    }
     let Budget {
         threads,
         pieces,
@@ -380,6 +378,27 @@ fn check_memory(plan: &Plan, budget: Budget, fixed: Option<Layout>) -> Result<La
         available,
     } = budget;
     let n = plan.n;
+    if plan.algorithm != Algorithm::Join {
+        // The kernel's searches need next to nothing; a plan of long searches cut into
+        // billions of slices needs its bookkeeping.
+        let needs = |pieces: usize| plan.bytes() + pieces as u64 * BYTES_PER_PIECE;
+        let needed = needs(pieces);
+        let largest = plan.most_slices() as usize;
+        return match available {
+            Some(available) if needed > available => Err(Error::Memory {
+                n,
+                algorithm: plan.algorithm,
+                threads,
+                needed: Bytes(needed),
+                available: Bytes(available),
+                advice: more_shards(pieces, plan, |p| needs(p) <= available)
+                    .map_or(MemoryAdvice::OneThreadNeeds(Bytes(needs(largest))), |s| {
+                        MemoryAdvice::Shards(shards.saturating_mul(s))
+                    }),
+            }),
+            _ => Ok(Layout::Lists),
+        };
+    }
     // The lists where they are the faster layout (or asked for), while they fit.
     let listed = match fixed {
         Some(Layout::Lists) => n <= join::MAX_LISTED_N,
@@ -404,8 +423,9 @@ fn check_memory(plan: &Plan, budget: Budget, fixed: Option<Layout>) -> Result<La
         if needed <= available {
             return Ok(Layout::Lists);
         }
-        return Err(Error::JoinMemory {
+        return Err(Error::Memory {
             n,
+            algorithm: plan.algorithm,
             threads,
             needed: Bytes(needed),
             available: Bytes(available),
@@ -420,17 +440,18 @@ fn check_memory(plan: &Plan, budget: Budget, fixed: Option<Layout>) -> Result<La
         .rev()
         .find(|&t| needs(t, Layout::Bounded) <= available);
     // Where one thread's buffers fit but the bookkeeping does not, more shards do.
-    let more_shards = (1..=30)
-        .map(|k| 1usize << k)
-        .find(|&s| needs_for(threads, Layout::Bounded, pieces.div_ceil(s)) <= available);
-    Err(Error::JoinMemory {
+    let more_shards = more_shards(pieces, plan, |p| {
+        needs_for(threads, Layout::Bounded, p) <= available
+    });
+    Err(Error::Memory {
         n,
+        algorithm: plan.algorithm,
         threads,
         needed: Bytes(needed),
         available: Bytes(available),
         advice: match (fits, more_shards) {
             (Some(t), _) => MemoryAdvice::Threads(t),
-            (None, Some(s)) => MemoryAdvice::Shards(shards.saturating_mul(s as u64)),
+            (None, Some(s)) => MemoryAdvice::Shards(shards.saturating_mul(s)),
             // Past the listed boards the kernel's algorithms would take years.
             (None, None) if n > join::MAX_LISTED_N => {
                 MemoryAdvice::OneThreadNeeds(Bytes(needs_for(1, Layout::Bounded, 0)))
@@ -438,6 +459,16 @@ fn check_memory(plan: &Plan, budget: Budget, fixed: Option<Layout>) -> Result<La
             (None, None) => MemoryAdvice::OtherAlgorithm,
         },
     })
+}
+
+/// The smallest power-of-two number of shards into which `pieces` pieces of `plan` can be cut
+/// so that the bookkeeping of one shard `fits`: a shard holds its share of the pieces, and at
+/// least the slices of the plan's largest entry. `None` if no number of shards will do.
+fn more_shards(pieces: usize, plan: &Plan, fits: impl Fn(usize) -> bool) -> Option<u64> {
+    let largest = plan.most_slices() as usize;
+    (1..=40)
+        .map(|k| 1u64 << k)
+        .find(|&s| fits((pieces as u64).div_ceil(s).max(largest as u64) as usize))
 }
 
 /// What a run did: every finished piece of its share (resumed ones included) and their sums.

@@ -8,7 +8,8 @@
 //! counted again when the run resumes) and keeping every finished one. The pool is built for the run and dropped after it:
 //! rayon's global pool is never touched, so the library can be embedded anywhere.
 
-use std::collections::{BinaryHeap, HashMap};
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use rayon::prelude::*;
@@ -17,7 +18,7 @@ use std::time::{Duration, Instant};
 use super::Control;
 use super::prepared::Prepared;
 use super::status::Tracker;
-use crate::engine::join::{Layout, Slice, Unit};
+use crate::engine::join::Layout;
 use crate::error::Error;
 use crate::plan::{Plan, Subproblem, Work};
 use crate::tally::Piece;
@@ -45,7 +46,7 @@ pub(super) fn execute(
         .num_threads(threads)
         .thread_name(|i| format!("nqueens-worker-{i}"))
         .build()?;
-    let (order, keys) = schedule(plan, todo, threads);
+    let order = schedule(plan, todo, threads);
     if order.is_empty() {
         return Ok(Worked {
             pieces: Vec::new(),
@@ -65,14 +66,20 @@ pub(super) fn execute(
     };
     // The cost model is only worth its time where someone watches a run long enough for the
     // time left to matter; elsewhere the plan's estimates weight the progress.
+    // A block's pieces are alike but for the slice: one cost stands for each of them.
     let costs: Vec<f64> = if control.observer.is_some() && plan.n >= MODELLED_FROM {
-        pool.install(|| order.par_iter().map(|s| engines.cost(s)).collect())
+        pool.install(|| order.par_iter().map(|b| engines.cost(&b.first)).collect())
     } else {
-        order.iter().map(|s| s.estimate).collect()
+        order.iter().map(|b| b.first.estimate).collect()
     };
-    let (classes, class_totals) = classes_of(&keys, &costs);
-    let tracker = Tracker::new(costs.iter().sum(), order.len(), threads, class_totals);
-    let blocks = blocks_of(&order);
+    let (classes, class_totals) = classes_of(&order, &costs);
+    let total = order
+        .iter()
+        .zip(&costs)
+        .map(|(b, c)| c * f64::from(b.len))
+        .sum();
+    let pieces = order.iter().map(|b| b.len as usize).sum();
+    let tracker = Tracker::new(total, pieces, threads, class_totals);
     let busy: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
     let next = AtomicUsize::new(0);
     let stopped = AtomicBool::new(false);
@@ -82,21 +89,21 @@ pub(super) fn execute(
         let mut mine = Vec::new();
         'blocks: loop {
             let b = next.fetch_add(1, Ordering::Relaxed);
-            let Some(block) = blocks.get(b) else { break };
-            for i in block.clone() {
+            let Some(block) = order.get(b) else { break };
+            for i in 0..block.len {
                 if stop.load(Ordering::Relaxed) {
                     stopped.store(true, Ordering::Relaxed);
                     break 'blocks;
                 }
                 let t0 = Instant::now();
                 // A piece given up half-way is dropped: it is counted again by the next run.
-                let Some(piece) = engines.solve_until(&order[i], stop) else {
+                let Some(piece) = engines.solve_until(&block.first.slice_after(i), stop) else {
                     stopped.store(true, Ordering::Relaxed);
                     break 'blocks;
                 };
                 let seconds = t0.elapsed();
                 busy[ctx.index()].fetch_add(seconds.as_nanos() as u64, Ordering::Relaxed);
-                let status = tracker.finished(costs[i], classes[i], seconds.as_secs_f64());
+                let status = tracker.finished(costs[b], classes[b], seconds.as_secs_f64());
                 if let Some(f) = control.observer {
                     f(&piece, &status);
                 }
@@ -155,15 +162,16 @@ pub(super) fn prepare<'p>(
 /// pseudo-random order, so that the share of them done is a fair measure of the work done
 /// (neighbouring ids are often alike in cost); the join units of one middle-queen pair stay
 /// together (they share lists filtered for that pair).
-fn schedule(plan: &Plan, todo: &[u64], threads: usize) -> (Vec<Subproblem>, Vec<u64>) {
+fn schedule(plan: &Plan, todo: &[u64], threads: usize) -> Vec<Block> {
     let locality = |s: &Subproblem| match s.work {
         Work::Join { unit, .. } => unit.middle.map_or(0, |m| {
             1 + (u32::from(m.column_queen) << 8 | u32::from(m.row_queen))
         }),
         Work::Complete { .. } | Work::Invariant { .. } | Work::Constrained { .. } => 0,
     };
-    let mut order: Vec<Subproblem> = plan.subproblems_at(todo.iter().copied()).collect();
+    let mut order = blocks_of(plan, todo);
     order.sort_by(|a, b| {
+        let (a, b) = (&a.first, &b.first);
         b.estimate
             .total_cmp(&a.estimate)
             .then(locality(a).cmp(&locality(b)))
@@ -173,25 +181,25 @@ fn schedule(plan: &Plan, todo: &[u64], threads: usize) -> (Vec<Subproblem>, Vec<
     // Every class of pieces advances at the same pace (the share of its estimate handed
     // out), so that at any time the threads run the same mix of pieces: the time left can cost
     // each class at a rate measured on many of its pieces, in the company they will keep.
-    let keys: Vec<u64> = order.iter().map(|s| class_key(plan, s)).collect();
-    let mut queues: HashMap<u64, (f64, f64, std::collections::VecDeque<usize>)> = HashMap::new();
-    for (i, (s, &key)) in order.iter().zip(&keys).enumerate() {
-        let q = queues.entry(key).or_default();
-        q.0 += s.estimate.max(f64::MIN_POSITIVE);
+    let weight = |b: &Block| b.first.estimate.max(f64::MIN_POSITIVE) * f64::from(b.len);
+    let mut queues: HashMap<u64, (f64, f64, VecDeque<usize>)> = HashMap::new();
+    for (i, b) in order.iter().enumerate() {
+        let q = queues.entry(b.key).or_default();
+        q.0 += weight(b);
         q.2.push_back(i);
     }
     // The largest pieces first: each thread's first piece warms its caches, which would make
     // a class's first small piece look slow.
     let warm = (WARM_UP * threads).min(order.len());
     let mut positions: Vec<usize> = (0..warm).collect();
-    let mut heap: BinaryHeap<(std::cmp::Reverse<Share>, u64)> = BinaryHeap::new();
+    let mut heap: BinaryHeap<(Reverse<Share>, u64)> = BinaryHeap::new();
     for (&key, q) in &mut queues {
-        while q.2.front().is_some_and(|&i| i < warm) {
-            let i = q.2.pop_front().unwrap_or_default();
-            q.1 += order[i].estimate.max(f64::MIN_POSITIVE);
+        while let Some(&i) = q.2.front().filter(|&&i| i < warm) {
+            q.2.pop_front();
+            q.1 += weight(&order[i]);
         }
         if !q.2.is_empty() {
-            heap.push((std::cmp::Reverse(Share(q.1 / q.0)), key));
+            heap.push((Reverse(Share(q.1 / q.0)), key));
         }
     }
     while let Some((_, key)) = heap.pop() {
@@ -200,37 +208,45 @@ fn schedule(plan: &Plan, todo: &[u64], threads: usize) -> (Vec<Subproblem>, Vec<
         };
         let Some(i) = q.2.pop_front() else { continue };
         positions.push(i);
-        q.1 += order[i].estimate.max(f64::MIN_POSITIVE);
+        q.1 += weight(&order[i]);
         if !q.2.is_empty() {
-            heap.push((std::cmp::Reverse(Share(q.1 / q.0)), key));
+            heap.push((Reverse(Share(q.1 / q.0)), key));
         }
     }
-    positions.into_iter().map(|i| (order[i], keys[i])).unzip()
+    positions.into_iter().map(|i| order[i]).collect()
 }
 
-/// The runs of `order` that one worker takes at a time: up to [`BLOCK`] slices of one join
-/// unit that follow one another (the worker makes the unit's half-boards once for all of
-/// them), every other piece alone.
-fn blocks_of(order: &[Subproblem]) -> Vec<std::ops::Range<usize>> {
-    let unit_of = |s: &Subproblem| match s.work {
-        Work::Join { unit, .. } if unit.slice.of > 1 => Some(Unit {
-            slice: Slice::WHOLE,
-            ..unit
-        }),
-        _ => None,
-    };
-    let mut blocks: Vec<std::ops::Range<usize>> = Vec::new();
-    for (i, s) in order.iter().enumerate() {
-        match blocks.last_mut() {
-            Some(last)
-                if last.len() < BLOCK
-                    && unit_of(s).is_some()
-                    && unit_of(&order[last.start]) == unit_of(s) =>
-            {
-                last.end = i + 1;
-            }
-            _ => blocks.push(i..i + 1),
+/// What one worker takes at a time: up to [`BLOCK`] consecutive slices of one entry of the
+/// plan (a join unit's slices share its half-boards, which the worker makes once for all of
+/// them), every other piece alone. The schedule orders blocks, not pieces, so that a shard of
+/// billions of slices is ordered as fast as its entries.
+#[derive(Clone, Copy, Debug)]
+struct Block {
+    /// The first piece.
+    first: Subproblem,
+    /// The pieces: `first` and the slices after it.
+    len: u32,
+    /// The class of its pieces for the time left ([`class_key`]).
+    key: u64,
+}
+
+/// The blocks of the subproblems `todo` (in increasing order) of `plan`.
+fn blocks_of(plan: &Plan, todo: &[u64]) -> Vec<Block> {
+    let mut blocks: Vec<Block> = Vec::new();
+    for s in plan.subproblems_at(todo.iter().copied()) {
+        if let Some(last) = blocks.last_mut()
+            && (last.len as usize) < BLOCK
+            && s.slice().is_some_and(|k| k.of > 1)
+            && last.first.slice_after(last.len) == s
+        {
+            last.len += 1;
+            continue;
         }
+        blocks.push(Block {
+            first: s,
+            len: 1,
+            key: class_key(plan, &s),
+        });
     }
     blocks
 }
@@ -278,24 +294,24 @@ fn class_key(plan: &Plan, s: &Subproblem) -> u64 {
     }
 }
 
-/// The dense class index of each piece (of class key `keys[i]` and cost `costs[i]`), and the
-/// cost and the number of pieces of each class.
-fn classes_of(keys: &[u64], costs: &[f64]) -> (Vec<usize>, (Vec<f64>, Vec<usize>)) {
+/// The dense class index of each block (of cost `costs[i]` a piece), and the cost and the
+/// number of pieces of each class.
+fn classes_of(blocks: &[Block], costs: &[f64]) -> (Vec<usize>, (Vec<f64>, Vec<usize>)) {
     let mut index: HashMap<u64, usize> = HashMap::new();
     let mut totals = Vec::new();
     let mut pieces = Vec::new();
-    let classes = keys
+    let classes = blocks
         .iter()
         .zip(costs)
-        .map(|(&key, &c)| {
+        .map(|(b, &c)| {
             let next = index.len();
-            let k = *index.entry(key).or_insert(next);
+            let k = *index.entry(b.key).or_insert(next);
             if k == totals.len() {
                 totals.push(0.0);
                 pieces.push(0);
             }
-            totals[k] += c;
-            pieces[k] += 1;
+            totals[k] += c * f64::from(b.len);
+            pieces[k] += b.len as usize;
             k
         })
         .collect();
@@ -323,39 +339,45 @@ mod tests {
     use super::*;
     use crate::plan::Algorithm;
 
+    /// Every piece of a schedule in order, with its class.
+    fn pieces(order: &[Block]) -> Vec<(Subproblem, u64)> {
+        order
+            .iter()
+            .flat_map(|b| (0..b.len).map(move |i| (b.first.slice_after(i), b.key)))
+            .collect()
+    }
+
     #[test]
-    fn a_worker_takes_the_slices_of_a_unit_together() {
-        let plan = Plan::build(14, crate::plan::Algorithm::Join, None)
-            .unwrap()
-            .sliced(4);
-        let todo: Vec<u64> = (0..plan.len() as u64).collect();
-        let (order, _) = schedule(&plan, &todo, 2);
-        let blocks = blocks_of(&order);
-        let mut seen = vec![false; order.len()];
-        let mut whole = 0;
-        for b in &blocks {
-            for i in b.clone() {
-                assert!(!seen[i]);
-                seen[i] = true;
-                if let Work::Join { unit, .. } = order[i].work {
-                    let first = order[b.start].work;
-                    assert!(
-                        matches!(first, Work::Join { unit: u, .. } if u.east_rows == unit.east_rows)
+    fn a_worker_takes_the_slices_of_an_entry_together() {
+        for (plan, slices) in [
+            (Plan::build(14, Algorithm::Join, None).unwrap().sliced(4), 4),
+            (
+                Plan::build(12, Algorithm::Symmetry, None)
+                    .unwrap()
+                    .sliced(40),
+                40,
+            ),
+        ] {
+            let todo: Vec<u64> = (0..plan.len() as u64).collect();
+            let order = schedule(&plan, &todo, 2);
+            let mut ids: Vec<u64> = pieces(&order).iter().map(|p| p.0.id).collect();
+            ids.sort_unstable();
+            assert_eq!(ids, todo);
+            for b in &order {
+                assert!(b.len as usize <= BLOCK);
+                // A block is the slices of one entry that follow one another.
+                for i in 0..b.len {
+                    assert_eq!(
+                        plan.subproblem(b.first.id + u64::from(i)),
+                        b.first.slice_after(i)
                     );
                 }
+                if let Some(k) = b.first.slice() {
+                    assert_eq!(k.of, slices);
+                    assert_eq!(b.len, (slices - k.index).min(BLOCK as u32));
+                }
             }
-            assert!(b.len() <= BLOCK);
-            whole += usize::from(b.len() == 4);
         }
-        assert!(seen.iter().all(|&s| s));
-        // Almost every unit's slices make one block (a unit whose ids cross a run of
-        // consecutive ids may be split where units of equal estimate interleave).
-        let slices = order
-            .iter()
-            .filter(|s| matches!(s.work, Work::Join { .. }))
-            .count();
-        let units = slices / 4;
-        assert!(whole + units / 16 >= units, "{whole} of {units}");
     }
 
     #[test]
@@ -363,34 +385,29 @@ mod tests {
         for (n, algorithm) in [(12, Algorithm::Symmetry), (13, Algorithm::Plain)] {
             let plan = Plan::build(n, algorithm, None).unwrap();
             let todo: Vec<u64> = (0..plan.len() as u64).collect();
-            let (order, keys) = schedule(&plan, &todo, 2);
-            let mut ids: Vec<u64> = order.iter().map(|s| s.id).collect();
+            let order = pieces(&schedule(&plan, &todo, 2));
+            let mut ids: Vec<u64> = order.iter().map(|(s, _)| s.id).collect();
             ids.sort_unstable();
             assert_eq!(ids, todo);
             // Each piece comes with its class.
-            assert!(
-                order
-                    .iter()
-                    .zip(&keys)
-                    .all(|(s, &k)| class_key(&plan, s) == k)
-            );
+            assert!(order.iter().all(|(s, k)| class_key(&plan, s) == *k));
             // Halfway through the schedule, every class of many pieces has had about half of
             // its estimate handed out.
             let mut total: HashMap<u64, (f64, usize)> = HashMap::new();
-            for (s, &k) in order.iter().zip(&keys) {
-                let t = total.entry(k).or_default();
+            for (s, k) in &order {
+                let t = total.entry(*k).or_default();
                 t.0 += s.estimate;
                 t.1 += 1;
             }
             assert!(total.len() > 2, "n = {n}: {} classes", total.len());
             let all: f64 = total.values().map(|t| t.0).sum();
             let (mut so_far, mut given) = (0.0, HashMap::<u64, f64>::new());
-            for (s, &k) in order.iter().zip(&keys) {
+            for (s, k) in &order {
                 if so_far >= all / 2.0 {
                     break;
                 }
                 so_far += s.estimate;
-                *given.entry(k).or_default() += s.estimate;
+                *given.entry(*k).or_default() += s.estimate;
             }
             for (k, (t, count)) in &total {
                 let share = given.get(k).copied().unwrap_or(0.0) / t;

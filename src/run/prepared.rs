@@ -88,9 +88,17 @@ impl<'p> Prepared<'p> {
     /// milliseconds in the kernel, within a small share of a unit in the join.
     pub fn solve_until(&self, sub: &Subproblem, stop: &AtomicBool) -> Option<Piece> {
         let found = match sub.work {
-            Work::Complete { frame, start, .. } => {
-                kernel::complete_until(&self.plan.frames[frame as usize], &start, stop)?
-            }
+            Work::Complete {
+                frame,
+                start,
+                slice,
+                ..
+            } => kernel::complete_slice_until(
+                &self.plan.frames[frame as usize],
+                &start,
+                slice,
+                stop,
+            )?,
             Work::Invariant { quarter, first } => {
                 let (count, nodes) =
                     symmetry::count_invariant(self.plan.n, quarter, usize::from(first));

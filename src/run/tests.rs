@@ -162,13 +162,44 @@ fn whole(plan: &Plan, threads: usize, available: Option<u64>) -> Budget {
 }
 
 #[test]
+fn a_kernel_plan_whose_bookkeeping_does_not_fit_is_cut_into_shards_of_whole_entries() {
+    let plan = Plan::build(12, Algorithm::Symmetry, None)
+        .unwrap()
+        .sliced(1000);
+    let book = |pieces: u64| plan.bytes() + pieces * BYTES_PER_PIECE;
+    let advice = |available: u64| match check_memory(&plan, whole(&plan, 2, Some(available)), None)
+    {
+        Ok(_) => None,
+        Err(Error::Memory { advice, .. }) => Some(advice),
+        Err(e) => panic!("{e}"),
+    };
+    assert_eq!(advice(book(plan.len() as u64)), None);
+    assert_eq!(
+        advice(book(plan.len() as u64 / 2)),
+        Some(MemoryAdvice::Shards(2))
+    );
+    // A shard holds whole entries: one of 1000 slices at least.
+    assert_eq!(plan.most_slices(), 1000);
+    let shards = match advice(book(1000)) {
+        Some(MemoryAdvice::Shards(s)) => s,
+        other => panic!("{other:?}"),
+    };
+    assert!((plan.len() as u64).div_ceil(shards) <= 1000);
+    assert!((plan.len() as u64).div_ceil(shards / 2) > 1000);
+    assert!(matches!(
+        advice(book(999)),
+        Some(MemoryAdvice::OneThreadNeeds(_))
+    ));
+}
+
+#[test]
 fn a_plan_whose_bookkeeping_does_not_fit_is_cut_into_shards() {
     let plan = Plan::build(24, Algorithm::Join, None).unwrap();
     // One thread, so that fewer threads are no way out.
     let engines = join::memory_needed(24, 1, Layout::Bounded) + plan.bytes();
     let available = engines + (10 << 20);
     let err = check_memory(&plan, whole(&plan, 1, Some(available)), None).unwrap_err();
-    let Error::JoinMemory {
+    let Error::Memory {
         advice: MemoryAdvice::Shards(s),
         ..
     } = err
@@ -187,7 +218,7 @@ fn a_plan_whose_bookkeeping_does_not_fit_is_cut_into_shards() {
     };
     let err = check_memory(&plan, quarter, None).unwrap_err();
     assert!(
-        matches!(err, Error::JoinMemory { advice: MemoryAdvice::Shards(t), .. } if t == s),
+        matches!(err, Error::Memory { advice: MemoryAdvice::Shards(t), .. } if t == s),
         "{err}"
     );
 }
@@ -232,7 +263,7 @@ fn too_little_memory_is_one_line_with_true_advice() {
     let two = join::memory_needed(20, 2, Layout::Bounded) + book;
     let err = check_memory(&plan, whole(&plan, 8, Some(two)), None).unwrap_err();
     assert!(
-        matches!(err, Error::JoinMemory { advice: MemoryAdvice::Threads(t), .. } if t >= 2),
+        matches!(err, Error::Memory { advice: MemoryAdvice::Threads(t), .. } if t >= 2),
         "{err}"
     );
     let one = join::memory_needed(20, 1, Layout::Bounded) + book;
@@ -243,7 +274,8 @@ fn too_little_memory_is_one_line_with_true_advice() {
     assert!(err.contains("symmetry algorithm"), "{err}");
     assert_eq!(err.lines().count(), 1);
     let sym = Plan::build(20, Algorithm::Symmetry, Some(0)).unwrap();
-    assert!(check_memory(&sym, whole(&sym, 8, Some(0)), None).is_ok());
+    let need = sym.bytes() + sym.len() as u64 * BYTES_PER_PIECE;
+    assert!(check_memory(&sym, whole(&sym, 8, Some(need)), None).is_ok());
     // Past the listed boards, the bounded layout whatever the memory.
     let big = Plan::build(24, Algorithm::Join, None).unwrap();
     assert_eq!(

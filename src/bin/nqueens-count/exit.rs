@@ -57,7 +57,7 @@ impl Exit {
             | Error::Board(_)
             | Error::BoardNeeded
             | Error::CountTooLarge { .. } => Exit::Usage,
-            Error::JoinMemory { .. }
+            Error::Memory { .. }
             | Error::ForeignPiece { .. }
             | Error::Journal(_)
             | Error::Integrity { .. }

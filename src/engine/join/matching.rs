@@ -7,9 +7,9 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::sieve::{self, Part};
-use super::units::Slice;
 #[cfg(target_arch = "x86_64")]
 use super::x86;
+use crate::engine::Slice;
 
 /// Bits per chunk of a pattern in the matching tables.
 pub(super) const CHUNK: usize = 6;

@@ -63,12 +63,13 @@ mod units;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
+pub use super::Slice;
 pub use cost::unit_cost;
 pub use geometry::Geometry;
 pub use matching::{Tables, count_fitting, count_fitting_until, count_slice_until, time_fitting};
 pub use memory::{LISTS_BY_DEFAULT_UNTIL, Layout, MAX_JOIN_N, MAX_LISTED_N, memory_needed};
 pub use quadrant::Quadrants;
-pub use units::{Middle, Slice, Unit, stratum, units};
+pub use units::{Middle, Unit, stratum, units};
 
 use halves::{halves, halves_even};
 use matching::count_part_until;
@@ -221,7 +222,7 @@ fn count_unit_with(
     let side = (1u32 << geo.h) - 1;
     // Sampling: every `stride`-th row set (of the slice's), each standing for `stride` of them.
     let own_sets = if unit.span > 1 && unit.slice.of > 1 {
-        unit.span.div_ceil(u32::from(unit.slice.of))
+        unit.span.div_ceil(unit.slice.of)
     } else {
         unit.span
     };
@@ -230,7 +231,7 @@ fn count_unit_with(
     // A slice of a unit of several row sets takes every `of`-th of them, each whole; a slice
     // of a one-row-set unit takes its share of the matching.
     let by_rows = unit.span > 1 && unit.slice.of > 1;
-    let (of, index) = (u32::from(unit.slice.of), u32::from(unit.slice.index));
+    let (of, index) = (unit.slice.of, unit.slice.index);
     let matching_slice = if by_rows { Slice::WHOLE } else { unit.slice };
     for i in 0..unit.span {
         let Some(east_rows) = rows else { break };

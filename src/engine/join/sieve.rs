@@ -9,7 +9,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::matching::{CHUNK, Tables, build_tables, query_until, words_for};
-use super::units::Slice;
+use crate::engine::Slice;
 
 /// The most sieve bits per pattern field: at most 4^`MAX_RUN` classes.
 const MAX_RUN: usize = 5;
@@ -235,12 +235,12 @@ impl Dealer {
     }
 
     /// The slice a midpoint (doubled) falls in.
-    fn slice_of(&self, mid2: u128) -> u16 {
+    fn slice_of(&self, mid2: u128) -> u32 {
         if self.total2 == 0 {
             return 0;
         }
         let of = u128::from(self.slice.of);
-        (mid2 * of / self.total2).min(of - 1) as u16
+        (mid2 * of / self.total2).min(of - 1) as u32
     }
 
     /// Whether the pair of weight `w` that starts at `before` is this slice's.

@@ -3,6 +3,7 @@
 //! subset enumeration they are listed and walked with.
 
 use super::geometry::Geometry;
+use crate::engine::Slice;
 use crate::symmetry::Sym;
 
 /// Queens placed before the join: none for even n; for odd n the queen of the middle column
@@ -66,29 +67,11 @@ pub struct Unit {
     /// are not reduced by symmetry (odd n, two middle queens), to keep the plan to some
     /// thousands of units per family of pairs.
     pub span: u32,
-    /// Which share of the unit's matching is counted (all of it unless the plan cuts large
-    /// units into slices).
+    /// Which share of the unit is counted (all of it unless the plan cuts large units into
+    /// slices). Every slice of a unit of one row set needs the unit's half-boards: a thread
+    /// keeps them from one slice of a unit to the next, a small share of a large unit's time
+    /// anyway.
     pub slice: Slice,
-}
-
-/// A share of a unit: slice `index` of `of`, about equal in work, so that a unit of hours is
-/// counted in pieces of seconds. A unit of several row sets deals its row sets out (every
-/// `of`-th to one slice). A unit of one row set deals out its matching: the sieve deals the
-/// pairs of pattern classes out to the slices (`sieve.rs`), and every slice needs the unit's
-/// half-boards (a thread keeps them from one slice of a unit to the next, a small share of a
-/// large unit's time anyway); where its matching is not sieved, slice 0 counts it whole. The
-/// slices of a unit add up to its count.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Slice {
-    /// Which slice, from 0.
-    pub index: u16,
-    /// How many slices the unit is cut into (at least 1).
-    pub of: u16,
-}
-
-impl Slice {
-    /// The whole unit.
-    pub const WHOLE: Slice = Slice { index: 0, of: 1 };
 }
 
 /// The row sets of a middle-queen pair that are not reduced are cut into about this many

@@ -28,6 +28,7 @@
 
 mod bottom;
 mod lanes;
+mod slices;
 #[cfg(test)]
 mod tests;
 
@@ -37,6 +38,7 @@ use super::Found;
 use crate::board::MAX_N;
 use bottom::{Bottom, LastTwo};
 use lanes::Shape;
+pub use slices::complete_slice_until;
 #[cfg(target_arch = "x86_64")]
 use {
     bottom::{LastFive, LastFour},
