@@ -51,7 +51,8 @@ pub enum Error {
     /// A count would not fit in the available memory: the join algorithm's lists or
     /// buffers, or the bookkeeping of a plan's pieces.
     #[error(
-        "the {algorithm} algorithm needs about {needed} for n = {n} on {threads} threads, but only {available} is available; {advice}"
+        "the {algorithm} algorithm needs about {needed} for n = {n} on {threads} thread{}, but only {available} is available; {advice}",
+        plural(*.threads)
     )]
     Memory {
         /// Board size.
@@ -149,6 +150,11 @@ pub enum MemoryAdvice {
     OneThreadNeeds(Bytes),
     /// The bookkeeping of the count's pieces does not fit: a shard of this many would.
     Shards(u64),
+}
+
+/// The plural ending for `count` things.
+fn plural(count: usize) -> &'static str {
+    if count == 1 { "" } else { "s" }
 }
 
 impl std::fmt::Display for MemoryAdvice {

@@ -8,18 +8,18 @@ use std::path::{Path, PathBuf};
 use std::process::Command as Std;
 
 use assert_cmd::Command;
-use assert_cmd::cargo::cargo_bin;
+use assert_cmd::cargo::{CommandCargoExt, cargo_bin};
 
 fn cmd() -> Command {
     Command::cargo_bin("nqueens-count").unwrap()
 }
 
-/// Checks that a refused count printed exactly one line naming the join algorithm's need.
+/// Checks that a refused count printed exactly one line naming the algorithm's need.
 fn refused(out: &std::process::Output) {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
-    assert!(err.contains("the join algorithm needs about"), "{err}");
+    assert!(err.contains(" algorithm needs about"), "{err}");
     assert!(
         out.stdout.is_empty(),
         "nothing on stdout before the refusal"
@@ -137,14 +137,9 @@ fn thread_counts_past_the_bound_are_usage_errors() {
     }
 }
 
-#[test]
-fn a_count_whose_bookkeeping_does_not_fit_is_cut_into_shards() {
-    // n = 26 has 29.8 million slices: some 3.8 GB of bookkeeping for a whole count.
-    let out = cmd()
-        .args(["26", "-t", "1", "--memory", "3G"])
-        .output()
-        .unwrap();
-    refused(&out);
+/// The shard count a refusal advises.
+fn advised_shards(out: &std::process::Output) -> u64 {
+    refused(out);
     let err = String::from_utf8_lossy(&out.stderr);
     let shards: u64 = err
         .trim_end()
@@ -153,4 +148,52 @@ fn a_count_whose_bookkeeping_does_not_fit_is_cut_into_shards() {
         .and_then(|s| s.parse().ok())
         .unwrap_or_else(|| panic!("no shard count in {err}"));
     assert!(shards >= 2 && shards.is_power_of_two(), "{err}");
+    shards
+}
+
+#[test]
+fn a_count_whose_bookkeeping_does_not_fit_is_cut_into_shards() {
+    // n = 26 has 29.8 million slices: some 3.8 GB of bookkeeping for a whole count.
+    let out = cmd()
+        .args(["26", "-t", "1", "--memory", "3G"])
+        .output()
+        .unwrap();
+    advised_shards(&out);
+}
+
+#[test]
+fn a_kernel_count_whose_bookkeeping_does_not_fit_runs_in_the_shards_advised() {
+    // The symmetry plan of n = 24 cuts its longest searches into 6.8 million slices: some
+    // 900 MB of bookkeeping, refused under 300 MB with a shard count.
+    let args = [
+        "24",
+        "--algorithm",
+        "symmetry",
+        "-t",
+        "1",
+        "--memory",
+        "300M",
+    ];
+    let shards = advised_shards(&cmd().args(args).output().unwrap());
+    // A shard of that count passes the check and counts slices of seconds: a signal stops
+    // it at once.
+    let dir = tempfile::tempdir().unwrap();
+    let child = Std::cargo_bin("nqueens-count")
+        .unwrap()
+        .args(args)
+        .args(["--shard", &format!("0/{shards}"), "--out"])
+        .arg(dir.path().join("s.json"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_secs(5));
+    let pid = libc::pid_t::try_from(child.id()).unwrap();
+    // SAFETY: `kill` only signals the child started above, not yet waited for.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+    let signalled = std::time::Instant::now();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(signalled.elapsed().as_secs() < 5, "{err}");
 }

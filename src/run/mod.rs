@@ -235,7 +235,7 @@ impl Job {
         let budget = Budget {
             threads: self.threads,
             pieces,
-            shards: self.shard.map_or(1, |s| s.count),
+            shard: self.shard.map_or((0, 1), |s| (s.index, s.count)),
             available,
         };
         check_memory(&self.plan, budget, self.layout)
@@ -358,7 +358,8 @@ fn program() -> String {
 struct Budget {
     threads: usize,
     pieces: usize,
-    shards: u64,
+    /// The shard counted (index, count), `(0, 1)` for a whole count.
+    shard: (u64, u64),
     available: Option<u64>,
 }
 
@@ -374,7 +375,7 @@ fn check_memory(plan: &Plan, budget: Budget, fixed: Option<Layout>) -> Result<La
     let Budget {
         threads,
         pieces,
-        shards,
+        shard,
         available,
     } = budget;
     let n = plan.n;
@@ -391,9 +392,9 @@ fn check_memory(plan: &Plan, budget: Budget, fixed: Option<Layout>) -> Result<La
                 threads,
                 needed: Bytes(needed),
                 available: Bytes(available),
-                advice: more_shards(pieces, plan, |p| needs(p) <= available)
+                advice: more_shards(plan, shard, |p| needs(p) <= available)
                     .map_or(MemoryAdvice::OneThreadNeeds(Bytes(needs(largest))), |s| {
-                        MemoryAdvice::Shards(shards.saturating_mul(s))
+                        MemoryAdvice::Shards(shard.1.saturating_mul(s))
                     }),
             }),
             _ => Ok(Layout::Lists),
@@ -440,7 +441,7 @@ fn check_memory(plan: &Plan, budget: Budget, fixed: Option<Layout>) -> Result<La
         .rev()
         .find(|&t| needs(t, Layout::Bounded) <= available);
     // Where one thread's buffers fit but the bookkeeping does not, more shards do.
-    let more_shards = more_shards(pieces, plan, |p| {
+    let more_shards = more_shards(plan, shard, |p| {
         needs_for(threads, Layout::Bounded, p) <= available
     });
     Err(Error::Memory {
@@ -451,7 +452,7 @@ fn check_memory(plan: &Plan, budget: Budget, fixed: Option<Layout>) -> Result<La
         available: Bytes(available),
         advice: match (fits, more_shards) {
             (Some(t), _) => MemoryAdvice::Threads(t),
-            (None, Some(s)) => MemoryAdvice::Shards(shards.saturating_mul(s)),
+            (None, Some(s)) => MemoryAdvice::Shards(shard.1.saturating_mul(s)),
             // Past the listed boards the kernel's algorithms would take years.
             (None, None) if n > join::MAX_LISTED_N => {
                 MemoryAdvice::OneThreadNeeds(Bytes(needs_for(1, Layout::Bounded, 0)))
@@ -461,14 +462,30 @@ fn check_memory(plan: &Plan, budget: Budget, fixed: Option<Layout>) -> Result<La
     })
 }
 
-/// The smallest power-of-two number of shards into which `pieces` pieces of `plan` can be cut
-/// so that the bookkeeping of one shard `fits`: a shard holds its share of the pieces, and at
-/// least the slices of the plan's largest entry. `None` if no number of shards will do.
-fn more_shards(pieces: usize, plan: &Plan, fits: impl Fn(usize) -> bool) -> Option<u64> {
-    let largest = plan.most_slices() as usize;
-    (1..=40)
-        .map(|k| 1u64 << k)
-        .find(|&s| fits((pieces as u64).div_ceil(s).max(largest as u64) as usize))
+/// The smallest power of two `s` such that cutting shard `(index, count)` of `plan` (the whole
+/// plan for `(0, 1)`) into `s` (shards `index + count × j` of `count × s`) leaves no part
+/// whose pieces' bookkeeping does not `fit`. A part owns whole entries of the plan, so the
+/// largest part is found entry by entry, not as an average. `None` if no cut will do.
+fn more_shards(plan: &Plan, shard: (u64, u64), fits: impl Fn(usize) -> bool) -> Option<u64> {
+    let sizes: Vec<u64> = plan
+        .shard_entries(shard)
+        .map(|(_, slices)| u64::from(slices))
+        .collect();
+    let largest = sizes.iter().copied().max().unwrap_or(0);
+    let mut parts = Vec::new();
+    (1..=40).map(|k| 1u64 << k).find(|&s| {
+        let most = if s as usize >= sizes.len() {
+            largest
+        } else {
+            parts.clear();
+            parts.resize(s as usize, 0);
+            for (t, &k) in sizes.iter().enumerate() {
+                parts[t % s as usize] += k;
+            }
+            parts.iter().copied().max().unwrap_or(0)
+        };
+        fits(most as usize)
+    })
 }
 
 /// What a run did: every finished piece of its share (resumed ones included) and their sums.

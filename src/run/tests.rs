@@ -156,13 +156,21 @@ fn whole(plan: &Plan, threads: usize, available: Option<u64>) -> Budget {
     Budget {
         threads,
         pieces: plan.len(),
-        shards: 1,
+        shard: (0, 1),
         available,
     }
 }
 
+/// The most pieces any shard `index + count × j` of `count × split` holds.
+fn largest_part(plan: &Plan, (index, count): (u64, u64), split: u64) -> u64 {
+    (0..split)
+        .map(|j| plan.shard_len((index + count * j, count * split)) as u64)
+        .max()
+        .unwrap_or(0)
+}
+
 #[test]
-fn a_kernel_plan_whose_bookkeeping_does_not_fit_is_cut_into_shards_of_whole_entries() {
+fn a_kernel_plan_whose_bookkeeping_does_not_fit_is_cut_into_shards_that_fit() {
     let plan = Plan::build(12, Algorithm::Symmetry, None)
         .unwrap()
         .sliced(1000);
@@ -174,18 +182,17 @@ fn a_kernel_plan_whose_bookkeeping_does_not_fit_is_cut_into_shards_of_whole_entr
         Err(e) => panic!("{e}"),
     };
     assert_eq!(advice(book(plan.len() as u64)), None);
-    assert_eq!(
-        advice(book(plan.len() as u64 / 2)),
-        Some(MemoryAdvice::Shards(2))
-    );
-    // A shard holds whole entries: one of 1000 slices at least.
+    // The smallest power of two whose every shard fits, found shard by shard; a shard holds
+    // whole entries, so at least the 1000 slices of one.
     assert_eq!(plan.most_slices(), 1000);
-    let shards = match advice(book(1000)) {
-        Some(MemoryAdvice::Shards(s)) => s,
-        other => panic!("{other:?}"),
-    };
-    assert!((plan.len() as u64).div_ceil(shards) <= 1000);
-    assert!((plan.len() as u64).div_ceil(shards / 2) > 1000);
+    for available in [book(plan.len() as u64 / 2), book(12_345), book(1000)] {
+        let Some(MemoryAdvice::Shards(s)) = advice(available) else {
+            panic!("{:?}", advice(available));
+        };
+        assert!(s.is_power_of_two());
+        assert!(book(largest_part(&plan, (0, 1), s)) <= available, "{s}");
+        assert!(book(largest_part(&plan, (0, 1), s / 2)) > available, "{s}");
+    }
     assert!(matches!(
         advice(book(999)),
         Some(MemoryAdvice::OneThreadNeeds(_))
@@ -207,20 +214,28 @@ fn a_plan_whose_bookkeeping_does_not_fit_is_cut_into_shards() {
         panic!("{err}");
     };
     // The smallest power of two whose shards fit.
-    let book = |s: u64| plan.len().div_ceil(s as usize) as u64 * BYTES_PER_PIECE;
-    assert!(engines + book(s) <= available && engines + book(s / 2) > available);
+    let book = |pieces: u64| pieces * BYTES_PER_PIECE;
+    assert!(engines + book(largest_part(&plan, (0, 1), s)) <= available);
+    assert!(engines + book(largest_part(&plan, (0, 1), s / 2)) > available);
     assert!(err.to_string().contains(&format!("{s} shards")), "{err}");
-    // A shard of a sharded count: the advice counts shards of the whole.
+    // A shard of a sharded count: the advice counts shards of the whole, and cuts this
+    // shard into parts that fit.
     let quarter = Budget {
-        pieces: plan.len() / 4,
-        shards: 4,
+        pieces: plan.shard_len((1, 4)),
+        shard: (1, 4),
         ..whole(&plan, 1, Some(available))
     };
     let err = check_memory(&plan, quarter, None).unwrap_err();
-    assert!(
-        matches!(err, Error::Memory { advice: MemoryAdvice::Shards(t), .. } if t == s),
-        "{err}"
-    );
+    let Error::Memory {
+        advice: MemoryAdvice::Shards(t),
+        ..
+    } = err
+    else {
+        panic!("{err}");
+    };
+    assert!(t % 4 == 0 && (t / 4).is_power_of_two(), "{t}");
+    assert!(engines + book(largest_part(&plan, (1, 4), t / 4)) <= available);
+    assert!(engines + book(largest_part(&plan, (1, 4), t / 8)) > available);
 }
 
 #[test]
