@@ -117,6 +117,9 @@ pub enum Error {
         /// The budget in seconds.
         seconds: u64,
     },
+    /// An estimate was stopped (a signal) before any subproblem finished.
+    #[error("the estimate was interrupted before any subproblem finished")]
+    EstimateInterrupted,
     /// A constrained board that is not one (built from parts, not read from a file).
     #[error("not a valid board: {0}")]
     Board(String),

@@ -376,3 +376,22 @@ fn a_signal_stops_the_largest_join_counts_in_their_set_up_and_their_units() {
     );
     stops_on_signal(&["24", "-t", "2"], Duration::from_secs(3), libc::SIGINT);
 }
+
+#[test]
+fn an_estimate_stopped_before_any_piece_finished_says_so_and_exits_130() {
+    // A slice of n = 32's largest searches takes hours: none finishes before the signal.
+    let child = Std::cargo_bin("nqueens-count")
+        .unwrap()
+        .args(["32", "--estimate", "--threads", "1"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_secs(4));
+    let err = signal_and_wait(child, libc::SIGTERM);
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("interrupted before any subproblem finished"),
+        "{err}"
+    );
+}

@@ -180,9 +180,7 @@ impl Job {
         let prepared =
             super::pool::prepare(&pool, plan, (layout, self.cache_per_thread()), cancel_flag);
         let Some(engines) = prepared else {
-            return Err(Error::NothingSampled {
-                seconds: budget.as_secs(),
-            });
+            return Err(Error::EstimateInterrupted);
         };
         let setup_seconds = set_up.elapsed().as_secs_f64();
         // The sample's clock: stop at the budget, or when asked.
@@ -230,8 +228,12 @@ impl Job {
         });
         let times = times.into_inner().unwrap_or_else(|e| e.into_inner());
         if times.is_empty() && todo > 0 {
-            return Err(Error::NothingSampled {
-                seconds: budget.as_secs(),
+            return Err(if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+                Error::EstimateInterrupted
+            } else {
+                Error::NothingSampled {
+                    seconds: budget.as_secs(),
+                }
             });
         }
         // Join units are timed on a share of their work, so even a stratum timed whole keeps

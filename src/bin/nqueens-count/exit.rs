@@ -63,6 +63,7 @@ impl Exit {
             | Error::Integrity { .. }
             | Error::NothingSampled { .. }
             | Error::ThreadPool(_) => Exit::Failed,
+            Error::EstimateInterrupted => Exit::Interrupted,
         }
     }
 }
