@@ -1,7 +1,7 @@
 //! The worker pool: a local pool of exactly T threads works through a list of subproblems,
 //! every class of pieces at one pace and the largest of each first (each worker takes the
-//! next one from a shared counter), and hands
-//! every finished piece to an observer as it completes.
+//! next block of them from a shared counter), and hands every finished piece to an observer
+//! as it completes.
 //!
 //! Cancellation is checked between subproblems and, every few milliseconds, inside the
 //! backtracking kernel: a cancelled run stops at once, dropping the pieces in flight (they are
@@ -150,7 +150,8 @@ pub(super) fn prepare<'p>(
     }
 }
 
-/// The order the workers take the subproblems in, and each one's class for the time left.
+/// The blocks of subproblems ([`Block`]) in the order the workers take them, each with its
+/// class for the time left.
 ///
 /// Within a class of pieces ([`class_key`]), largest estimate first, so that the small pieces
 /// fill the last seconds on every thread. The classes are interleaved so that each has the
