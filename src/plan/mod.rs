@@ -424,12 +424,6 @@ impl Plan {
             .map(|(i, e)| (self.slice(i, e.id), slices_of(e)))
     }
 
-    /// The most subproblems one entry of the plan stands for (its slices): no shard can
-    /// hold fewer than this where it owns that entry.
-    pub fn most_slices(&self) -> u32 {
-        self.entries.iter().map(slices_of).max().unwrap_or(1)
-    }
-
     /// Whether subproblem `id` belongs to shard `index` of `count`.
     pub fn owns(&self, (index, count): (u64, u64), id: u64) -> bool {
         id < self.pieces && count > 0 && self.entry_of(id) as u64 % count == index

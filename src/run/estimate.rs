@@ -127,9 +127,10 @@ impl Job {
             let (size, seen, kept) = strata
                 .entry(stratum(plan, &s.work, s.estimate))
                 .or_default();
-            // The slices of a unit are alike but for the slice, and the units of a stratum are
-            // cut alike: one entry stands for all its slices, and one of them is drawn if the
-            // entry is.
+            // The slices of an entry (a join unit, a kernel search) are alike but for the
+            // slice, and a stratum holds slices alike in cost (the join units of a stratum are
+            // cut alike; kernel searches fall into strata by the size of a slice): one entry
+            // stands for all its slices, and one of them is drawn if the entry is.
             *size += slices as usize;
             *seen += 1;
             let id = s.id + rng.next() % u64::from(slices);

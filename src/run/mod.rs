@@ -384,7 +384,6 @@ fn check_memory(plan: &Plan, budget: Budget, fixed: Option<Layout>) -> Result<La
         // billions of slices needs its bookkeeping.
         let needs = |pieces: usize| plan.bytes() + pieces as u64 * BYTES_PER_PIECE;
         let needed = needs(pieces);
-        let largest = plan.most_slices() as usize;
         return match available {
             Some(available) if needed > available => Err(Error::Memory {
                 n,
@@ -392,10 +391,10 @@ fn check_memory(plan: &Plan, budget: Budget, fixed: Option<Layout>) -> Result<La
                 threads,
                 needed: Bytes(needed),
                 available: Bytes(available),
-                advice: more_shards(plan, shard, |p| needs(p) <= available)
-                    .map_or(MemoryAdvice::OneThreadNeeds(Bytes(needs(largest))), |s| {
-                        MemoryAdvice::Shards(shard.1.saturating_mul(s))
-                    }),
+                advice: match more_shards(plan, shard, |p| needs(p) <= available) {
+                    Ok(s) => MemoryAdvice::Shards(shard.1.saturating_mul(s)),
+                    Err(largest) => MemoryAdvice::OneThreadNeeds(Bytes(needs(largest))),
+                },
             }),
             _ => Ok(Layout::Lists),
         };
@@ -443,7 +442,8 @@ fn check_memory(plan: &Plan, budget: Budget, fixed: Option<Layout>) -> Result<La
     // Where one thread's buffers fit but the bookkeeping does not, more shards do.
     let more_shards = more_shards(plan, shard, |p| {
         needs_for(threads, Layout::Bounded, p) <= available
-    });
+    })
+    .ok();
     Err(Error::Memory {
         n,
         algorithm: plan.algorithm,
@@ -465,27 +465,31 @@ fn check_memory(plan: &Plan, budget: Budget, fixed: Option<Layout>) -> Result<La
 /// The smallest power of two `s` such that cutting shard `(index, count)` of `plan` (the whole
 /// plan for `(0, 1)`) into `s` (shards `index + count × j` of `count × s`) leaves no part
 /// whose pieces' bookkeeping does not `fit`. A part owns whole entries of the plan, so the
-/// largest part is found entry by entry, not as an average. `None` if no cut will do.
-fn more_shards(plan: &Plan, shard: (u64, u64), fits: impl Fn(usize) -> bool) -> Option<u64> {
+/// largest part is found entry by entry, not as an average. If no cut will do, the pieces of
+/// the largest entry, which no cut divides.
+fn more_shards(plan: &Plan, shard: (u64, u64), fits: impl Fn(usize) -> bool) -> Result<u64, usize> {
     let sizes: Vec<u64> = plan
         .shard_entries(shard)
         .map(|(_, slices)| u64::from(slices))
         .collect();
     let largest = sizes.iter().copied().max().unwrap_or(0);
     let mut parts = Vec::new();
-    (1..=40).map(|k| 1u64 << k).find(|&s| {
-        let most = if s as usize >= sizes.len() {
-            largest
-        } else {
-            parts.clear();
-            parts.resize(s as usize, 0);
-            for (t, &k) in sizes.iter().enumerate() {
-                parts[t % s as usize] += k;
-            }
-            parts.iter().copied().max().unwrap_or(0)
-        };
-        fits(most as usize)
-    })
+    (1..=40)
+        .map(|k| 1u64 << k)
+        .find(|&s| {
+            let most = if s as usize >= sizes.len() {
+                largest
+            } else {
+                parts.clear();
+                parts.resize(s as usize, 0);
+                for (t, &k) in sizes.iter().enumerate() {
+                    parts[t % s as usize] += k;
+                }
+                parts.iter().copied().max().unwrap_or(0)
+            };
+            fits(most as usize)
+        })
+        .ok_or(largest as usize)
 }
 
 /// What a run did: every finished piece of its share (resumed ones included) and their sums.

@@ -8,7 +8,7 @@
 //! `b`-th of them, in the kernel's column order, to bucket `i % b`. The slices with that
 //! bucket (every `b`-th slice) deal its states out the same way among themselves in the next
 //! stage, until a stage has one slice per bucket, which completes its states. So a slice
-//! enumerates a few thousand states a stage, and a piece of 4 billion slices takes four
+//! enumerates a few thousand states a stage, and a search of a million slices takes three
 //! stages. The dealing depends on the frame and the start alone, so the slices of a piece
 //! add up to it on every machine, and neighbouring states (often alike in size) go to
 //! different slices, so the slices are alike in work.
@@ -41,6 +41,9 @@ pub fn complete_slice_until(
     stop: &AtomicBool,
 ) -> Option<Found> {
     let (mut index, mut of) = (slice.index, slice.of.max(1));
+    if of == 1 {
+        return complete_until(frame, start, stop);
+    }
     let mut states = vec![*start];
     let mut found = Found::default();
     let floor = frame.depth.saturating_sub(KEEP_LEVELS);
