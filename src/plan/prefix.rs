@@ -207,10 +207,10 @@ pub(super) fn estimate(frame: &Frame, start: &Start) -> f64 {
 /// n = 18 to 23 took 0.5 to 1.2 × 10^-10 s per unit, a few far less (`results/large-n.md`).
 pub(super) const SECONDS_PER_ESTIMATE: f64 = 1.2e-10;
 
-/// The most slices a search is cut into: their bookkeeping (128 MiB) must fit in one shard,
-/// as a shard owns whole entries of the plan. Up to n = 28 no search needs more (at most
-/// 645,165 there); past it the largest searches are cut into slices of minutes to hours.
-const MAX_SLICES: u32 = 1 << 20;
+/// The most slices a search is cut into: their bookkeeping (1 GiB) must fit in one shard, as
+/// a shard owns whole entries of the plan. Up to n = 29 no search needs more (at most 7.5
+/// million there); past it the largest searches are cut into slices of minutes to hours.
+const MAX_SLICES: u32 = 1 << 23;
 
 /// How many slices a search of estimate `estimate` is cut into
 /// ([`crate::engine::kernel::complete_slice_until`]): one where it takes seconds (every piece
