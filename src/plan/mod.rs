@@ -189,9 +189,18 @@ impl Subproblem {
     /// The share of its entry this subproblem counts, if it is a join unit or a kernel search
     /// (which the plan may cut into slices).
     pub fn slice(&self) -> Option<Slice> {
-        match self.work {
-            Work::Join { unit, .. } => Some(unit.slice),
-            Work::Complete { slice, .. } => Some(slice),
+        let mut s = *self;
+        s.slice_mut().copied()
+    }
+
+    /// [`Subproblem::slice`], to change.
+    fn slice_mut(&mut self) -> Option<&mut Slice> {
+        match &mut self.work {
+            Work::Join {
+                unit: Unit { slice, .. },
+                ..
+            }
+            | Work::Complete { slice, .. } => Some(slice),
             Work::Invariant { .. } | Work::Constrained { .. } => None,
         }
     }
@@ -201,12 +210,7 @@ impl Subproblem {
     pub fn slice_after(&self, i: u32) -> Subproblem {
         let mut s = *self;
         s.id += u64::from(i);
-        if let Work::Join {
-            unit: Unit { slice, .. },
-            ..
-        }
-        | Work::Complete { slice, .. } = &mut s.work
-        {
+        if let Some(slice) = s.slice_mut() {
             slice.index += i;
         }
         s
@@ -552,11 +556,7 @@ impl Plan {
 /// The subproblems one entry of a plan stands for: its slices for a join unit or a kernel
 /// search, else 1.
 fn slices_of(s: &Subproblem) -> u32 {
-    match s.work {
-        Work::Join { unit, .. } => unit.slice.of.max(1),
-        Work::Complete { slice, .. } => slice.of.max(1),
-        Work::Invariant { .. } | Work::Constrained { .. } => 1,
-    }
+    s.slice().map_or(1, |k| k.of.max(1))
 }
 
 /// The searches for solutions a half or a quarter turn leaves unchanged (Burnside's lemma),
@@ -587,12 +587,7 @@ impl Plan {
     /// small n).
     pub(crate) fn sliced(mut self, slices: u32) -> Plan {
         for s in &mut self.entries {
-            if let Work::Join {
-                unit: Unit { slice, .. },
-                ..
-            }
-            | Work::Complete { slice, .. } = &mut s.work
-            {
+            if let Some(slice) = s.slice_mut() {
                 *slice = Slice {
                     index: 0,
                     of: slices,
