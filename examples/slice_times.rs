@@ -1,7 +1,11 @@
-//! Times the slices of a few of the largest join units of an n×n board, one after another on
-//! one thread (as a worker takes a block of them), to check that a slice stays well under a
-//! minute: `slice_times N [UNITS] [SLICES]` (default 3 units, all their slices), units of the
-//! strata measured slowest.
+//! Times the slices of a few of the largest pieces of an n×n board on one thread, to check
+//! that a slice stays well under a minute: `slice_times N [PIECES] [SLICES] [ALGORITHM]`
+//! (default: 3 pieces, every slice, the join).
+//!
+//! * `join`: the units of the strata measured slowest, their first SLICES slices one after
+//!   another (as a worker takes a block of them, making the unit's half-boards once).
+//! * `plain`, `symmetry`: the searches cut into the most slices, SLICES slices of each spread
+//!   from the first to the last (default 3: first, middle, last).
 
 use nqueens::internals::Prepared;
 use nqueens::internals::join::{Layout, stratum};
@@ -10,37 +14,44 @@ use nqueens::{Algorithm, Plan};
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let n: usize = args
+    let usage = "usage: slice_times N [PIECES] [SLICES] [ALGORITHM]";
+    let n: usize = args.next().and_then(|s| s.parse().ok()).expect(usage);
+    let pieces: usize = args.next().map_or(3, |s| s.parse().expect(usage));
+    let slices: Option<u64> = args.next().map(|s| s.parse().expect(usage));
+    let algorithm: Algorithm = args
         .next()
-        .and_then(|s| s.parse().ok())
-        .expect("usage: slice_times N [UNITS]");
-    let units: usize = args.next().map_or(3, |s| s.parse().expect("a count"));
-    let slices: u64 = args
-        .next()
-        .map_or(u64::MAX, |s| s.parse().expect("a count"));
-    let plan = Plan::build(n, Algorithm::Join, None).expect("a join plan");
+        .map_or(Algorithm::Join, |s| s.parse().expect(usage));
+    let plan = Plan::build(n, algorithm, None).expect("a plan");
     let engines = Prepared::new(&plan, Layout::Bounded, 256 << 20);
-    // The units of most slices, spread over the plan.
-    let mut firsts: Vec<(u32, u64)> = plan
-        .shard_entries((0, 1))
-        .filter_map(|(s, of)| matches!(s.work, Work::Join { .. }).then_some((of, s.id)))
+    // The entries of most slices, spread over the plan.
+    let mut firsts: Vec<(u64, u64)> = plan
+        .entries()
+        .filter(|(s, _)| matches!(s.work, Work::Join { .. } | Work::Complete { .. }))
+        .map(|(s, of)| (of, s.id))
         .collect();
     let most = firsts.iter().map(|f| f.0).max().unwrap_or(1);
     firsts.retain(|f| f.0 == most);
-    let step = (firsts.len() / units.max(1)).max(1);
-    println!("unit\tstratum\tslice\tof\tseconds");
-    for &(of, first) in firsts.iter().step_by(step).take(units) {
-        for id in first..first + u64::from(of).min(slices) {
-            let sub = plan.subproblem(id);
-            let Work::Join { unit, .. } = sub.work else {
-                continue;
+    let step = (firsts.len() / pieces.max(1)).max(1);
+    println!("piece\tstratum\tslice\tof\tseconds");
+    for &(of, first) in firsts.iter().step_by(step).take(pieces) {
+        let chosen: Vec<u64> = if algorithm == Algorithm::Join {
+            (0..of.min(slices.unwrap_or(u64::MAX))).collect()
+        } else {
+            let k = slices.unwrap_or(3).clamp(1, of);
+            (0..k)
+                .map(|i| if k == 1 { 0 } else { i * (of - 1) / (k - 1) })
+                .collect()
+        };
+        for index in chosen {
+            let sub = plan.subproblem(first + index);
+            let key = match sub.work {
+                Work::Join { unit, .. } => format!("{:x}", stratum(n, &unit)),
+                _ => format!("{:.3e}", sub.estimate),
             };
             let begun = std::time::Instant::now();
             engines.solve(&sub);
             println!(
-                "{first}\t{:x}\t{}\t{of}\t{:.2}",
-                stratum(n, &unit),
-                unit.slice.index,
+                "{first}\t{key}\t{index}\t{of}\t{:.2}",
                 begun.elapsed().as_secs_f64()
             );
         }

@@ -86,7 +86,7 @@ pub use tally::{Piece, Sums};
 /// The engines' internals, for the benchmarks and the tools in `examples/`: **not a stable
 /// interface**. An embedding program needs only the items at the crate root.
 pub mod internals {
-    pub use crate::engine::{Found, join, kernel};
+    pub use crate::engine::{Found, Slice, half_turn, join, kernel};
     pub use crate::run::{Prepared, solve_one};
 
     /// A small, fast, seedable generator (xorshift64, Marsaglia 2003) for reproducible random

@@ -62,7 +62,10 @@ impl Sym {
 }
 
 /// Number of solutions left unchanged by a half turn (`quarter == false`) or by a quarter turn
-/// (`quarter == true`), among those whose queen in row 0 stands in column `first`.
+/// (`quarter == true`), among those whose queen in row 0 stands in column `first`. Runs count
+/// the quarter turns here and the half turns, a search of seconds to hours from n = 26 on,
+/// with the bitmask search of [`crate::engine::half_turn`], which stops when asked and is cut
+/// into slices; this one stays as the reference it is checked against.
 ///
 /// The search fills the rows from the top; a queen placed at `(r, c)` places its images under
 /// the rotation's powers at once, and a row already filled by an image is skipped. Each

@@ -197,3 +197,31 @@ fn a_kernel_count_whose_bookkeeping_does_not_fit_runs_in_the_shards_advised() {
     assert_eq!(out.status.code(), Some(130), "{err}");
     assert!(signalled.elapsed().as_secs() < 5, "{err}");
 }
+
+#[test]
+fn a_count_past_n_29_runs_in_shards_of_lots_that_fit() {
+    // From n = 30 on the largest searches are cut into more than 2^23 slices (n = 30: up to
+    // 88 million), which shards own in lots of 2^23: the advised shards fit, and a signal
+    // stops one at once.
+    let args = ["30", "-t", "1", "--memory", "2G"];
+    let shards = advised_shards(&cmd().args(args).output().unwrap());
+    let dir = tempfile::tempdir().unwrap();
+    let child = Std::cargo_bin("nqueens-count")
+        .unwrap()
+        .args(args)
+        .args(["--shard", &format!("{}/{shards}", shards / 2), "--out"])
+        .arg(dir.path().join("s.json"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_secs(8));
+    let pid = libc::pid_t::try_from(child.id()).unwrap();
+    // SAFETY: `kill` only signals the child started above, not yet waited for.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+    let signalled = std::time::Instant::now();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(signalled.elapsed().as_secs() < 5, "{err}");
+}

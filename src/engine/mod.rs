@@ -1,14 +1,17 @@
-//! The counting engines: the two ways a subproblem's solutions are counted.
+//! The counting engines: the ways a subproblem's solutions are counted.
 //!
 //! * [`kernel`]: the iterative bitmask backtrack that completes a partly filled board (the
 //!   `plain` and `symmetry` plans);
 //! * [`join`]: half-boards built from quadrant lists and paired by their diagonal patterns (the
-//!   `join` plan).
+//!   `join` plan);
+//! * [`half_turn`]: the solutions a half turn leaves unchanged, for the unique count of every
+//!   plan that gives one.
 //!
 //! Engines know nothing of plans, threads, files or terminals: they take one piece of work
 //! and return what they [`Found`]. They are internal; benchmarks and the tools in `examples/`
 //! reach them through [`crate::internals`].
 
+pub mod half_turn;
 pub mod join;
 pub mod kernel;
 
@@ -22,9 +25,9 @@ pub mod kernel;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Slice {
     /// Which slice, from 0.
-    pub index: u32,
+    pub index: u64,
     /// How many slices the piece is cut into (at least 1).
-    pub of: u32,
+    pub of: u64,
 }
 
 impl Slice {

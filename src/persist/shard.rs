@@ -1,8 +1,9 @@
 //! Shards: one count cut into M independent parts for cluster array jobs. Shard `i` of `M`
-//! owns the plan's entries whose index is `i` modulo `M`: one subproblem each, except that the
-//! slices of a join unit are one entry and stay together, so that one task makes the unit's
-//! half-boards once for all of them ([`crate::plan::Plan::shard_ids`]). Membership depends only
-//! on the plan and `M`, never on the machine or the thread count of the task that runs it.
+//! owns the plan's lots whose number is `i` modulo `M`: one subproblem each, except that the
+//! slices of a join unit or a kernel search are one lot (up to 2^23 of them) and stay together,
+//! so that one task makes the unit's half-boards once for all of them
+//! ([`crate::plan::Plan::shard_lots`]). Membership depends only on the plan and `M`, never on
+//! the machine or the thread count of the task that runs it.
 
 use std::fmt;
 
@@ -93,7 +94,7 @@ mod tests {
         for id in &ids {
             let sub = plan.subproblem(*id);
             if let crate::plan::Work::Join { unit, .. } = sub.work {
-                let first = id - u64::from(unit.slice.index);
+                let first = id - unit.slice.index;
                 assert!((first..first + 4).all(|x| ids.contains(&x)));
             }
         }

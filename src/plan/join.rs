@@ -99,7 +99,7 @@ fn unit_seconds(n: usize, unit: &join::Unit) -> Option<f64> {
 /// stays near [`SLICE_SECONDS`].
 /// A unit of one row set has its matching dealt out; a unit of several row sets (odd boards)
 /// has its row sets dealt out, so its slices make nothing twice.
-pub(super) fn slices(n: usize, unit: &join::Unit) -> u32 {
+pub(super) fn slices(n: usize, unit: &join::Unit) -> u64 {
     let seconds = unit_seconds(n, unit).unwrap_or(0.0);
     let slices = (SPREAD * seconds / SLICE_SECONDS).ceil().max(1.0);
     // A unit of several row sets is cut no finer than into single row sets.
@@ -108,5 +108,5 @@ pub(super) fn slices(n: usize, unit: &join::Unit) -> u32 {
     } else {
         f64::from(u16::MAX)
     };
-    slices.min(finest) as u32
+    slices.min(finest) as u64
 }

@@ -22,6 +22,7 @@ pub mod constellation;
 mod constrained;
 mod join;
 mod prefix;
+mod shards;
 
 use std::fmt;
 use std::str::FromStr;
@@ -32,6 +33,8 @@ use crate::engine::Slice;
 use crate::engine::join::{MAX_JOIN_N, Unit};
 use crate::engine::kernel::{Frame, Start};
 use crate::error::Error;
+
+pub use shards::LOT_SLICES;
 
 #[cfg(test)]
 pub(crate) use prefix::bits;
@@ -160,6 +163,10 @@ pub enum Work {
         quarter: bool,
         /// Column of the queen in row 0.
         first: u8,
+        /// Which share of a half-turn search is counted (all of it unless the plan cuts a
+        /// long one into slices, [`crate::engine::half_turn`]); a quarter-turn search, a
+        /// small fraction of a second even at n = 32, is always whole.
+        slice: Slice,
     },
 }
 
@@ -200,16 +207,21 @@ impl Subproblem {
                 unit: Unit { slice, .. },
                 ..
             }
-            | Work::Complete { slice, .. } => Some(slice),
-            Work::Invariant { .. } | Work::Constrained { .. } => None,
+            | Work::Complete { slice, .. }
+            | Work::Invariant {
+                quarter: false,
+                slice,
+                ..
+            } => Some(slice),
+            Work::Invariant { quarter: true, .. } | Work::Constrained { .. } => None,
         }
     }
 
     /// The subproblem `i` ids further, where that is a slice of the same entry (the caller
     /// knows it is): the same work with the slice index moved on.
-    pub fn slice_after(&self, i: u32) -> Subproblem {
+    pub fn slice_after(&self, i: u64) -> Subproblem {
         let mut s = *self;
-        s.id += u64::from(i);
+        s.id += i;
         if let Some(slice) = s.slice_mut() {
             slice.index += i;
         }
@@ -237,6 +249,11 @@ pub struct Plan {
     entries: Vec<Subproblem>,
     /// The number of subproblems.
     pieces: u64,
+    /// The number of the first lot of each entry (`shards.rs`); empty where every entry is
+    /// one lot, as in every plan up to n = 29.
+    lot_starts: Vec<u64>,
+    /// The number of lots.
+    lots: u64,
     /// The board of a constrained plan.
     pub board: Option<Board>,
     /// Fingerprint of everything above.
@@ -328,6 +345,8 @@ impl Plan {
             families,
             entries: subproblems,
             pieces: 0,
+            lot_starts: Vec::new(),
+            lots: 0,
             board: None,
             hash: 0,
         };
@@ -350,6 +369,8 @@ impl Plan {
             families: Vec::new(),
             entries: subproblems,
             pieces: 0,
+            lot_starts: Vec::new(),
+            lots: 0,
             board: Some(board.clone()),
             hash: 0,
         };
@@ -366,14 +387,16 @@ impl Plan {
         }
     }
 
-    /// Gives each entry the id of its first subproblem, and counts the subproblems.
+    /// Gives each entry the id of its first subproblem, counts the subproblems and numbers
+    /// the lots.
     fn number_entries(&mut self) {
         let mut next = 0;
         for s in &mut self.entries {
             s.id = next;
-            next += u64::from(slices_of(s));
+            next += slices_of(s);
         }
         self.pieces = next;
+        self.number_lots();
     }
 
     /// The number of subproblems; their ids are `0..len`.
@@ -389,6 +412,7 @@ impl Plan {
     /// Bytes the plan holds (its listed entries and frames), about.
     pub fn bytes(&self) -> u64 {
         (self.entries.capacity() * std::mem::size_of::<Subproblem>()
+            + self.lot_starts.capacity() * std::mem::size_of::<u64>()
             + self.frames.capacity() * std::mem::size_of::<Frame>()) as u64
     }
 
@@ -397,44 +421,17 @@ impl Plan {
         self.slice(self.entry_of(id), id)
     }
 
-    /// The ids of the subproblems shard `index` of `count` owns, in increasing order: those of
-    /// every `count`-th entry from entry `index` (a join unit's slices together;
-    /// [`crate::persist::Shard`]).
-    pub fn shard_ids(&self, shard: (u64, u64)) -> impl Iterator<Item = u64> + '_ {
-        self.shard_entries(shard)
-            .flat_map(|(first, slices)| first.id..first.id + u64::from(slices))
-    }
-
-    /// The number of subproblems shard `index` of `count` owns.
-    pub fn shard_len(&self, shard: (u64, u64)) -> usize {
-        self.shard_entries(shard)
-            .map(|(_, slices)| slices as usize)
-            .sum()
-    }
-
-    /// The entries shard `index` of `count` owns: the first subproblem of each and the number
-    /// of its subproblems (its slices; all alike but for the slice).
-    pub fn shard_entries(
-        &self,
-        (index, count): (u64, u64),
-    ) -> impl Iterator<Item = (Subproblem, u32)> + '_ {
-        let step = usize::try_from(count).unwrap_or(usize::MAX).max(1);
-        let first = usize::try_from(index).unwrap_or(usize::MAX);
+    /// The entries of the plan: the first subproblem of each and the number of its
+    /// subproblems (its slices, all alike but for the slice).
+    pub fn entries(&self) -> impl Iterator<Item = (Subproblem, u64)> + '_ {
         self.entries
             .iter()
             .enumerate()
-            .skip(first)
-            .step_by(step)
             .map(|(i, e)| (self.slice(i, e.id), slices_of(e)))
     }
 
-    /// Whether subproblem `id` belongs to shard `index` of `count`.
-    pub fn owns(&self, (index, count): (u64, u64), id: u64) -> bool {
-        id < self.pieces && count > 0 && self.entry_of(id) as u64 % count == index
-    }
-
     /// The index of the entry subproblem `id` belongs to.
-    fn entry_of(&self, id: u64) -> usize {
+    pub(super) fn entry_of(&self, id: u64) -> usize {
         self.entries.partition_point(|e| e.id <= id) - 1
     }
 
@@ -463,12 +460,12 @@ impl Plan {
     }
 
     /// Subproblem `id` of entry number `entry`.
-    fn slice(&self, entry: usize, id: u64) -> Subproblem {
+    pub(super) fn slice(&self, entry: usize, id: u64) -> Subproblem {
         let mut s = self.entries[entry];
         if let Some(slice) = s.slice() {
-            s.estimate /= f64::from(slice.of);
+            s.estimate /= slice.of as f64;
         }
-        s.slice_after((id - s.id) as u32)
+        s.slice_after(id - s.id)
     }
 
     /// Whether the plan also yields the unique count.
@@ -518,12 +515,21 @@ impl Plan {
                     // Plans of whole searches keep the fingerprint they had before slices.
                     if slice.of > 1 {
                         h.write_u64(5);
-                        h.write_u64(u64::from(slice.of));
+                        h.write_u64(slice.of);
                     }
                 }
-                Work::Invariant { quarter, first } => {
+                Work::Invariant {
+                    quarter,
+                    first,
+                    slice,
+                } => {
                     h.write_u64(1 + u64::from(quarter));
                     h.write_u64(u64::from(first));
+                    // Plans of whole searches keep the fingerprint they had before slices.
+                    if slice.of > 1 {
+                        h.write_u64(5);
+                        h.write_u64(slice.of);
+                    }
                 }
                 Work::Constrained { start } => {
                     h.write_u64(4);
@@ -544,7 +550,7 @@ impl Plan {
                     h.write_u64(u64::from(weight));
                     // Plans of whole units keep the fingerprint they had before slices.
                     if unit.slice.of > 1 {
-                        h.write_u64(u64::from(unit.slice.of));
+                        h.write_u64(unit.slice.of);
                     }
                 }
             }
@@ -553,25 +559,28 @@ impl Plan {
     }
 }
 
-/// The subproblems one entry of a plan stands for: its slices for a join unit or a kernel
-/// search, else 1.
-fn slices_of(s: &Subproblem) -> u32 {
+/// The subproblems one entry of a plan stands for: its slices for a join unit, a kernel
+/// search or a half-turn search, else 1.
+pub(super) fn slices_of(s: &Subproblem) -> u64 {
     s.slice().map_or(1, |k| k.of.max(1))
 }
 
 /// The searches for solutions a half or a quarter turn leaves unchanged (Burnside's lemma),
-/// one per column of the row-0 queen.
+/// one per column of the row-0 queen; the half-turn searches cut into slices where they could
+/// take longer than [`SLICE_SECONDS`].
 fn push_invariants(n: usize, subproblems: &mut Vec<Subproblem>) {
     if n < 2 {
         return;
     }
     for quarter in [false, true] {
+        let of = if quarter { 1 } else { half_turn_slices(n) };
         for first in 0..n {
             subproblems.push(Subproblem {
                 id: 0,
                 work: Work::Invariant {
                     quarter,
                     first: first as u8,
+                    slice: Slice { index: 0, of },
                 },
                 estimate: 1.0,
             });
@@ -579,14 +588,28 @@ fn push_invariants(n: usize, subproblems: &mut Vec<Subproblem>) {
     }
 }
 
+/// How many slices each half-turn search of an n×n board is cut into: one up to n = 27 (the
+/// plans are as they were), then enough that the longest search's slices stay within
+/// [`SLICE_SECONDS`]. The longest search (one row-0 column) took 5.3 s at n = 26 and 0.46 s
+/// at n = 25 on the reference machine (odd boards leave the middle column to the centre
+/// queen), growing about 3.5 times a row (`results/large-n.md`).
+fn half_turn_slices(n: usize) -> u64 {
+    let (base, seconds) = if n.is_multiple_of(2) { (26, 5.3) } else { (25, 0.46) };
+    let seconds = seconds * 3.5f64.powi(n as i32 - base);
+    (seconds / SLICE_SECONDS).ceil().max(1.0) as u64
+}
+
 const _: () = assert!(MAX_N <= 32, "masks need room for shifted diagonals");
 
 #[cfg(test)]
 impl Plan {
     /// The same plan with every join unit or kernel search cut into `slices` (for tests at
-    /// small n).
-    pub(crate) fn sliced(mut self, slices: u32) -> Plan {
+    /// small n); the half-turn searches are left as they are.
+    pub(crate) fn sliced(mut self, slices: u64) -> Plan {
         for s in &mut self.entries {
+            if matches!(s.work, Work::Invariant { .. }) {
+                continue;
+            }
             if let Some(slice) = s.slice_mut() {
                 *slice = Slice {
                     index: 0,
@@ -674,7 +697,7 @@ mod tests {
 
     #[test]
     fn a_default_kernel_plan_cuts_only_long_searches_into_slices() {
-        let slices = |p: &Plan| -> Vec<u32> { p.entries.iter().map(slices_of).collect() };
+        let slices = |p: &Plan| -> Vec<u64> { p.entries.iter().map(slices_of).collect() };
         // Up to n = 22 every search takes seconds: no slices, the plan is as it was.
         for alg in [Algorithm::Plain, Algorithm::Symmetry] {
             let p = Plan::build(20, alg, None).unwrap();
@@ -685,9 +708,9 @@ mod tests {
         let p = Plan::build(25, Algorithm::Symmetry, None).unwrap();
         let k = slices(&p);
         assert!(k.iter().any(|&k| k > 100), "{:?}", k.iter().max());
-        assert_eq!(p.len() as u64, k.iter().map(|&k| u64::from(k)).sum::<u64>());
+        assert_eq!(p.len() as u64, k.iter().sum::<u64>());
         for e in &p.entries {
-            let slice = p.subproblem(e.id + u64::from(slices_of(e)) - 1);
+            let slice = p.subproblem(e.id + slices_of(e) - 1);
             assert!(slice.estimate * prefix::SECONDS_PER_ESTIMATE <= SLICE_SECONDS);
             if let Work::Complete { slice, .. } = slice.work {
                 assert_eq!(slice.index + 1, slice.of);
@@ -713,6 +736,38 @@ mod tests {
                     assert_eq!(sums.unique(&plan), crate::known::unique(11));
                 }
             }
+        }
+    }
+
+    #[test]
+    fn half_turn_searches_are_cut_from_n_28_on_and_their_slices_add_up() {
+        // Whole up to n = 27 (the plans are as they were), slices past it.
+        assert!((2..=27).all(|n| half_turn_slices(n) == 1));
+        assert!((28..=MAX_N).all(|n| half_turn_slices(n) > 1));
+        assert!(half_turn_slices(32) < 1000, "{}", half_turn_slices(32));
+        let mut entries = Vec::new();
+        push_invariants(28, &mut entries);
+        let halves: Vec<u64> = entries
+            .iter()
+            .filter(|e| matches!(e.work, Work::Invariant { quarter: false, .. }))
+            .map(slices_of)
+            .collect();
+        assert_eq!(halves, vec![half_turn_slices(28); 28]);
+        // Cut into 7, the half-turn searches give the published unique count.
+        for n in [11, 12] {
+            let mut plan = Plan::build(n, Algorithm::Symmetry, None).unwrap();
+            for e in &mut plan.entries {
+                if let Work::Invariant { quarter: false, .. } = e.work {
+                    *e.slice_mut().unwrap() = Slice { index: 0, of: 7 };
+                }
+            }
+            plan.number_entries();
+            let pieces: Vec<_> = plan
+                .subproblems()
+                .map(|s| crate::run::solve_one(&plan, &s))
+                .collect();
+            let sums = crate::tally::Sums::of(&plan, pieces.iter());
+            assert_eq!(sums.unique(&plan), crate::known::unique(n), "n = {n}");
         }
     }
 

@@ -207,19 +207,15 @@ pub(super) fn estimate(frame: &Frame, start: &Start) -> f64 {
 /// n = 18 to 23 took 0.5 to 1.2 × 10^-10 s per unit, a few far less (`results/large-n.md`).
 pub(super) const SECONDS_PER_ESTIMATE: f64 = 1.2e-10;
 
-/// The most slices a search is cut into: their bookkeeping (1 GiB) must fit in one shard, as
-/// a shard owns whole entries of the plan. Up to n = 29 no search needs more (at most 7.5
-/// million there); past it the largest searches are cut into slices of minutes to hours.
-const MAX_SLICES: u32 = 1 << 23;
-
 /// How many slices a search of estimate `estimate` is cut into
 /// ([`crate::engine::kernel::complete_slice_until`]): one where it takes seconds (every piece
-/// up to n = 22); past that, enough that each slice stays within [`SLICE_SECONDS`], up to
-/// [`MAX_SLICES`].
-pub(super) fn slices(estimate: f64) -> u32 {
+/// up to n = 22); past that, enough that each slice stays within [`SLICE_SECONDS`] (up to some
+/// 2 × 10^10 for the largest searches of n = 32, which a shard owns in lots,
+/// [`super::LOT_SLICES`]).
+pub(super) fn slices(estimate: f64) -> u64 {
     (estimate * SECONDS_PER_ESTIMATE / SLICE_SECONDS)
         .ceil()
-        .clamp(1.0, f64::from(MAX_SLICES)) as u32
+        .clamp(1.0, u64::MAX as f64) as u64
 }
 
 #[cfg(test)]

@@ -98,7 +98,7 @@ fn stratum(plan: &Plan, work: &Work, estimate: f64) -> u64 {
             let size = estimate.max(1.0).log2().floor() as u64;
             1 << 32 | family << 16 | size
         }
-        Work::Invariant { .. } => 2 << 32,
+        Work::Invariant { quarter, .. } => 2 << 32 | u64::from(quarter),
         Work::Constrained { .. } => 3 << 32 | estimate.max(1.0).log2().floor() as u64,
     }
 }
@@ -123,7 +123,7 @@ impl Job {
         let mut rng = XorShift::new(seed);
         // Per stratum: its subproblems, the entries seen, and the sample.
         let mut strata: BTreeMap<u64, (usize, u64, Vec<u64>)> = BTreeMap::new();
-        let mut draw = |s: &Subproblem, slices: u32, rng: &mut XorShift| {
+        let mut draw = |s: &Subproblem, slices: u64, rng: &mut XorShift| {
             let (size, seen, kept) = strata
                 .entry(stratum(plan, &s.work, s.estimate))
                 .or_default();
@@ -133,7 +133,7 @@ impl Job {
             // stands for all its slices, and one of them is drawn if the entry is.
             *size += slices as usize;
             *seen += 1;
-            let id = s.id + rng.next() % u64::from(slices);
+            let id = s.id + rng.next() % slices;
             if kept.len() < PER_STRATUM {
                 kept.push(id);
             } else if let Some(slot) = kept.get_mut((rng.next() % *seen) as usize) {
@@ -141,9 +141,18 @@ impl Job {
             }
         };
         if self.resumed.is_empty() {
-            let shard = self.shard.map_or((0, 1), |s| (s.index, s.count));
-            for (s, slices) in plan.shard_entries(shard) {
-                draw(&s, slices, &mut rng);
+            match self.shard {
+                // A whole count: entry by entry (the lots of n = 32 are ten times as many).
+                None => {
+                    for (s, slices) in plan.entries() {
+                        draw(&s, slices, &mut rng);
+                    }
+                }
+                Some(shard) => {
+                    for (s, slices) in plan.shard_lots((shard.index, shard.count)) {
+                        draw(&s, u64::from(slices), &mut rng);
+                    }
+                }
             }
         } else {
             for s in plan.subproblems_at(self.todo_ids()) {

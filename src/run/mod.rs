@@ -382,7 +382,10 @@ fn check_memory(plan: &Plan, budget: Budget, fixed: Option<Layout>) -> Result<La
     if plan.algorithm != Algorithm::Join {
         // The kernel's searches need next to nothing; a plan of long searches cut into
         // billions of slices needs its bookkeeping.
-        let needs = |pieces: usize| plan.bytes() + pieces as u64 * BYTES_PER_PIECE;
+        let needs = |pieces: usize| {
+            plan.bytes()
+                .saturating_add((pieces as u64).saturating_mul(BYTES_PER_PIECE))
+        };
         let needed = needs(pieces);
         return match available {
             Some(available) if needed > available => Err(Error::Memory {
@@ -407,7 +410,9 @@ fn check_memory(plan: &Plan, budget: Budget, fixed: Option<Layout>) -> Result<La
     };
     // The plan itself and the bookkeeping of the pieces of this run.
     let needs_for = |t: usize, layout: Layout, pieces: usize| {
-        join::memory_needed(n, t, layout) + plan.bytes() + pieces as u64 * BYTES_PER_PIECE
+        join::memory_needed(n, t, layout)
+            .saturating_add(plan.bytes())
+            .saturating_add((pieces as u64).saturating_mul(BYTES_PER_PIECE))
     };
     let needs = |t: usize, layout: Layout| needs_for(t, layout, pieces);
     let Some(available) = available else {
@@ -464,33 +469,46 @@ fn check_memory(plan: &Plan, budget: Budget, fixed: Option<Layout>) -> Result<La
 
 /// The smallest power of two `s` such that cutting shard `(index, count)` of `plan` (the whole
 /// plan for `(0, 1)`) into `s` (shards `index + count × j` of `count × s`) leaves no part
-/// whose pieces' bookkeeping does not `fit`. A part owns whole entries of the plan, so the
-/// largest part is found entry by entry, not as an average. If no cut will do, the pieces of
-/// the largest entry, which no cut divides.
+/// whose pieces' bookkeeping does not `fit`. A part owns whole lots of the plan
+/// ([`Plan::shard_lots`]), so the largest part is found lot by lot, not as an average; past
+/// [`EXACT_LOTS`] lots (boards from n = 31 on), by the bound that a part of `k` lots holds at
+/// most `k` full lots. If no cut will do, the pieces of the largest lot, which no cut divides.
 fn more_shards(plan: &Plan, shard: (u64, u64), fits: impl Fn(usize) -> bool) -> Result<u64, usize> {
+    let lots = plan.shard_lot_count(shard);
+    let shares = (1..=62).map(|k| 1u64 << k);
+    if lots > EXACT_LOTS {
+        let full = crate::plan::LOT_SLICES;
+        return shares
+            .map(|s| (s, lots.div_ceil(s).saturating_mul(full)))
+            .find(|&(_, most)| fits(usize::try_from(most).unwrap_or(usize::MAX)))
+            .map(|(s, _)| s)
+            .ok_or(full as usize);
+    }
     let sizes: Vec<u64> = plan
-        .shard_entries(shard)
+        .shard_lots(shard)
         .map(|(_, slices)| u64::from(slices))
         .collect();
     let largest = sizes.iter().copied().max().unwrap_or(0);
     let mut parts = Vec::new();
-    (1..=40)
-        .map(|k| 1u64 << k)
-        .find(|&s| {
-            let most = if s as usize >= sizes.len() {
-                largest
-            } else {
-                parts.clear();
-                parts.resize(s as usize, 0);
-                for (t, &k) in sizes.iter().enumerate() {
-                    parts[t % s as usize] += k;
-                }
-                parts.iter().copied().max().unwrap_or(0)
-            };
-            fits(most as usize)
-        })
+    let mut most = |s: u64| {
+        if s as usize >= sizes.len() {
+            return largest;
+        }
+        parts.clear();
+        parts.resize(s as usize, 0);
+        for (t, &k) in sizes.iter().enumerate() {
+            parts[t % s as usize] += k;
+        }
+        parts.iter().copied().max().unwrap_or(0)
+    };
+    shares
+        .into_iter()
+        .find(|&s| fits(most(s) as usize))
         .ok_or(largest as usize)
 }
+
+/// The most lots [`more_shards`] weighs one by one (a list of 128 MiB).
+const EXACT_LOTS: u64 = 1 << 24;
 
 /// What a run did: every finished piece of its share (resumed ones included) and their sums.
 #[derive(Clone, Debug)]

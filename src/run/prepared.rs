@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use crate::constraint::{self, PieceKind};
 use crate::engine::Found;
 use crate::engine::join::{self, Layout, Quadrants};
-use crate::engine::kernel;
+use crate::engine::{half_turn, kernel};
 use crate::plan::{Algorithm, Plan, Subproblem, Work};
 use crate::symmetry;
 use crate::tally::Piece;
@@ -99,11 +99,19 @@ impl<'p> Prepared<'p> {
                 slice,
                 stop,
             )?,
-            Work::Invariant { quarter, first } => {
-                let (count, nodes) =
-                    symmetry::count_invariant(self.plan.n, quarter, usize::from(first));
+            Work::Invariant {
+                quarter: true,
+                first,
+                ..
+            } => {
+                let (count, nodes) = symmetry::count_invariant(self.plan.n, true, first.into());
                 Found { count, nodes }
             }
+            Work::Invariant {
+                quarter: false,
+                first,
+                slice,
+            } => half_turn::count_half_turn_until(self.plan.n, first.into(), slice, stop)?,
             Work::Constrained { start } => return self.solve_constrained(sub.id, &start, stop),
             Work::Join { unit, .. } => {
                 let q = self

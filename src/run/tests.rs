@@ -183,8 +183,8 @@ fn a_kernel_plan_whose_bookkeeping_does_not_fit_is_cut_into_shards_that_fit() {
     };
     assert_eq!(advice(book(plan.len() as u64)), None);
     // The smallest power of two whose every shard fits, found shard by shard; a shard holds
-    // whole entries, so at least the 1000 slices of one.
-    assert_eq!(plan.shard_entries((0, 1)).map(|e| e.1).max(), Some(1000));
+    // whole lots, so at least the 1000 slices of one.
+    assert_eq!(plan.shard_lots((0, 1)).map(|e| e.1).max(), Some(1000));
     for available in [book(plan.len() as u64 / 2), book(12_345), book(1000)] {
         let Some(MemoryAdvice::Shards(s)) = advice(available) else {
             panic!("{:?}", advice(available));
@@ -197,6 +197,54 @@ fn a_kernel_plan_whose_bookkeeping_does_not_fit_is_cut_into_shards_that_fit() {
         advice(book(999)),
         Some(MemoryAdvice::OneThreadNeeds(_))
     ));
+}
+
+#[test]
+fn searches_past_the_lot_cap_are_cut_into_shards_of_lots_that_fit() {
+    use crate::plan::LOT_SLICES;
+    let advice = |plan: &Plan, available: u64| match check_memory(
+        plan,
+        whole(plan, 2, Some(available)),
+        None,
+    ) {
+        Ok(_) => None,
+        Err(Error::Memory { advice, .. }) => Some(advice),
+        Err(e) => panic!("{e}"),
+    };
+    // Searches of 2.5 lots: weighed lot by lot.
+    let plan = Plan::build(8, Algorithm::Symmetry, None)
+        .unwrap()
+        .sliced(2 * LOT_SLICES + LOT_SLICES / 2);
+    let book = |pieces: u64| plan.bytes() + pieces * BYTES_PER_PIECE;
+    let available = book(2 * LOT_SLICES);
+    let Some(MemoryAdvice::Shards(s)) = advice(&plan, available) else {
+        panic!("{:?}", advice(&plan, available));
+    };
+    assert!(book(largest_part(&plan, (0, 1), s)) <= available, "{s}");
+    assert!(book(largest_part(&plan, (0, 1), s / 2)) > available, "{s}");
+    // Less than a lot: no cut will do.
+    assert!(matches!(
+        advice(&plan, book(LOT_SLICES - 1)),
+        Some(MemoryAdvice::OneThreadNeeds(_))
+    ));
+    // Searches of four million lots (past what is weighed one by one): the bound of full
+    // lots, which every part of the advised cut meets.
+    let plan = Plan::build(8, Algorithm::Symmetry, None)
+        .unwrap()
+        .sliced(LOT_SLICES << 22);
+    assert!(plan.lots() > 1 << 24);
+    let book = |pieces: u64| plan.bytes() + pieces * BYTES_PER_PIECE;
+    let available = book(4 * LOT_SLICES);
+    let Some(MemoryAdvice::Shards(s)) = advice(&plan, available) else {
+        panic!("{:?}", advice(&plan, available));
+    };
+    assert_eq!(s, (plan.lots().div_ceil(4)).next_power_of_two());
+    for j in [0, 1, s / 2, s - 1] {
+        assert!(
+            book(plan.shard_len((j, s)) as u64) <= available,
+            "{j} of {s}"
+        );
+    }
 }
 
 #[test]

@@ -46,7 +46,7 @@ pub fn unit_cost(q: &Quadrants, unit: &Unit) -> f64 {
         let (east, west) = (east as f64, west as f64);
         // A slice is costed at its share of the unit (the worker that takes the slices of a
         // unit one after another makes its half-boards once).
-        let share = f64::from(unit.slice.of);
+        let share = unit.slice.of as f64;
         cost += (1.0 + east + west + MATCH_PER_PAIR * east * west) / share;
         rows = next_row_set(east_rows, free.rows);
     }

@@ -222,7 +222,8 @@ fn count_unit_with(
     let side = (1u32 << geo.h) - 1;
     // Sampling: every `stride`-th row set (of the slice's), each standing for `stride` of them.
     let own_sets = if unit.span > 1 && unit.slice.of > 1 {
-        unit.span.div_ceil(unit.slice.of)
+        // A unit of several row sets has at most `span` slices.
+        unit.span.div_ceil(unit.slice.of as u32)
     } else {
         unit.span
     };
@@ -236,10 +237,14 @@ fn count_unit_with(
     for i in 0..unit.span {
         let Some(east_rows) = rows else { break };
         rows = next_row_set(east_rows, free.rows);
-        if by_rows && i % of != index {
+        if by_rows && u64::from(i) % of != index {
             continue;
         }
-        let i = if by_rows { i / of } else { i };
+        let i = if by_rows {
+            (u64::from(i) / of) as u32
+        } else {
+            i
+        };
         if i % stride != 0 {
             continue;
         }
@@ -308,11 +313,7 @@ fn count_unit_with(
             // A slice of a one-row-set unit matches its share of the pairs; its half-boards
             // are made once for the slices a worker takes one after another, so it is charged
             // its share of them too.
-            let dealt = if by_rows {
-                1.0
-            } else {
-                f64::from(unit.slice.of)
-            };
+            let dealt = if by_rows { 1.0 } else { unit.slice.of as f64 };
             seconds += f64::from(stride) * (made + matching) / dealt;
             continue;
         }

@@ -235,12 +235,12 @@ impl Dealer {
     }
 
     /// The slice a midpoint (doubled) falls in.
-    fn slice_of(&self, mid2: u128) -> u32 {
+    fn slice_of(&self, mid2: u128) -> u64 {
         if self.total2 == 0 {
             return 0;
         }
         let of = u128::from(self.slice.of);
-        (mid2 * of / self.total2).min(of - 1) as u32
+        (mid2 * of / self.total2).min(of - 1) as u64
     }
 
     /// Whether the pair of weight `w` that starts at `before` is this slice's.

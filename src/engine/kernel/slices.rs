@@ -19,7 +19,7 @@ use super::{Frame, Start, complete_until};
 use crate::engine::{Found, Slice};
 
 /// The most buckets a stage deals to.
-const RADIX: u32 = 256;
+const RADIX: u64 = 256;
 
 /// States each bucket of a stage gets at least, where the levels allow: enough that the
 /// buckets even out the uneven sizes of the subtrees below them.
@@ -108,7 +108,7 @@ mod tests {
     }
 
     /// The slices of `of` of a search, summed.
-    fn sum_of_slices(frame: &Frame, start: &Start, of: u32) -> Found {
+    fn sum_of_slices(frame: &Frame, start: &Start, of: u64) -> Found {
         let stop = AtomicBool::new(false);
         (0..of).fold(Found::default(), |acc, index| {
             let f = complete_slice_until(frame, start, Slice { index, of }, &stop).unwrap();

@@ -1,0 +1,245 @@
+//! The solutions a half turn leaves unchanged, counted row by row over the top half of the
+//! board with bitmasks: the term `P` of Burnside's lemma that the unique count needs
+//! ([`crate::symmetry::unique_from`]). From n = 26 on it is the longest search of a `join` or
+//! `symmetry` count that the plan does not otherwise cut, so it stops when asked and is dealt
+//! out to slices like the kernel's searches.
+//!
+//! A queen at `(r, c)` stands for its image `(n-1-r, n-1-c)` too. Filling rows `0..n/2` fills
+//! the bottom half with the images (for odd n the middle row's queen is its own image, so it
+//! stands on the centre square). The masks index the lines of the whole board: columns `c`,
+//! sum diagonals `r + c`, difference diagonals `n-1-r+c`. Every placement takes a line and its
+//! image's line at once, so each mask is symmetric about its middle, and testing one of the two
+//! lines tests both. A queen is refused where it shares a line with its own image: column
+//! `(n-1)/2` (odd n), the main diagonal (`c = r`) and the other one (`c = n-1-r`). The centre
+//! square lies on exactly those lines, so for odd n it is always free when the top half is.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::{Found, Slice};
+
+/// States each slice gets at least, where the rows allow: enough that the slices even out the
+/// uneven sizes of the subtrees below them.
+const PER_SLICE: usize = 16;
+
+/// Rows kept below the row a slicing stops at, so that the states it deals out still hold
+/// searches of some size.
+const KEEP_ROWS: usize = 3;
+
+/// Placements between two looks at the stop flag (some milliseconds of work).
+const POLL: u64 = 1 << 20;
+
+/// A partly filled top half: the next row to fill and the lines taken (with their images).
+#[derive(Clone, Copy, Debug)]
+struct State {
+    row: usize,
+    cols: u64,
+    sums: u64,
+    diffs: u64,
+}
+
+/// The board's size and the columns a queen of the top half may never take.
+struct Half {
+    n: usize,
+    /// Rows to fill: `n / 2`.
+    rows: usize,
+    /// Every column but the middle one of an odd board.
+    columns: u64,
+}
+
+impl Half {
+    fn new(n: usize) -> Half {
+        let all = (1u64 << n) - 1;
+        let middle = if n % 2 == 1 { 1 << (n / 2) } else { 0 };
+        Half {
+            n,
+            rows: n / 2,
+            columns: all & !middle,
+        }
+    }
+
+    /// The columns free for a queen in `s.row`.
+    #[inline]
+    fn free(&self, s: &State) -> u64 {
+        let (n, r) = (self.n, s.row);
+        self.columns
+            & !s.cols
+            & !(s.sums >> r)
+            & !(s.diffs >> (n - 1 - r))
+            & !(1 << r)
+            & !(1 << (n - 1 - r))
+    }
+
+    /// `s` with a queen in its row at column bit `b`, and the queen's image.
+    #[inline]
+    fn place(&self, s: &State, b: u64) -> State {
+        let (n, r) = (self.n, s.row);
+        let c = b.trailing_zeros() as usize;
+        State {
+            row: r + 1,
+            cols: s.cols | b | 1 << (n - 1 - c),
+            sums: s.sums | 1 << (r + c) | 1 << (2 * n - 2 - r - c),
+            diffs: s.diffs | 1 << (n - 1 - r + c) | 1 << (n - 1 + r - c),
+        }
+    }
+
+    /// Counts the completions of `s`, placements as nodes (the last row's are counted in bulk
+    /// and place none); `None` once `stop` is seen set.
+    fn complete(&self, s: &State, stop: &AtomicBool) -> Option<Found> {
+        let mut found = Found::default();
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let last = self.rows - 1;
+        if s.row > last {
+            found.count = 1;
+            return Some(found);
+        }
+        if s.row == last {
+            found.count = u64::from(self.free(s).count_ones());
+            return Some(found);
+        }
+        // An explicit stack: each level's state and the columns still to try there.
+        let mut stack = [(*s, 0u64); 32];
+        let mut depth = 0;
+        stack[0].1 = self.free(s);
+        loop {
+            let (state, free) = &mut stack[depth];
+            if *free == 0 {
+                if depth == 0 {
+                    return Some(found);
+                }
+                depth -= 1;
+                continue;
+            }
+            let b = *free & free.wrapping_neg();
+            *free ^= b;
+            let next = self.place(state, b);
+            found.nodes += 1;
+            if found.nodes % POLL == 0 && stop.load(Ordering::Relaxed) {
+                return None;
+            }
+            let options = self.free(&next);
+            if next.row == last {
+                // The last row of the top half: each free column is one solution.
+                found.count += u64::from(options.count_ones());
+            } else if options != 0 {
+                depth += 1;
+                stack[depth] = (next, options);
+            }
+        }
+    }
+}
+
+/// Counts slice `slice` of the solutions of an n×n board that a half turn leaves unchanged
+/// and whose row-0 queen stands in column `first` (all of them for [`Slice::WHOLE`]), giving
+/// up (`None`) within milliseconds once `stop` is set. Slice `i` of `k` takes every `k`-th of
+/// the states of the first row that holds at least 16 `k` of them (or three rows above the
+/// last); the placements above it are counted by slice 0, so nodes add up as counts do.
+pub fn count_half_turn_until(
+    n: usize,
+    first: usize,
+    slice: Slice,
+    stop: &AtomicBool,
+) -> Option<Found> {
+    let of = slice.of.max(1);
+    let empty = Found::default();
+    if n == 1 {
+        return Some(Found {
+            count: u64::from(first == 0 && slice.index == 0),
+            nodes: 0,
+        });
+    }
+    let half = Half::new(n);
+    let top = State {
+        row: 0,
+        cols: 0,
+        sums: 0,
+        diffs: 0,
+    };
+    if first >= n || half.free(&top) & 1 << first == 0 {
+        return Some(empty);
+    }
+    let start = half.place(&top, 1 << first);
+    let mut above = Found { count: 0, nodes: 1 };
+    if of == 1 {
+        let mut found = half.complete(&start, stop)?;
+        found.nodes += above.nodes;
+        return Some(found);
+    }
+    // Deal the states of a row out, row by row down, until there are enough of them.
+    let floor = half.rows.saturating_sub(KEEP_ROWS).max(1);
+    let mut states = vec![start];
+    while states.len() < PER_SLICE.saturating_mul(of as usize) && states[0].row < floor {
+        let mut next = Vec::with_capacity(states.len() * 4);
+        for s in &states {
+            let mut free = half.free(s);
+            while free != 0 {
+                let b = free & free.wrapping_neg();
+                free ^= b;
+                next.push(half.place(s, b));
+            }
+        }
+        above.nodes += next.len() as u64;
+        states = next;
+        if states.is_empty() {
+            break;
+        }
+    }
+    let mut found = if slice.index == 0 { above } else { empty };
+    for s in states
+        .iter()
+        .skip(usize::try_from(slice.index).unwrap_or(usize::MAX))
+        .step_by(of as usize)
+    {
+        let f = half.complete(s, stop)?;
+        found.count += f.count;
+        found.nodes += f.nodes;
+    }
+    Some(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn count(n: usize, first: usize, slice: Slice) -> Found {
+        count_half_turn_until(n, first, slice, &AtomicBool::new(false)).unwrap()
+    }
+
+    #[test]
+    fn whole_searches_agree_with_the_orbit_search() {
+        for n in 1..=14 {
+            for first in 0..n {
+                let found = count(n, first, Slice::WHOLE).count;
+                let (old, _) = crate::symmetry::count_invariant(n, false, first);
+                assert_eq!(found, old, "n = {n}, first {first}");
+            }
+        }
+    }
+
+    #[test]
+    fn slices_add_up_to_the_whole_search() {
+        for (n, first) in [(12, 3), (13, 5), (16, 2), (17, 3)] {
+            let whole = count(n, first, Slice::WHOLE);
+            assert!(whole.count > 0, "n = {n}");
+            for of in [2, 7, 100, 5000] {
+                let sum = (0..of).fold(Found::default(), |acc, index| {
+                    let f = count(n, first, Slice { index, of });
+                    Found {
+                        count: acc.count + f.count,
+                        nodes: acc.nodes + f.nodes,
+                    }
+                });
+                assert_eq!(sum, whole, "n = {n}, first {first}, {of} slices");
+            }
+        }
+    }
+
+    #[test]
+    fn a_stopped_search_gives_up() {
+        let stop = AtomicBool::new(true);
+        assert_eq!(count_half_turn_until(22, 5, Slice::WHOLE, &stop), None);
+        let slice = Slice { index: 3, of: 10 };
+        assert_eq!(count_half_turn_until(22, 5, slice, &stop), None);
+    }
+}
