@@ -594,7 +594,11 @@ fn push_invariants(n: usize, subproblems: &mut Vec<Subproblem>) {
 /// at n = 25 on the reference machine (odd boards leave the middle column to the centre
 /// queen), growing about 3.5 times a row (`results/large-n.md`).
 fn half_turn_slices(n: usize) -> u64 {
-    let (base, seconds) = if n.is_multiple_of(2) { (26, 5.3) } else { (25, 0.46) };
+    let (base, seconds) = if n.is_multiple_of(2) {
+        (26, 5.3)
+    } else {
+        (25, 0.46)
+    };
     let seconds = seconds * 3.5f64.powi(n as i32 - base);
     (seconds / SLICE_SECONDS).ceil().max(1.0) as u64
 }

@@ -51,8 +51,8 @@ pub struct Estimate {
     pub cpu_margin: f64,
     /// Seconds spent before the subproblems start (building the join's lists), measured.
     pub setup_seconds: f64,
-    /// Bytes the count needs by the memory model, with the partitions each thread may keep in
-    /// the join's memory-bounded layout.
+    /// Bytes the count needs by the memory model: the engines (with the partitions each thread
+    /// may keep in the join's memory-bounded layout), the plan and the pieces' bookkeeping.
     pub memory_needed: u64,
     /// The peak resident memory of this process after sampling, when known.
     pub peak_memory: Option<u64>,
@@ -262,11 +262,12 @@ impl Job {
             cpu_margin,
             setup_seconds,
             memory_needed: join_memory(plan, self.threads, layout)
-                + if layout == Layout::Bounded {
+                .saturating_add(super::bookkeeping(plan, todo))
+                .saturating_add(if layout == Layout::Bounded {
                     (self.threads * self.cache_per_thread()) as u64
                 } else {
                     0
-                },
+                }),
             peak_memory: system::peak_memory(),
             spent: begun.elapsed(),
         })
@@ -388,6 +389,16 @@ mod tests {
             assert!(e.sampled > 0 && e.sampled <= e.subproblems);
             assert!(e.cpu_seconds > 0.0 && e.cpu_seconds < 60.0, "{e:?}");
             assert!(e.strata.1 <= e.strata.0);
+            // The memory the count needs covers its plan and its pieces' bookkeeping, as the
+            // run's own check counts them.
+            let book = super::super::bookkeeping(job.plan(), e.subproblems);
+            assert!(e.memory_needed > book);
+            if alg == Algorithm::Symmetry {
+                assert_eq!(
+                    e.memory_needed,
+                    join_memory(job.plan(), 2, Layout::Lists) + book
+                );
+            }
         }
     }
 }

@@ -367,6 +367,13 @@ struct Budget {
 /// the finished pieces and their sums (about 128 bytes).
 const BYTES_PER_PIECE: u64 = 128;
 
+/// Bytes a run of `pieces` pieces of `plan` keeps besides its engines: the plan and the
+/// pieces' bookkeeping.
+fn bookkeeping(plan: &Plan, pieces: usize) -> u64 {
+    plan.bytes()
+        .saturating_add((pieces as u64).saturating_mul(BYTES_PER_PIECE))
+}
+
 /// Checks a count of `plan` against its [`Budget`] and picks the join's layout: the whole
 /// lists for the boards where they are the faster layout, while they fit; else the
 /// memory-bounded one. A refusal advises fewer threads, or more shards where the plan's
@@ -382,10 +389,7 @@ fn check_memory(plan: &Plan, budget: Budget, fixed: Option<Layout>) -> Result<La
     if plan.algorithm != Algorithm::Join {
         // The kernel's searches need next to nothing; a plan of long searches cut into
         // billions of slices needs its bookkeeping.
-        let needs = |pieces: usize| {
-            plan.bytes()
-                .saturating_add((pieces as u64).saturating_mul(BYTES_PER_PIECE))
-        };
+        let needs = |pieces: usize| bookkeeping(plan, pieces);
         let needed = needs(pieces);
         return match available {
             Some(available) if needed > available => Err(Error::Memory {
@@ -410,9 +414,7 @@ fn check_memory(plan: &Plan, budget: Budget, fixed: Option<Layout>) -> Result<La
     };
     // The plan itself and the bookkeeping of the pieces of this run.
     let needs_for = |t: usize, layout: Layout, pieces: usize| {
-        join::memory_needed(n, t, layout)
-            .saturating_add(plan.bytes())
-            .saturating_add((pieces as u64).saturating_mul(BYTES_PER_PIECE))
+        join::memory_needed(n, t, layout).saturating_add(bookkeeping(plan, pieces))
     };
     let needs = |t: usize, layout: Layout| needs_for(t, layout, pieces);
     let Some(available) = available else {
