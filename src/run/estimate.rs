@@ -142,7 +142,7 @@ impl Job {
         };
         if self.resumed.is_empty() {
             match self.shard {
-                // A whole count: entry by entry (the lots of n = 32 are ten times as many).
+                // A whole count: entry by entry (n = 32 has some 70 times as many lots).
                 None => {
                     for (s, slices) in plan.entries() {
                         draw(&s, slices, &mut rng);

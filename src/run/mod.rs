@@ -477,7 +477,7 @@ fn check_memory(plan: &Plan, budget: Budget, fixed: Option<Layout>) -> Result<La
 /// most `k` full lots. If no cut will do, the pieces of the largest lot, which no cut divides.
 fn more_shards(plan: &Plan, shard: (u64, u64), fits: impl Fn(usize) -> bool) -> Result<u64, usize> {
     let lots = plan.shard_lot_count(shard);
-    let shares = (1..=62).map(|k| 1u64 << k);
+    let mut shares = (1..=62).map(|k| 1u64 << k);
     if lots > EXACT_LOTS {
         let full = crate::plan::LOT_SLICES;
         return shares
@@ -504,7 +504,6 @@ fn more_shards(plan: &Plan, shard: (u64, u64), fits: impl Fn(usize) -> bool) -> 
         parts.iter().copied().max().unwrap_or(0)
     };
     shares
-        .into_iter()
         .find(|&s| fits(most(s) as usize))
         .ok_or(largest as usize)
 }
