@@ -34,7 +34,7 @@ use std::ops::ControlFlow;
 use std::str::FromStr;
 
 pub use parse::{ParseError, ParseProblem, parse_allowed, parse_board};
-pub(crate) use queens::complete;
+pub(crate) use queens::{Completed, complete_slice};
 pub(crate) use rooks::count_rooks;
 pub use rooks::{Route, route};
 

@@ -10,7 +10,8 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::engine::kernel::Start;
+use crate::engine::kernel::{Start, Tree, deal};
+use crate::engine::{Found, Slice};
 
 /// Nodes between two looks at the stop flag.
 const POLL: u64 = 1 << 16;
@@ -37,6 +38,54 @@ pub(crate) fn complete(
     } else {
         search::<false>(allowed, start, stop)
     }
+}
+
+/// The rows of a constrained queens board as a tree whose states [`deal`] shares out.
+struct Rows<'a>(&'a [u64]);
+
+impl Tree for Rows<'_> {
+    fn floor(&self) -> usize {
+        // As in the kernel: the states dealt out keep some levels below them.
+        self.0.len().saturating_sub(6)
+    }
+    fn free(&self, s: &Start) -> u64 {
+        self.0[s.level] & !(s.cols | s.diag | s.anti)
+    }
+    fn descend(&self, s: &Start, b: u64) -> Start {
+        Start {
+            level: s.level + 1,
+            cols: s.cols | b,
+            diag: (s.diag | b) << 1,
+            anti: (s.anti | b) >> 1,
+        }
+    }
+    fn complete(&self, s: &Start, stop: &AtomicBool) -> Option<Found> {
+        let done = search::<true>(self.0, s, stop)?;
+        Some(Found {
+            // One state's completions are one search's count, which fits in 64 bits.
+            count: u64::try_from(done.count).unwrap_or(u64::MAX),
+            nodes: done.nodes,
+        })
+    }
+}
+
+/// Counts slice `slice` of the queens completions of `start` on a board whose rows allow
+/// `allowed` (all of them for [`Slice::WHOLE`]): the states a few rows down dealt out as the
+/// kernel deals its searches ([`deal`]), so that the slices add up to the whole, nodes too.
+pub(crate) fn complete_slice(
+    allowed: &[u64],
+    start: &Start,
+    slice: Slice,
+    stop: &AtomicBool,
+) -> Option<Completed> {
+    if slice.of <= 1 {
+        return search::<true>(allowed, start, stop);
+    }
+    let found = deal(&Rows(allowed), start, slice, stop)?;
+    Some(Completed {
+        count: u128::from(found.count),
+        nodes: found.nodes,
+    })
 }
 
 fn search<const QUEENS: bool>(

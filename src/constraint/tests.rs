@@ -267,3 +267,94 @@ fn bad_files_name_the_line_and_column() {
     assert_eq!(b.open(), &[0b011, 0b111, 0b111]);
     assert_eq!(b.placed(), &[None, None, Some(1)]);
 }
+
+/// A board of `n` with two squares blocked, a queen pre-placed in row 3 and its row left free
+/// elsewhere.
+fn blocked_board(n: usize) -> Board {
+    let mut rows: Vec<String> = (0..n).map(|_| ".".repeat(n)).collect();
+    rows[0] = format!("x{}", ".".repeat(n - 1));
+    rows[n / 2] = format!("{}x", ".".repeat(n - 1));
+    rows[3] = format!("{}Q{}", ".".repeat(n / 3), ".".repeat(n - n / 3 - 1));
+    parse_board(&rows.join("\n"), PieceKind::Queen, None).unwrap()
+}
+
+#[test]
+fn the_slices_of_a_constrained_search_add_up_to_it() {
+    use crate::engine::Slice;
+    use crate::engine::kernel::Start;
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    for n in [9, 13] {
+        let b = blocked_board(n);
+        let allowed = b.allowed();
+        let start = Start::default();
+        let whole = complete_slice(&allowed, &start, Slice::WHOLE, &stop).unwrap();
+        assert!(whole.count > 0, "n = {n}");
+        for of in [2, 37, 1000] {
+            let mut sum = Completed::default();
+            for index in 0..of {
+                let s = complete_slice(&allowed, &start, Slice { index, of }, &stop).unwrap();
+                sum.count += s.count;
+                sum.nodes += s.nodes;
+            }
+            assert_eq!(sum, whole, "n = {n}, {of} slices");
+        }
+    }
+    // A stopped slice gives up.
+    let b = blocked_board(13);
+    let stop = std::sync::atomic::AtomicBool::new(true);
+    let slice = Slice { index: 1, of: 5 };
+    assert_eq!(
+        complete_slice(&b.allowed(), &Start::default(), slice, &stop),
+        None
+    );
+}
+
+#[test]
+fn long_constrained_searches_are_cut_into_slices_that_count_the_same() {
+    use crate::plan::{Plan, Work};
+    let slices = |p: &Plan| -> Vec<u64> {
+        p.entries()
+            .map(|(s, of)| {
+                assert!(matches!(s.work, Work::Constrained { .. }));
+                of
+            })
+            .collect()
+    };
+    // Short searches stay whole: the plan is as it was.
+    assert!(
+        slices(&Plan::constrained(&blocked_board(16), None).unwrap())
+            .iter()
+            .all(|&k| k == 1)
+    );
+    // n = 24: searches of minutes are cut; a chosen split depth and a rook board are not.
+    let b = blocked_board(24);
+    assert!(
+        slices(&Plan::constrained(&b, None).unwrap())
+            .iter()
+            .any(|&k| k > 1)
+    );
+    assert!(
+        slices(&Plan::constrained(&b, Some(2)).unwrap())
+            .iter()
+            .all(|&k| k == 1)
+    );
+    let rooks = Board::new(24, PieceKind::Rook, b.open().to_vec(), b.placed().to_vec()).unwrap();
+    assert!(
+        slices(&Plan::constrained(&rooks, None).unwrap())
+            .iter()
+            .all(|&k| k == 1)
+    );
+    // A plan whose searches are cut into 3 counts what the whole searches count.
+    let b = blocked_board(11);
+    let whole = Plan::constrained(&b, None).unwrap();
+    let cut = whole.clone().sliced(3);
+    assert_eq!(cut.len(), 3 * whole.len());
+    assert_ne!(cut.hash, whole.hash);
+    let total = |p: &Plan| -> u128 {
+        p.subproblems()
+            .map(|s| crate::run::solve_one(p, &s).count)
+            .sum()
+    };
+    assert_eq!(total(&cut), total(&whole));
+    assert_eq!(total(&whole), counted(&b, 2));
+}

@@ -15,11 +15,13 @@
 //! * `constrained` (`constrained.rs`) pre-places the first free rows of a constrained board
 //!   ([`crate::constraint`]), which the plan carries (and fingerprints).
 //!
-//! Both symmetric plans end with the small searches for rotation-invariant solutions that give
-//! the unique count (Burnside's lemma, [`crate::symmetry`]).
+//! Both symmetric plans end with the searches for rotation-invariant solutions that give the
+//! unique count (Burnside's lemma, [`crate::symmetry`]; `invariants.rs`). Which lots of the
+//! plan a shard owns is `shards.rs`.
 
 pub mod constellation;
 mod constrained;
+mod invariants;
 mod join;
 mod prefix;
 mod shards;
@@ -155,6 +157,9 @@ pub enum Work {
     Constrained {
         /// The state the plan's pre-placed rows leave.
         start: Start,
+        /// Which share of the search is counted (all of it unless the plan cuts a long
+        /// queens search into slices; a rook board's pieces are always whole).
+        slice: Slice,
     },
     /// Count the solutions a half turn (`quarter == false`) or a quarter turn leaves unchanged,
     /// whose row-0 queen stands in column `first`.
@@ -208,12 +213,13 @@ impl Subproblem {
                 ..
             }
             | Work::Complete { slice, .. }
+            | Work::Constrained { slice, .. }
             | Work::Invariant {
                 quarter: false,
                 slice,
                 ..
             } => Some(slice),
-            Work::Invariant { quarter: true, .. } | Work::Constrained { .. } => None,
+            Work::Invariant { quarter: true, .. } => None,
         }
     }
 
@@ -335,7 +341,7 @@ impl Plan {
             }
         };
         if algorithm.has_unique() {
-            push_invariants(n, &mut subproblems);
+            invariants::push(n, &mut subproblems);
         }
         let mut plan = Plan {
             n,
@@ -531,12 +537,17 @@ impl Plan {
                         h.write_u64(slice.of);
                     }
                 }
-                Work::Constrained { start } => {
+                Work::Constrained { start, slice } => {
                     h.write_u64(4);
                     h.write_u64(start.level as u64);
                     h.write_u64(start.cols);
                     h.write_u64(start.diag);
                     h.write_u64(start.anti);
+                    // Plans of whole searches keep the fingerprint they had before slices.
+                    if slice.of > 1 {
+                        h.write_u64(5);
+                        h.write_u64(slice.of);
+                    }
                 }
                 Work::Join { unit, weight } => {
                     h.write_u64(3);
@@ -565,50 +576,12 @@ pub(super) fn slices_of(s: &Subproblem) -> u64 {
     s.slice().map_or(1, |k| k.of.max(1))
 }
 
-/// The searches for solutions a half or a quarter turn leaves unchanged (Burnside's lemma),
-/// one per column of the row-0 queen; the half-turn searches cut into slices where they could
-/// take longer than [`SLICE_SECONDS`].
-fn push_invariants(n: usize, subproblems: &mut Vec<Subproblem>) {
-    if n < 2 {
-        return;
-    }
-    for quarter in [false, true] {
-        let of = if quarter { 1 } else { half_turn_slices(n) };
-        for first in 0..n {
-            subproblems.push(Subproblem {
-                id: 0,
-                work: Work::Invariant {
-                    quarter,
-                    first: first as u8,
-                    slice: Slice { index: 0, of },
-                },
-                estimate: 1.0,
-            });
-        }
-    }
-}
-
-/// How many slices each half-turn search of an n×n board is cut into: one up to n = 27 (the
-/// plans are as they were), then enough that the longest search's slices stay within
-/// [`SLICE_SECONDS`]. The longest search (one row-0 column) took 5.3 s at n = 26 and 0.46 s
-/// at n = 25 on the reference machine (odd boards leave the middle column to the centre
-/// queen), growing about 3.5 times a row (`results/large-n.md`).
-fn half_turn_slices(n: usize) -> u64 {
-    let (base, seconds) = if n.is_multiple_of(2) {
-        (26, 5.3)
-    } else {
-        (25, 0.46)
-    };
-    let seconds = seconds * 3.5f64.powi(n as i32 - base);
-    (seconds / SLICE_SECONDS).ceil().max(1.0) as u64
-}
-
 const _: () = assert!(MAX_N <= 32, "masks need room for shifted diagonals");
 
 #[cfg(test)]
 impl Plan {
-    /// The same plan with every join unit or kernel search cut into `slices` (for tests at
-    /// small n); the half-turn searches are left as they are.
+    /// The same plan with every join unit, kernel search or constrained search cut into
+    /// `slices` (for tests at small n); the half-turn searches are left as they are.
     pub(crate) fn sliced(mut self, slices: u64) -> Plan {
         for s in &mut self.entries {
             if matches!(s.work, Work::Invariant { .. }) {
@@ -740,38 +713,6 @@ mod tests {
                     assert_eq!(sums.unique(&plan), crate::known::unique(11));
                 }
             }
-        }
-    }
-
-    #[test]
-    fn half_turn_searches_are_cut_from_n_28_on_and_their_slices_add_up() {
-        // Whole up to n = 27 (the plans are as they were), slices past it.
-        assert!((2..=27).all(|n| half_turn_slices(n) == 1));
-        assert!((28..=MAX_N).all(|n| half_turn_slices(n) > 1));
-        assert!(half_turn_slices(32) < 1000, "{}", half_turn_slices(32));
-        let mut entries = Vec::new();
-        push_invariants(28, &mut entries);
-        let halves: Vec<u64> = entries
-            .iter()
-            .filter(|e| matches!(e.work, Work::Invariant { quarter: false, .. }))
-            .map(slices_of)
-            .collect();
-        assert_eq!(halves, vec![half_turn_slices(28); 28]);
-        // Cut into 7, the half-turn searches give the published unique count.
-        for n in [11, 12] {
-            let mut plan = Plan::build(n, Algorithm::Symmetry, None).unwrap();
-            for e in &mut plan.entries {
-                if let Work::Invariant { quarter: false, .. } = e.work {
-                    *e.slice_mut().unwrap() = Slice { index: 0, of: 7 };
-                }
-            }
-            plan.number_entries();
-            let pieces: Vec<_> = plan
-                .subproblems()
-                .map(|s| crate::run::solve_one(&plan, &s))
-                .collect();
-            let sums = crate::tally::Sums::of(&plan, pieces.iter());
-            assert_eq!(sums.unique(&plan), crate::known::unique(n), "n = {n}");
         }
     }
 

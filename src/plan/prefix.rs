@@ -186,7 +186,7 @@ pub(crate) fn bits(mut m: u64) -> impl Iterator<Item = usize> {
 /// How much of the product of free squares a search really visits, as a power: the later
 /// levels are emptier than the queens already placed make them. Chosen by comparing the time
 /// left announced during runs with the time they took (`results/eta-checks.md`).
-const SHRINK: f64 = 0.55;
+pub(super) const SHRINK: f64 = 0.55;
 
 /// A rough size of the search below `start`: the product of the free squares each remaining
 /// level would have if only the queens already placed counted, to the power [`SHRINK`], which

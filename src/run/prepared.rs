@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use crate::constraint::{self, PieceKind};
 use crate::engine::Found;
 use crate::engine::join::{self, Layout, Quadrants};
-use crate::engine::{half_turn, kernel};
+use crate::engine::{Slice, half_turn, kernel};
 use crate::plan::{Algorithm, Plan, Subproblem, Work};
 use crate::symmetry;
 use crate::tally::Piece;
@@ -112,7 +112,9 @@ impl<'p> Prepared<'p> {
                 first,
                 slice,
             } => half_turn::count_half_turn_until(self.plan.n, first.into(), slice, stop)?,
-            Work::Constrained { start } => return self.solve_constrained(sub.id, &start, stop),
+            Work::Constrained { start, slice } => {
+                return self.solve_constrained(sub.id, &start, slice, stop);
+            }
             Work::Join { unit, .. } => {
                 let q = self
                     .quadrants
@@ -134,12 +136,16 @@ impl<'p> Prepared<'p> {
         &self,
         id: u64,
         start: &kernel::Start,
+        slice: Slice,
         stop: &AtomicBool,
     ) -> Option<Piece> {
         let board = self.plan.board.as_ref()?;
         let allowed = &self.allowed;
         let done = match board.piece() {
-            PieceKind::Queen => constraint::complete(allowed, true, start, stop)?,
+            PieceKind::Queen => constraint::complete_slice(allowed, start, slice, stop)?,
+            // The plan never cuts a rook board's pieces; were one cut, its first slice would
+            // count it whole.
+            PieceKind::Rook if slice.index > 0 => constraint::Completed::default(),
             PieceKind::Rook => constraint::count_rooks(allowed, start, stop)?,
         };
         Some(Piece {

@@ -1,6 +1,6 @@
-//! Slices of one kernel search: a subproblem of hours is cut into slices of seconds whose
-//! counts add up to it, without the plan listing the pieces (they are dealt out here, on
-//! demand).
+//! Slices of one kernel search (or of a search of a constrained board, through [`Tree`]): a
+//! subproblem of hours is cut into slices of seconds whose counts add up to it, without the
+//! plan listing the pieces (they are dealt out here, on demand).
 //!
 //! Slice `i` of `k` deals the search tree below the start out in stages. A stage of `b`
 //! buckets (`b = min(k, RADIX)`) enumerates the states a few levels down until there are at
@@ -30,6 +30,37 @@ const PER_BUCKET: usize = 16;
 /// in bulk) below them.
 const KEEP_LEVELS: usize = 6;
 
+/// A search tree whose states a slice deals out: the kernel's frames, and the rows of a
+/// constrained board (`crate::constraint`).
+pub(crate) trait Tree {
+    /// The level below which no stage enumerates (some levels above the bottom).
+    fn floor(&self) -> usize;
+    /// The free squares of the level that `s` is about to fill.
+    fn free(&self, s: &Start) -> u64;
+    /// `s` with a queen on square bit `b` of its level.
+    fn descend(&self, s: &Start, b: u64) -> Start;
+    /// Counts the completions of `s`, giving up (`None`) once `stop` is set.
+    fn complete(&self, s: &Start, stop: &AtomicBool) -> Option<Found>;
+}
+
+/// A kernel frame as a [`Tree`].
+struct FrameTree<'a>(&'a Frame);
+
+impl Tree for FrameTree<'_> {
+    fn floor(&self) -> usize {
+        self.0.depth.saturating_sub(KEEP_LEVELS)
+    }
+    fn free(&self, s: &Start) -> u64 {
+        self.0.free(s)
+    }
+    fn descend(&self, s: &Start, b: u64) -> Start {
+        self.0.descend(s, b)
+    }
+    fn complete(&self, s: &Start, stop: &AtomicBool) -> Option<Found> {
+        complete_until(self.0, s, stop)
+    }
+}
+
 /// Counts slice `slice` of the completions of `start` within `frame` (all of them for
 /// [`Slice::WHOLE`]), giving up (`None`) within milliseconds once `stop` is set. The nodes
 /// of the levels a stage enumerates are counted by the first slice that shares them, so the
@@ -40,16 +71,27 @@ pub fn complete_slice_until(
     slice: Slice,
     stop: &AtomicBool,
 ) -> Option<Found> {
-    let (mut index, mut of) = (slice.index, slice.of.max(1));
-    if of == 1 {
+    if slice.of <= 1 {
         return complete_until(frame, start, stop);
     }
+    deal(&FrameTree(frame), start, slice, stop)
+}
+
+/// Counts slice `slice` of the completions of `start` in `tree`, dealt out in stages as the
+/// module says.
+pub(crate) fn deal<T: Tree>(
+    tree: &T,
+    start: &Start,
+    slice: Slice,
+    stop: &AtomicBool,
+) -> Option<Found> {
+    let (mut index, mut of) = (slice.index, slice.of.max(1));
     let mut states = vec![*start];
     let mut found = Found::default();
-    let floor = frame.depth.saturating_sub(KEEP_LEVELS);
+    let floor = tree.floor();
     while of > 1 {
         let buckets = of.min(RADIX);
-        let made = deepen(frame, &mut states, buckets as usize * PER_BUCKET, floor);
+        let made = deepen(tree, &mut states, buckets as usize * PER_BUCKET, floor);
         if index == 0 {
             found.nodes += made;
         }
@@ -67,7 +109,7 @@ pub fn complete_slice_until(
         }
     }
     for s in &states {
-        let f = complete_until(frame, s, stop)?;
+        let f = tree.complete(s, stop)?;
         found.count += f.count;
         found.nodes += f.nodes;
     }
@@ -76,7 +118,7 @@ pub fn complete_slice_until(
 
 /// Replaces `states` by their descendants, a level at a time, until there are at least
 /// `wanted` of them or they stand at level `floor`; returns the queens placed on the way.
-fn deepen(frame: &Frame, states: &mut Vec<Start>, wanted: usize, floor: usize) -> u64 {
+fn deepen<T: Tree>(tree: &T, states: &mut Vec<Start>, wanted: usize, floor: usize) -> u64 {
     let mut placed = 0;
     while states.len() < wanted && states.iter().any(|s| s.level < floor) {
         let mut next = Vec::with_capacity(states.len() * 4);
@@ -85,11 +127,11 @@ fn deepen(frame: &Frame, states: &mut Vec<Start>, wanted: usize, floor: usize) -
                 next.push(*s);
                 continue;
             }
-            let mut free = frame.free(s);
+            let mut free = tree.free(s);
             while free != 0 {
                 let b = free & free.wrapping_neg();
                 free ^= b;
-                next.push(frame.descend(s, b));
+                next.push(tree.descend(s, b));
                 placed += 1;
             }
         }
