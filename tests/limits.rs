@@ -177,17 +177,23 @@ fn a_kernel_count_whose_bookkeeping_does_not_fit_runs_in_the_shards_advised() {
     let shards = advised_shards(&cmd().args(args).output().unwrap());
     // A shard of that count passes the check and counts slices of seconds: a signal stops
     // it at once.
+    interrupted_shard(&args, (0, shards), std::time::Duration::from_secs(5));
+}
+
+/// Runs shard `index` of `count` of the count `args`, sends SIGINT after `wait`, and requires
+/// exit 130 within 5 s of it.
+fn interrupted_shard(args: &[&str], (index, count): (u64, u64), wait: std::time::Duration) {
     let dir = tempfile::tempdir().unwrap();
     let child = Std::cargo_bin("nqueens-count")
         .unwrap()
         .args(args)
-        .args(["--shard", &format!("0/{shards}"), "--out"])
+        .args(["--shard", &format!("{index}/{count}"), "--out"])
         .arg(dir.path().join("s.json"))
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(std::time::Duration::from_secs(5));
+    std::thread::sleep(wait);
     let pid = libc::pid_t::try_from(child.id()).unwrap();
     // SAFETY: `kill` only signals the child started above, not yet waited for.
     assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
@@ -205,23 +211,9 @@ fn a_count_past_n_29_runs_in_shards_of_lots_that_fit() {
     // stops one at once.
     let args = ["30", "-t", "1", "--memory", "2G"];
     let shards = advised_shards(&cmd().args(args).output().unwrap());
-    let dir = tempfile::tempdir().unwrap();
-    let child = Std::cargo_bin("nqueens-count")
-        .unwrap()
-        .args(args)
-        .args(["--shard", &format!("{}/{shards}", shards / 2), "--out"])
-        .arg(dir.path().join("s.json"))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_secs(8));
-    let pid = libc::pid_t::try_from(child.id()).unwrap();
-    // SAFETY: `kill` only signals the child started above, not yet waited for.
-    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
-    let signalled = std::time::Instant::now();
-    let out = child.wait_with_output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(130), "{err}");
-    assert!(signalled.elapsed().as_secs() < 5, "{err}");
+    interrupted_shard(
+        &args,
+        (shards / 2, shards),
+        std::time::Duration::from_secs(8),
+    );
 }
