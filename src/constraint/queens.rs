@@ -44,9 +44,8 @@ pub(crate) fn complete(
 struct Rows<'a>(&'a [u64]);
 
 impl Tree for Rows<'_> {
-    fn floor(&self) -> usize {
-        // As in the kernel: the states dealt out keep some levels below them.
-        self.0.len().saturating_sub(6)
+    fn depth(&self) -> usize {
+        self.0.len()
     }
     fn free(&self, s: &Start) -> u64 {
         self.0[s.level] & !(s.cols | s.diag | s.anti)

@@ -15,27 +15,16 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use super::kernel::{Start, Tree, deal};
 use super::{Found, Slice};
-
-/// States each slice gets at least, where the rows allow: enough that the slices even out the
-/// uneven sizes of the subtrees below them.
-const PER_SLICE: usize = 16;
-
-/// Rows kept below the row a slicing stops at, so that the states it deals out still hold
-/// searches of some size.
-const KEEP_ROWS: usize = 3;
 
 /// Placements between two looks at the stop flag (some milliseconds of work).
 const POLL: u64 = 1 << 20;
 
-/// A partly filled top half: the next row to fill and the lines taken (with their images).
-#[derive(Clone, Copy, Debug)]
-struct State {
-    row: usize,
-    cols: u64,
-    sums: u64,
-    diffs: u64,
-}
+/// A partly filled top half, in the kernel's state: the next row to fill (`level`) and the
+/// lines taken with their images, by their index on the whole board: columns (`cols`), sum
+/// diagonals (`diag`) and difference diagonals (`anti`).
+type State = Start;
 
 /// The board's size and the columns a queen of the top half may never take.
 struct Half {
@@ -57,14 +46,14 @@ impl Half {
         }
     }
 
-    /// The columns free for a queen in `s.row`.
+    /// The columns free for a queen in `s.level`.
     #[inline]
     fn free(&self, s: &State) -> u64 {
-        let (n, r) = (self.n, s.row);
+        let (n, r) = (self.n, s.level);
         self.columns
             & !s.cols
-            & !(s.sums >> r)
-            & !(s.diffs >> (n - 1 - r))
+            & !(s.diag >> r)
+            & !(s.anti >> (n - 1 - r))
             & !(1 << r)
             & !(1 << (n - 1 - r))
     }
@@ -72,13 +61,13 @@ impl Half {
     /// `s` with a queen in its row at column bit `b`, and the queen's image.
     #[inline]
     fn place(&self, s: &State, b: u64) -> State {
-        let (n, r) = (self.n, s.row);
+        let (n, r) = (self.n, s.level);
         let c = b.trailing_zeros() as usize;
         State {
-            row: r + 1,
+            level: r + 1,
             cols: s.cols | b | 1 << (n - 1 - c),
-            sums: s.sums | 1 << (r + c) | 1 << (2 * n - 2 - r - c),
-            diffs: s.diffs | 1 << (n - 1 - r + c) | 1 << (n - 1 + r - c),
+            diag: s.diag | 1 << (r + c) | 1 << (2 * n - 2 - r - c),
+            anti: s.anti | 1 << (n - 1 - r + c) | 1 << (n - 1 + r - c),
         }
     }
 
@@ -90,11 +79,11 @@ impl Half {
             return None;
         }
         let last = self.rows - 1;
-        if s.row > last {
+        if s.level > last {
             found.count = 1;
             return Some(found);
         }
-        if s.row == last {
+        if s.level == last {
             found.count = u64::from(self.free(s).count_ones());
             return Some(found);
         }
@@ -119,7 +108,7 @@ impl Half {
                 return None;
             }
             let options = self.free(&next);
-            if next.row == last {
+            if next.level == last {
                 // The last row of the top half: each free column is one solution.
                 found.count += u64::from(options.count_ones());
             } else if options != 0 {
@@ -130,18 +119,31 @@ impl Half {
     }
 }
 
+impl Tree for Half {
+    fn depth(&self) -> usize {
+        self.rows
+    }
+    fn free(&self, s: &Start) -> u64 {
+        Half::free(self, s)
+    }
+    fn descend(&self, s: &Start, b: u64) -> Start {
+        self.place(s, b)
+    }
+    fn complete(&self, s: &Start, stop: &AtomicBool) -> Option<Found> {
+        Half::complete(self, s, stop)
+    }
+}
+
 /// Counts slice `slice` of the solutions of an n×n board that a half turn leaves unchanged
 /// and whose row-0 queen stands in column `first` (all of them for [`Slice::WHOLE`]), giving
-/// up (`None`) within milliseconds once `stop` is set. Slice `i` of `k` takes every `k`-th of
-/// the states of the first row that holds at least 16 `k` of them (or three rows above the
-/// last); the placements above it are counted by slice 0, so nodes add up as counts do.
+/// up (`None`) within milliseconds once `stop` is set. The slices deal out the states a few
+/// rows down as the kernel's do ([`deal`]), so that they add up to the whole, nodes too.
 pub fn count_half_turn_until(
     n: usize,
     first: usize,
     slice: Slice,
     stop: &AtomicBool,
 ) -> Option<Found> {
-    let of = slice.of.max(1);
     let empty = Found::default();
     if n == 1 {
         return Some(Found {
@@ -150,51 +152,18 @@ pub fn count_half_turn_until(
         });
     }
     let half = Half::new(n);
-    let top = State {
-        row: 0,
-        cols: 0,
-        sums: 0,
-        diffs: 0,
-    };
+    let top = State::default();
     if first >= n || half.free(&top) & 1 << first == 0 {
         return Some(empty);
     }
     let start = half.place(&top, 1 << first);
-    let mut above = Found { count: 0, nodes: 1 };
-    if of == 1 {
-        let mut found = half.complete(&start, stop)?;
-        found.nodes += above.nodes;
-        return Some(found);
-    }
-    // Deal the states of a row out, row by row down, until there are enough of them.
-    let floor = half.rows.saturating_sub(KEEP_ROWS).max(1);
-    let mut states = vec![start];
-    while states.len() < PER_SLICE.saturating_mul(of as usize) && states[0].row < floor {
-        let mut next = Vec::with_capacity(states.len() * 4);
-        for s in &states {
-            let mut free = half.free(s);
-            while free != 0 {
-                let b = free & free.wrapping_neg();
-                free ^= b;
-                next.push(half.place(s, b));
-            }
-        }
-        above.nodes += next.len() as u64;
-        states = next;
-        if states.is_empty() {
-            break;
-        }
-    }
-    let mut found = if slice.index == 0 { above } else { empty };
-    for s in states
-        .iter()
-        .skip(usize::try_from(slice.index).unwrap_or(usize::MAX))
-        .step_by(of as usize)
-    {
-        let f = half.complete(s, stop)?;
-        found.count += f.count;
-        found.nodes += f.nodes;
-    }
+    let mut found = if slice.of <= 1 {
+        half.complete(&start, stop)?
+    } else {
+        deal(&half, &start, slice, stop)?
+    };
+    // The row-0 queen, placed here: the first slice counts it.
+    found.nodes += u64::from(slice.index == 0);
     Some(found)
 }
 
@@ -219,7 +188,7 @@ mod tests {
 
     #[test]
     fn slices_add_up_to_the_whole_search() {
-        for (n, first) in [(12, 3), (13, 5), (16, 2), (17, 3)] {
+        for (n, first) in [(12, 3), (13, 5), (16, 2), (17, 3), (20, 4), (21, 6)] {
             let whole = count(n, first, Slice::WHOLE);
             assert!(whole.count > 0, "n = {n}");
             for of in [2, 7, 100, 5000] {
@@ -232,6 +201,11 @@ mod tests {
                 });
                 assert_eq!(sum, whole, "n = {n}, first {first}, {of} slices");
             }
+        }
+        // With rows enough to deal from, every slice gets a share.
+        for index in 0..7 {
+            let share = count(20, 4, Slice { index, of: 7 }).count;
+            assert!(share > 0, "slice {index} of 7");
         }
     }
 

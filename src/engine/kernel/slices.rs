@@ -25,16 +25,17 @@ const RADIX: u64 = 256;
 /// buckets even out the uneven sizes of the subtrees below them.
 const PER_BUCKET: usize = 16;
 
-/// Levels kept above the bottom of the frame: a stage stops enumerating there, so that the
-/// states it deals out still run the kernel's fastest bottom (the last five levels counted
-/// in bulk) below them.
+/// Levels kept above the bottom of the tree: a stage stops enumerating there, so that the
+/// states it deals out still hold searches of some size (in the kernel, its fastest bottom:
+/// the last five levels counted in bulk).
 const KEEP_LEVELS: usize = 6;
 
-/// A search tree whose states a slice deals out: the kernel's frames, and the rows of a
-/// constrained board (`crate::constraint`).
+/// A search tree whose states a slice deals out: the kernel's frames, the rows of a
+/// constrained board (`crate::constraint`) and the top half of a half-turn search
+/// (`crate::engine::half_turn`).
 pub(crate) trait Tree {
-    /// The level below which no stage enumerates (some levels above the bottom).
-    fn floor(&self) -> usize;
+    /// The levels of the tree (a stage stops [`KEEP_LEVELS`] above the last).
+    fn depth(&self) -> usize;
     /// The free squares of the level that `s` is about to fill.
     fn free(&self, s: &Start) -> u64;
     /// `s` with a queen on square bit `b` of its level.
@@ -47,8 +48,8 @@ pub(crate) trait Tree {
 struct FrameTree<'a>(&'a Frame);
 
 impl Tree for FrameTree<'_> {
-    fn floor(&self) -> usize {
-        self.0.depth.saturating_sub(KEEP_LEVELS)
+    fn depth(&self) -> usize {
+        self.0.depth
     }
     fn free(&self, s: &Start) -> u64 {
         self.0.free(s)
@@ -88,7 +89,7 @@ pub(crate) fn deal<T: Tree>(
     let (mut index, mut of) = (slice.index, slice.of.max(1));
     let mut states = vec![*start];
     let mut found = Found::default();
-    let floor = tree.floor();
+    let floor = tree.depth().saturating_sub(KEEP_LEVELS);
     while of > 1 {
         let buckets = of.min(RADIX);
         let made = deepen(tree, &mut states, buckets as usize * PER_BUCKET, floor);
