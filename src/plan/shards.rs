@@ -60,21 +60,21 @@ impl Plan {
         (index, count): (u64, u64),
     ) -> impl Iterator<Item = (Subproblem, u32)> + '_ {
         let step = usize::try_from(count).unwrap_or(usize::MAX).max(1);
+        // A count of no shards owns nothing (as [`Plan::owns`] says).
+        let end = if count == 0 { 0 } else { self.lots };
         let mut entry = 0;
-        (index.min(self.lots)..self.lots)
-            .step_by(step)
-            .map(move |lot| {
-                entry = if self.lot_starts.is_empty() {
-                    lot as usize
-                } else {
-                    // The lots increase: search on from the last entry.
-                    entry + self.lot_starts[entry..].partition_point(|&f| f <= lot) - 1
-                };
-                let e = &self.entries[entry];
-                let skipped = (lot - self.first_lot(entry)) * LOT_SLICES;
-                let slices = (slices_of(e) - skipped).min(LOT_SLICES);
-                (self.slice(entry, e.id + skipped), slices as u32)
-            })
+        (index.min(end)..end).step_by(step).map(move |lot| {
+            entry = if self.lot_starts.is_empty() {
+                lot as usize
+            } else {
+                // The lots increase: search on from the last entry.
+                entry + self.lot_starts[entry..].partition_point(|&f| f <= lot) - 1
+            };
+            let e = &self.entries[entry];
+            let skipped = (lot - self.first_lot(entry)) * LOT_SLICES;
+            let slices = (slices_of(e) - skipped).min(LOT_SLICES);
+            (self.slice(entry, e.id + skipped), slices as u32)
+        })
     }
 
     /// The number of lots shard `index` of `count` owns.
@@ -176,8 +176,10 @@ mod tests {
         for count in [1, 2, 3, 5, 1000] {
             shards_share_out(&plan, count);
         }
-        // A shard past the last lot owns nothing.
+        // A shard past the last lot owns nothing, nor does any of no shards.
         assert_eq!(plan.shard_lots((plan.lots(), plan.lots() + 1)).count(), 0);
+        assert_eq!(plan.shard_lots((0, 0)).count(), 0);
+        assert_eq!(plan.shard_lot_count((0, 0)), 0);
         assert_eq!(plan.shard_lot_count((plan.lots(), plan.lots() + 1)), 0);
     }
 }
