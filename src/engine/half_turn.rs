@@ -45,6 +45,13 @@ impl Half {
             columns: all & !middle,
         }
     }
+}
+
+/// The top half as a search tree, so that the kernel's dealer can share it out to slices.
+impl Tree for Half {
+    fn depth(&self) -> usize {
+        self.rows
+    }
 
     /// The columns free for a queen in `s.level`.
     #[inline]
@@ -60,7 +67,7 @@ impl Half {
 
     /// `s` with a queen in its row at column bit `b`, and the queen's image.
     #[inline]
-    fn place(&self, s: &State, b: u64) -> State {
+    fn descend(&self, s: &State, b: u64) -> State {
         let (n, r) = (self.n, s.level);
         let c = b.trailing_zeros() as usize;
         State {
@@ -102,7 +109,7 @@ impl Half {
             }
             let b = *free & free.wrapping_neg();
             *free ^= b;
-            let next = self.place(state, b);
+            let next = self.descend(state, b);
             found.nodes += 1;
             if found.nodes % POLL == 0 && stop.load(Ordering::Relaxed) {
                 return None;
@@ -116,21 +123,6 @@ impl Half {
                 stack[depth] = (next, options);
             }
         }
-    }
-}
-
-impl Tree for Half {
-    fn depth(&self) -> usize {
-        self.rows
-    }
-    fn free(&self, s: &Start) -> u64 {
-        Half::free(self, s)
-    }
-    fn descend(&self, s: &Start, b: u64) -> Start {
-        self.place(s, b)
-    }
-    fn complete(&self, s: &Start, stop: &AtomicBool) -> Option<Found> {
-        Half::complete(self, s, stop)
     }
 }
 
@@ -156,7 +148,7 @@ pub fn count_half_turn_until(
     if first >= n || half.free(&top) & 1 << first == 0 {
         return Some(empty);
     }
-    let start = half.place(&top, 1 << first);
+    let start = half.descend(&top, 1 << first);
     let mut found = if slice.of <= 1 {
         half.complete(&start, stop)?
     } else {

@@ -21,7 +21,8 @@ pub mod kernel;
 /// row sets out (every `of`-th to one slice); a unit of one row set deals out its matching (the
 /// sieve deals the pairs of pattern classes, `join/sieve.rs`; where its matching is not sieved,
 /// slice 0 counts it whole); the kernel deals out the subtrees of its search
-/// ([`kernel::complete_slice_until`]).
+/// ([`kernel::complete_slice_until`]), and its dealer shares out the half-turn searches
+/// ([`half_turn`]) and the searches of a constrained board the same way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Slice {
     /// Which slice, from 0.

@@ -518,11 +518,7 @@ impl Plan {
                     h.write_u64(start.diag);
                     h.write_u64(start.anti);
                     h.write_u64(u64::from(weight));
-                    // Plans of whole searches keep the fingerprint they had before slices.
-                    if slice.of > 1 {
-                        h.write_u64(5);
-                        h.write_u64(slice.of);
-                    }
+                    slice_fingerprint(&mut h, slice);
                 }
                 Work::Invariant {
                     quarter,
@@ -531,11 +527,7 @@ impl Plan {
                 } => {
                     h.write_u64(1 + u64::from(quarter));
                     h.write_u64(u64::from(first));
-                    // Plans of whole searches keep the fingerprint they had before slices.
-                    if slice.of > 1 {
-                        h.write_u64(5);
-                        h.write_u64(slice.of);
-                    }
+                    slice_fingerprint(&mut h, slice);
                 }
                 Work::Constrained { start, slice } => {
                     h.write_u64(4);
@@ -543,11 +535,7 @@ impl Plan {
                     h.write_u64(start.cols);
                     h.write_u64(start.diag);
                     h.write_u64(start.anti);
-                    // Plans of whole searches keep the fingerprint they had before slices.
-                    if slice.of > 1 {
-                        h.write_u64(5);
-                        h.write_u64(slice.of);
-                    }
+                    slice_fingerprint(&mut h, slice);
                 }
                 Work::Join { unit, weight } => {
                     h.write_u64(3);
@@ -567,6 +555,16 @@ impl Plan {
             }
         }
         h.finish()
+    }
+}
+
+/// Adds a search's slice count to a plan's fingerprint, where it is cut: plans of whole
+/// searches keep the fingerprint they had before slices. (A join unit's count is written
+/// untagged, as it was first.)
+fn slice_fingerprint(h: &mut crate::hash::Fnv, slice: Slice) {
+    if slice.of > 1 {
+        h.write_u64(5);
+        h.write_u64(slice.of);
     }
 }
 
