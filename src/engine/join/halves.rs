@@ -31,6 +31,42 @@ pub(super) fn halves(
     Some(())
 }
 
+/// The patterns [`halves`] makes, handed to `f` a block at a time (of about [`BLOCK`]
+/// patterns, in the same order as [`halves`] lists them) instead of kept: a side of n = 28
+/// holds up to 170 million of them, more than a thread's share of memory. `None` if `stop`
+/// rose (looked at between groups).
+pub(super) fn each_half(
+    q: &Quadrants,
+    view: &View<'_>,
+    sides: [usize; 2],
+    (rows, cols): (u32, u32),
+    buf: &mut Vec<u64>,
+    stop: &AtomicBool,
+    f: &mut dyn FnMut(&[u64]),
+) -> Option<()> {
+    buf.clear();
+    for (ns, ss) in group_pairs(q, view, sides, rows, cols) {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        for p in ns.chunks(1) {
+            pair_up(p, ss, buf);
+            if buf.len() >= BLOCK {
+                f(buf);
+                buf.clear();
+            }
+        }
+    }
+    if !buf.is_empty() {
+        f(buf);
+    }
+    buf.clear();
+    Some(())
+}
+
+/// Patterns handed on at a time by [`each_half`].
+const BLOCK: usize = 1 << 16;
+
 /// The north and south pairs [`halves`] tests for the same side: the sum over the column
 /// splits of the two groups' sizes multiplied.
 pub(super) fn side_pairs(

@@ -92,7 +92,7 @@ pub(super) fn count_part_until(
     } else {
         (other, one)
     };
-    let sieved = one.len() * other.len() > PAIRWISE_LIMIT && sieve::pays(large.len());
+    let sieved = sieved(small.len(), large.len());
     if !sieved && slice.index > 0 {
         return Some(0);
     }
@@ -103,6 +103,11 @@ pub(super) fn count_part_until(
         return count_plain(small, large, bits, scratch, stop);
     }
     sieve::count(large, small, bits, None, scratch, stop, part)
+}
+
+/// Whether the matching of sides of `small` and `large` patterns is sieved.
+pub(super) fn sieved(small: usize, large: usize) -> bool {
+    small * large > PAIRWISE_LIMIT && sieve::pays(large)
 }
 
 /// Seconds [`count_fitting`] would take, projected from matching a share of the work when the
@@ -126,7 +131,7 @@ pub fn time_fitting(
         count_fitting_until(one, other, bits, scratch, stop)?;
         return Some(begun.elapsed().as_secs_f64());
     }
-    let stride = (sieve::classes_for(bits, large.len()) / classes.max(1)).max(1);
+    let stride = (sieve::classes_for(large.len()) / classes.max(1)).max(1);
     sieve::time(large, small, bits, scratch, stop, (stride, seed % stride))
 }
 
@@ -161,6 +166,12 @@ pub struct Tables {
     pub(super) queries: Vec<u64>,
     pub(super) table_starts: Vec<usize>,
     pub(super) query_starts: Vec<usize>,
+    /// The sieve both sides were sorted by.
+    pub(super) split: Option<sieve::Split>,
+    /// The runs of query classes fitting one table class.
+    pub(super) runs: Vec<(usize, usize)>,
+    /// A streamed matching: the range of table classes `table` holds.
+    pub(super) group: Option<(usize, usize)>,
 }
 
 impl Tables {

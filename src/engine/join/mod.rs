@@ -71,7 +71,7 @@ pub use memory::{LISTS_BY_DEFAULT_UNTIL, Layout, MAX_JOIN_N, MAX_LISTED_N, memor
 pub use quadrant::Quadrants;
 pub use units::{Middle, Unit, stratum, units};
 
-use halves::{halves, halves_even};
+use halves::{each_half, halves, halves_even, side_pairs};
 use matching::count_part_until;
 use partition::{Cache, Key, Partition};
 use quadrant::{Lists, View};
@@ -95,6 +95,13 @@ struct Scratch {
     /// `west` hold, with, where its matching is sieved, both sides sorted in `tables`: the
     /// next slice of the same unit starts from them.
     made_for: Option<(usize, u32, Option<Middle>)>,
+    /// A streamed unit (sides too large to hold): its four partitions, kept for the next
+    /// slice of the same unit, and whether the west side is its table.
+    streamed: Option<([Rc<Partition>; 4], bool)>,
+    /// Tests: the candidate pairs past which units stream and the table patterns a streamed
+    /// group holds, in place of [`STREAM_ABOVE`] and [`sieve::GROUP_PATTERNS`].
+    #[cfg(test)]
+    limits: Option<(u64, usize)>,
 }
 
 thread_local! {
@@ -171,6 +178,182 @@ pub fn partition_sizes(n: usize) -> (usize, usize) {
     (largest, total)
 }
 
+/// The two sides (east, west) of a one-row-set unit of an even board, bounded layout (for
+/// experiments on the matching).
+pub fn unit_sides(q: &Quadrants, unit: &Unit) -> (Vec<u64>, Vec<u64>) {
+    static NEVER: AtomicBool = AtomicBool::new(false);
+    let geo = &q.geo;
+    let free = free_lines(geo, unit.middle);
+    let side = (1u32 << geo.h) - 1;
+    let east_rows = unit.east_rows;
+    let west_rows = free.rows & !east_rows;
+    let mut parts = Cache::default();
+    let wanted = [
+        ((0, 0), west_rows & side, free.west_cols),
+        ((0, geo.far), east_rows & side, free.east_cols),
+        ((geo.far, 0), (west_rows >> geo.far) & side, free.west_cols),
+        (
+            (geo.far, geo.far),
+            (east_rows >> geo.far) & side,
+            free.east_cols,
+        ),
+    ];
+    let got = wanted.map(|(origin, rows, cols)| {
+        let key = Key {
+            n: geo.n,
+            origin,
+            rows,
+            cols,
+            forbid: (0, 0),
+        };
+        parts.get(0, geo, &q.index, key)
+    });
+    let view = View::parts([0, 1, 2, 3].map(|k| &*got[k]));
+    let (mut east, mut west) = (Vec::new(), Vec::new());
+    halves(
+        q,
+        &view,
+        [1, 3],
+        (east_rows, free.east_cols),
+        &mut east,
+        &NEVER,
+    )
+    .unwrap();
+    halves(
+        q,
+        &view,
+        [0, 2],
+        (west_rows, free.west_cols),
+        &mut west,
+        &NEVER,
+    )
+    .unwrap();
+    (east, west)
+}
+
+/// Candidate pairs of north and south quadrant placements (an upper bound of a unit's
+/// half-boards) past which a unit's sides are not held whole but read anew block by block
+/// ([`sieve::count_streamed`]): some 512 MiB of patterns; only units of n = 28 pass it.
+const STREAM_ABOVE: u64 = 1 << 26;
+
+/// Slices of one unit a worker takes in a row (the pool's blocks, `crate::run::pool`).
+const SLICES_A_BLOCK: f64 = 16.0;
+
+/// One side of a unit as a [`sieve::Source`]: its half-boards made from the partitions each
+/// time it is read.
+struct HalfSource<'a, 'v> {
+    q: &'a Quadrants,
+    view: &'a View<'v>,
+    sides: [usize; 2],
+    rows_cols: (u32, u32),
+    buf: &'a mut Vec<u64>,
+    stop: &'a AtomicBool,
+}
+
+impl sieve::Source for HalfSource<'_, '_> {
+    fn each(&mut self, f: &mut dyn FnMut(&[u64])) -> Option<()> {
+        let (q, view, sides, rc) = (self.q, self.view, self.sides, self.rows_cols);
+        each_half(q, view, sides, rc, self.buf, self.stop, f)
+    }
+}
+
+/// How [`streamed_unit`] counts: the pattern length, a timing sample (table classes, seed)
+/// or the slice, and for a later slice of the same unit, which side its table was.
+struct Streamed {
+    bits: usize,
+    sample: Option<(usize, usize)>,
+    slice: Slice,
+    west_table: Option<bool>,
+    /// Table patterns a group holds ([`sieve::GROUP_PATTERNS`]).
+    group: usize,
+}
+
+/// Counts (or times) a unit whose sides are read anew each time ([`STREAM_ABOVE`]): the
+/// count, the seconds spent reading and sorting the sides and the (projected) seconds of
+/// the matching, and whether the west side was the table (the larger side, as
+/// [`matching::count_part_until`] chooses it) where the next slice of the unit may start from
+/// what `t` holds.
+fn streamed_unit(
+    east: &mut HalfSource<'_, '_>,
+    west: &mut HalfSource<'_, '_>,
+    how: Streamed,
+    t: &mut Tables,
+    stop: &AtomicBool,
+) -> Option<(Found, (f64, f64), Option<bool>)> {
+    use sieve::Source;
+    let begun = std::time::Instant::now();
+    let (stats, west_table) = match how.west_table {
+        Some(w) => (None, w),
+        None => {
+            let (mut se, mut sw) = (sieve::Stats::default(), sieve::Stats::default());
+            east.each(&mut |b| se.add(b))?;
+            west.each(&mut |b| sw.add(b))?;
+            let w = sw.len >= se.len;
+            (Some((se, sw)), w)
+        }
+    };
+    if let Some((se, sw)) = &stats {
+        let (large, small) = (se.len.max(sw.len), se.len.min(sw.len));
+        if !matching::sieved(small, large) {
+            // Small after all: held whole, as any unit.
+            let (mut e, mut w) = (Vec::new(), Vec::new());
+            east.each(&mut |b| e.extend_from_slice(b))?;
+            west.each(&mut |b| w.extend_from_slice(b))?;
+            let nodes = (e.len() + w.len()) as u64;
+            let (tq, qq) = if w.len() >= e.len() {
+                (&w, &e)
+            } else {
+                (&e, &w)
+            };
+            let part = Part::fresh(how.slice);
+            let count = match how.sample {
+                Some(classes) => {
+                    let secs = time_fitting(tq, qq, how.bits, t, stop, classes)?;
+                    return Some((Found { count: 0, nodes }, (0.0, secs), None));
+                }
+                None => count_part_until(tq, qq, how.bits, t, part, stop)?,
+            };
+            return Some((Found { count, nodes }, (0.0, 0.0), None));
+        }
+    }
+    let ordered = stats
+        .as_ref()
+        .map(|(se, sw)| if west_table { (sw, se) } else { (se, sw) });
+    let share = match how.sample {
+        Some((classes, seed)) => {
+            let len = ordered.map_or(0, |(ts, _)| ts.len);
+            let stride = (sieve::classes_for(len) / classes.max(1)).max(1);
+            sieve::Share::Sampled {
+                stride,
+                offset: seed % stride,
+            }
+        }
+        None => sieve::Share::Slice(Part {
+            slice: how.slice,
+            sorted: how.west_table.is_some(),
+        }),
+    };
+    let (table, queries): (&mut dyn Source, &mut dyn Source) = if west_table {
+        (west, east)
+    } else {
+        (east, west)
+    };
+    let figures = begun.elapsed().as_secs_f64();
+    let (count, passes, matching) = sieve::count_streamed(
+        table,
+        queries,
+        ordered,
+        (how.bits, how.group),
+        t,
+        stop,
+        share,
+    )?;
+    let nodes = (t.table_starts.last().copied().unwrap_or(0)
+        + t.query_starts.last().copied().unwrap_or(0)) as u64;
+    let found = Found { count, nodes };
+    Some((found, (figures + passes, matching), Some(west_table)))
+}
+
 /// Counts `unit` (or, with `sample`, a share of it) and returns what it found with the
 /// seconds the whole unit is projected to take (only measured when sampling).
 fn count_unit_with(
@@ -212,7 +395,14 @@ fn count_unit_with(
         middle,
         parts,
         made_for,
+        streamed,
+        #[cfg(test)]
+        limits,
     } = s;
+    #[cfg(not(test))]
+    let (stream_above, group) = (STREAM_ABOVE, sieve::GROUP_PATTERNS);
+    #[cfg(test)]
+    let (stream_above, group) = limits.unwrap_or((STREAM_ABOVE, sieve::GROUP_PATTERNS));
     let filtered = match (unit.middle, middle) {
         (Some(_), Some((_, _, lists))) if !q.is_bounded() => Some(View::of(lists)),
         _ => None,
@@ -250,41 +440,99 @@ fn count_unit_with(
         }
         let begun = std::time::Instant::now();
         let west_rows = free.rows & !east_rows;
-        if made {
+        // A streamed unit's slice after another of it keeps its partitions and sorted
+        // sides.
+        let streamed_before = if made { streamed.take() } else { None };
+        *streamed = None;
+        let west_table_before = streamed_before.as_ref().map(|&(_, w)| w);
+        // The held sides and their sorted copies are this unit's.
+        let held = made && streamed_before.is_none();
+        if held {
             // `east` and `west` are this unit's already.
         } else if q.is_bounded() {
-            // North-west, north-east, south-west, south-east: each quadrant's rows of this
-            // row set.
-            let wanted = [
-                ((0, 0), west_rows & side, free.west_cols),
-                ((0, geo.far), east_rows & side, free.east_cols),
-                ((geo.far, 0), (west_rows >> geo.far) & side, free.west_cols),
-                (
-                    (geo.far, geo.far),
-                    (east_rows >> geo.far) & side,
-                    free.east_cols,
-                ),
-            ];
-            // Each partition takes up to a second or two at n = 28: the stop flag is looked
-            // at between them (and between the groups of a side).
-            let mut got: [Option<Rc<Partition>>; 4] = Default::default();
-            for (slot, (origin, rows, cols)) in got.iter_mut().zip(wanted) {
-                if stop.load(Ordering::Relaxed) {
-                    return None;
+            let parts = match streamed_before {
+                Some((held, _)) => held,
+                None => {
+                    // North-west, north-east, south-west, south-east: each quadrant's rows of
+                    // this row set.
+                    let wanted = [
+                        ((0, 0), west_rows & side, free.west_cols),
+                        ((0, geo.far), east_rows & side, free.east_cols),
+                        ((geo.far, 0), (west_rows >> geo.far) & side, free.west_cols),
+                        (
+                            (geo.far, geo.far),
+                            (east_rows >> geo.far) & side,
+                            free.east_cols,
+                        ),
+                    ];
+                    // Each partition takes up to a second or two at n = 28: the stop flag is
+                    // looked at between them (and between the groups of a side).
+                    let mut got: [Option<Rc<Partition>>; 4] = Default::default();
+                    for (slot, (origin, rows, cols)) in got.iter_mut().zip(wanted) {
+                        if stop.load(Ordering::Relaxed) {
+                            return None;
+                        }
+                        let key = Key {
+                            n: geo.n,
+                            origin,
+                            rows,
+                            cols,
+                            forbid,
+                        };
+                        *slot = Some(parts.get(q.cache, geo, &q.index, key));
+                    }
+                    got.map(|p| p.expect("every partition was made above"))
                 }
-                let key = Key {
-                    n: geo.n,
-                    origin,
-                    rows,
-                    cols,
-                    forbid,
-                };
-                *slot = Some(parts.get(q.cache, geo, &q.index, key));
-            }
-            let parts = got.map(|p| p.expect("every partition was made above"));
+            };
             let view = View::parts([0, 1, 2, 3].map(|k| &*parts[k]));
-            halves(q, &view, [1, 3], (east_rows, free.east_cols), east, stop)?;
-            halves(q, &view, [0, 2], (west_rows, free.west_cols), west, stop)?;
+            let east_side = (east_rows, free.east_cols);
+            let west_side = (west_rows, free.west_cols);
+            let large = unit.span == 1
+                && side_pairs(q, &view, [1, 3], east_side.0, east_side.1)
+                    + side_pairs(q, &view, [0, 2], west_side.0, west_side.1)
+                    > stream_above;
+            if large {
+                let mut east_src = HalfSource {
+                    q,
+                    view: &view,
+                    sides: [1, 3],
+                    rows_cols: east_side,
+                    buf: east,
+                    stop,
+                };
+                let mut west_src = HalfSource {
+                    q,
+                    view: &view,
+                    sides: [0, 2],
+                    rows_cols: west_side,
+                    buf: west,
+                    stop,
+                };
+                let how = Streamed {
+                    bits: geo.pattern_bits(),
+                    sample: sample.map(|x| (x.classes, x.seed + i as usize)),
+                    slice: matching_slice,
+                    west_table: west_table_before,
+                    group,
+                };
+                let (found, (passes, matching), reusable) =
+                    streamed_unit(&mut east_src, &mut west_src, how, tables, stop)?;
+                total.count += found.count;
+                total.nodes += found.nodes;
+                if sample.is_some() {
+                    // Each block of slices a worker takes reads the sides anew.
+                    let of = unit.slice.of as f64;
+                    let blocks = (of / SLICES_A_BLOCK).ceil();
+                    seconds += f64::from(stride) * (passes * blocks + matching) / of;
+                }
+                if let Some(west_table) = reusable {
+                    *streamed = Some((parts, west_table));
+                    *made_for = key;
+                }
+                continue;
+            }
+            halves(q, &view, [1, 3], east_side, east, stop)?;
+            halves(q, &view, [0, 2], west_side, west, stop)?;
         } else {
             match &filtered {
                 Some(view) => {
@@ -319,7 +567,7 @@ fn count_unit_with(
         }
         let part = Part {
             slice: matching_slice,
-            sorted: made,
+            sorted: held,
         };
         // A matching that ends has left the sides sorted wherever it sieves them; one that
         // stopped may not have.
@@ -408,6 +656,72 @@ mod tests {
             }
         }
         assert!(split >= 6, "only {split} units were really cut");
+    }
+
+    /// Counts on this thread with units streamed from `stream_above` candidate pairs on and
+    /// table groups of at most `group` patterns.
+    fn streaming<T>(limits: Option<(u64, usize)>, f: impl FnOnce() -> T) -> T {
+        SCRATCH.with(|s| {
+            let mut s = s.borrow_mut();
+            s.limits = limits;
+            s.made_for = None;
+        });
+        let out = f();
+        SCRATCH.with(|s| s.borrow_mut().limits = None);
+        out
+    }
+
+    #[test]
+    fn streamed_units_and_their_slices_count_as_held_ones() {
+        let mut streamed_big = 0;
+        for n in [8, 12, 16, 18] {
+            let q = Quadrants::bounded(n, 1 << 20);
+            let all = units(n);
+            let picks: Vec<Unit> = all
+                .iter()
+                .step_by((all.len() / 7).max(1))
+                .map(|x| x.0)
+                .collect();
+            for u in &picks {
+                let whole = count_unit(&q, u);
+                for group in [1 << 10, 1 << 25] {
+                    let got = streaming(Some((0, group)), || count_unit(&q, u));
+                    assert_eq!(got, whole, "n = {n}, {u:?}, groups of {group}");
+                    streamed_big += usize::from(whole.nodes >= 8192);
+                    for of in [2, 3, 16] {
+                        // Each slice streamed, and held.
+                        let (one_by_one, alone): (Vec<u64>, Vec<u64>) = (0..of)
+                            .map(|index| {
+                                let unit = Unit {
+                                    slice: Slice { index, of },
+                                    ..*u
+                                };
+                                let held = count_unit(&q, &unit).count;
+                                let next = streaming(Some((0, group)), || count_unit(&q, &unit));
+                                (next.count, held)
+                            })
+                            .unzip();
+                        assert_eq!(one_by_one, alone, "n = {n}, {u:?}, {of} slices");
+                        assert_eq!(alone.iter().sum::<u64>(), whole.count);
+                        // Streamed one after another, each from the last one's sorted queries
+                        // and table group.
+                        let chained: Vec<u64> = streaming(Some((0, group)), || {
+                            (0..of)
+                                .map(|index| {
+                                    let slice = Slice { index, of };
+                                    count_unit(&q, &Unit { slice, ..*u }).count
+                                })
+                                .collect()
+                        });
+                        assert_eq!(chained, alone, "n = {n}, {u:?}, {of} slices in a row");
+                    }
+                }
+            }
+        }
+        assert!(
+            streamed_big >= 4,
+            "only {streamed_big} streamed units were sieved"
+        );
     }
 
     #[test]

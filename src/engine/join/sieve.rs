@@ -11,12 +11,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use super::matching::{CHUNK, Tables, build_tables, query_until, words_for};
 use crate::engine::Slice;
 
-/// The most sieve bits per pattern field: at most 4^`MAX_RUN` classes.
-const MAX_RUN: usize = 5;
+/// The most sieve bits: at most 2^`MAX_SIEVE` classes.
+const MAX_SIEVE: usize = 20;
 
-/// The table side is sieved by the longest run (up to [`MAX_RUN`]) that leaves at least this
+/// The table side is sieved by as many bits (up to [`MAX_SIEVE`]) as leave at least this
 /// many table patterns per class on average; smaller classes spend more on their tables and
-/// loop set-up than the sieve saves (`results/join-log.md`, section 15).
+/// loop set-up than the sieve saves (`results/join-log.md`, sections 15 and 18).
 const MIN_CLASS: usize = 384;
 /// Sides smaller than this are not sieved: sorting them and building one set of tables per
 /// class costs more than the sieve saves (n = 16 and 18, `results/join-log.md`, section 15).
@@ -25,86 +25,195 @@ const MIN_SIEVE: usize = 8192;
 /// Below this many table patterns a class is matched pair by pair, without tables.
 const PAIRWISE_CLASS: usize = 8;
 
-/// Where the sieve bits are: a run of `run` bits from bit `lo` of each of the two pattern fields
-/// (`width` bits each; bits past the two fields, if any, are kept in the rest).
-#[derive(Clone, Copy, Debug)]
+/// How a unit's patterns are sieved: `k` sieve bits make the class (class bit `i` is pattern
+/// bit `sieve[i]`), and the other bits that both sides use make the rest, in order; bits that
+/// one side never sets cannot clash and are dropped. Both are gathered a byte at a time
+/// through tables.
+#[derive(Clone, Debug)]
 pub(super) struct Split {
-    width: usize,
-    lo: usize,
-    run: usize,
-    bits: usize,
+    k: usize,
+    rest_bits: usize,
+    class_lut: Box<[[u32; 256]; 8]>,
+    rest_lut: Box<[[u64; 256]; 8]>,
 }
 
 impl Split {
-    /// The central run of `run` bits of each field of a `bits`-bit pattern (shorter if the
-    /// fields are).
-    pub(super) fn new(bits: usize, run: usize) -> Split {
-        let width = bits / 2;
-        let run = run.min(width);
-        // The window's central diagonal (the board's long diagonal) is bit `(width - 1) / 2`.
-        let centre = width.saturating_sub(1) / 2;
-        let lo = centre
-            .saturating_sub(run.saturating_sub(1) / 2)
-            .min(width - run);
+    /// The split with class bits `sieve` (class bit `i` is pattern bit `sieve[i]`) and, as the
+    /// rest, the other bits of `keep` in increasing order.
+    pub(super) fn new(sieve: &[usize], keep: u64) -> Split {
+        let sieve_mask = sieve.iter().fold(0u64, |m, &b| m | 1 << b);
+        let rest = keep & !sieve_mask;
+        let mut class_lut = Box::new([[0u32; 256]; 8]);
+        let mut rest_lut = Box::new([[0u64; 256]; 8]);
+        for (j, (cl, rl)) in class_lut.iter_mut().zip(rest_lut.iter_mut()).enumerate() {
+            for v in 0..256usize {
+                let p = (v as u64) << (8 * j);
+                cl[v] = sieve
+                    .iter()
+                    .enumerate()
+                    .fold(0, |c, (i, &b)| c | (((p >> b) & 1) as u32) << i);
+                rl[v] = pext(p, rest);
+            }
+        }
         Split {
-            width,
-            lo,
-            run,
-            bits,
+            k: sieve.len(),
+            rest_bits: rest.count_ones() as usize,
+            class_lut,
+            rest_lut,
         }
     }
 
-    /// The run for a table side of `len` patterns: the longest leaving [`MIN_CLASS`] patterns
-    /// per class on average.
-    fn for_table(bits: usize, len: usize) -> Split {
-        let run = (0..=MAX_RUN)
-            .rev()
-            .find(|&r| len >> (2 * r) >= MIN_CLASS)
-            .unwrap_or(0);
-        Split::new(bits, run)
-    }
-
-    /// Whether a table side of `len` patterns is sieved at all.
-    fn sieved(len: usize) -> bool {
-        len >= MIN_SIEVE
+    /// The split of a table side and its queries (`bits`-bit patterns), from their
+    /// [`Stats`]: as many sieve bits as [`sieve_bits`] allows, the ones both sides set most
+    /// often (their densities multiplied), which cut the candidate pairs most per bit
+    /// (`results/join-log.md`, section 18). Depends on the patterns alone.
+    pub(super) fn choose(table: &Stats, queries: &Stats, bits: usize) -> Split {
+        let all = if bits >= 64 { !0 } else { (1u64 << bits) - 1 };
+        let keep = table.or & queries.or & all;
+        let (dt, dq) = (&table.ones, &queries.ones);
+        let mut order: Vec<usize> = (0..64).filter(|&b| keep >> b & 1 == 1).collect();
+        order.sort_by_key(|&b| (std::cmp::Reverse(u128::from(dt[b]) * u128::from(dq[b])), b));
+        order.truncate(sieve_bits(table.len));
+        // The table side's sparsest sieve bits become the low class bits, so that the
+        // query classes fitting a table class often make long runs (see `fitting_runs`).
+        order.sort_by_key(|&b| (dt[b], b));
+        Split::new(&order, keep)
     }
 
     /// Number of classes.
     pub(super) fn classes(&self) -> usize {
-        1 << (2 * self.run)
+        1 << self.k
     }
 
-    /// The class of a pattern: its sieve bits, the first field's in the low half.
+    /// The class of a pattern: its sieve bits.
     #[inline]
     pub(super) fn class(&self, p: u64) -> usize {
-        let m = (1u64 << self.run) - 1;
-        (((p >> self.lo) & m) | ((p >> (self.width + self.lo)) & m) << self.run) as usize
+        let mut c = 0;
+        for (j, lut) in self.class_lut.iter().enumerate() {
+            c |= lut[((p >> (8 * j)) & 0xff) as usize];
+        }
+        c as usize
     }
 
-    /// The pattern without its sieve bits, the bits above them moved down.
+    /// The pattern's kept bits other than its sieve bits, gathered into the low bits.
     #[inline]
     pub(super) fn rest(&self, p: u64) -> u64 {
-        let (w, lo, run) = (self.width, self.lo, self.run);
-        let squeeze = |x: u64| (x & ((1 << lo) - 1)) | (x >> (lo + run)) << lo;
-        let field = (1u64 << w) - 1;
-        let keep = w - run;
-        squeeze(p & field) | squeeze((p >> w) & field) << keep | (p >> (2 * w)) << (2 * keep)
+        let mut r = 0;
+        for (j, lut) in self.rest_lut.iter().enumerate() {
+            r |= lut[((p >> (8 * j)) & 0xff) as usize];
+        }
+        r
     }
 
     /// Bits in a rest.
     pub(super) fn rest_bits(&self) -> usize {
-        self.bits - 2 * self.run
+        self.rest_bits
     }
+}
+
+/// What a split is chosen from: a side's length, the bits any of its patterns sets, and how
+/// often each bit is set among a sample of its patterns (those whose hash falls in one
+/// sixteenth), so that a side seen block by block gives the same figures as one held whole.
+#[derive(Clone, Debug)]
+pub(super) struct Stats {
+    pub(super) len: usize,
+    or: u64,
+    ones: [u64; 64],
+}
+
+impl Default for Stats {
+    fn default() -> Stats {
+        Stats {
+            len: 0,
+            or: 0,
+            ones: [0; 64],
+        }
+    }
+}
+
+impl Stats {
+    /// Adds a block of patterns.
+    pub(super) fn add(&mut self, block: &[u64]) {
+        self.len += block.len();
+        for &p in block {
+            self.or |= p;
+            if p.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 60 == 0 {
+                let mut x = p;
+                while x != 0 {
+                    self.ones[x.trailing_zeros() as usize] += 1;
+                    x &= x - 1;
+                }
+            }
+        }
+    }
+
+    /// The figures of a whole side.
+    pub(super) fn of(side: &[u64]) -> Stats {
+        let mut s = Stats::default();
+        s.add(side);
+        s
+    }
+}
+
+/// Gathers the bits of `x` at the set bits of `mask` into the low bits (a portable `pext`).
+fn pext(x: u64, mask: u64) -> u64 {
+    let (mut out, mut m, mut i) = (0, mask, 0);
+    while m != 0 {
+        let b = m & m.wrapping_neg();
+        if x & b != 0 {
+            out |= 1 << i;
+        }
+        i += 1;
+        m &= m - 1;
+    }
+    out
+}
+
+/// Sieve bits for a table side of `len` patterns: as many as leave [`MIN_CLASS`] patterns
+/// per class on average.
+fn sieve_bits(len: usize) -> usize {
+    (0..=MAX_SIEVE)
+        .rev()
+        .find(|&k| len >> k >= MIN_CLASS)
+        .unwrap_or(0)
 }
 
 /// Whether sieving pays for a table side of `len` patterns (the larger side of a unit).
 pub(super) fn pays(len: usize) -> bool {
-    Split::sieved(len)
+    len >= MIN_SIEVE
 }
 
-/// The number of classes a table side of `len` patterns is sieved into.
-pub(super) fn classes_for(bits: usize, len: usize) -> usize {
-    Split::for_table(bits, len).classes()
+/// The number of classes a table side of `len` patterns is sieved into (at most).
+pub(super) fn classes_for(len: usize) -> usize {
+    1 << sieve_bits(len)
+}
+
+/// The runs of query classes that fit table class `a` (no sieve bit shared), as ranges of
+/// the sorted queries, in increasing order of class, runs of classes next to each other
+/// (empty ones between them included) merged: a walk down the class bits from the top that
+/// skips empty ranges and takes a whole range once `a` has no bit left below it.
+fn fitting_runs(a: usize, k: usize, starts: &[usize], out: &mut Vec<(usize, usize)>) {
+    out.clear();
+    let mut stack = vec![(k, 0usize)];
+    while let Some((i, base)) = stack.pop() {
+        let end = base + (1 << i);
+        let (from, to) = (starts[base], starts[end]);
+        if from == to {
+            continue;
+        }
+        if a & ((1 << i) - 1) == 0 {
+            match out.last_mut() {
+                Some(last) if last.1 == from => last.1 = to,
+                _ => out.push((from, to)),
+            }
+            continue;
+        }
+        let b = i - 1;
+        if a >> b & 1 == 0 {
+            stack.push((b, base | 1 << b));
+        }
+        stack.push((b, base));
+    }
 }
 
 /// Sorts the rests of `patterns` by class into `out`; class `c` is `out[starts[c]..starts[c + 1]]`.
@@ -157,20 +266,19 @@ fn sort_by_class(
 const SORT_BLOCK: usize = 1 << 22;
 
 /// The number of pairs of a table pattern and a query that share no bit (`bits`-bit
-/// patterns), sieved by a run of `run` bits per field (chosen by the table's size if `None`);
-/// with a slice of more than one, only the pairs of classes that slice is dealt
-/// ([`Dealer`]). `None` if `stop` rose (checked between table classes, a small share of a
-/// unit each).
+/// patterns), sieved by the bits [`Split::choose`] picks (or by `split`, if given); with a
+/// slice of more than one, only the pairs of classes that slice is dealt ([`Dealer`]). `None`
+/// if `stop` rose (checked between table classes, a small share of a unit each).
 pub(super) fn count(
     table: &[u64],
     queries: &[u64],
     bits: usize,
-    run: Option<usize>,
+    split: Option<Split>,
     t: &mut Tables,
     stop: &AtomicBool,
     part: Part,
 ) -> Option<u64> {
-    count_classes(table, queries, bits, run, t, stop, Share::Slice(part)).map(|(c, _)| c)
+    count_classes(table, queries, bits, split, t, stop, Share::Slice(part)).map(|(c, _)| c)
 }
 
 /// Which slice of a matching to count, and whether the tables already hold both sides
@@ -191,8 +299,9 @@ impl Part {
     }
 }
 
-/// Seconds [`count`] would take, projected from matching one table class in `stride` (from
-/// `offset`), the sorting timed whole; `None` if `stop` rose.
+/// Seconds [`count`] would take, projected from matching one share in `stride` of its
+/// candidate pairs (dealt as slices are, from `offset`), the sorting timed whole; `None` if
+/// `stop` rose.
 pub(super) fn time(
     table: &[u64],
     queries: &[u64],
@@ -207,20 +316,26 @@ pub(super) fn time(
 
 /// Which part of the class pairs [`count_classes`] matches.
 #[derive(Clone, Copy)]
-enum Share {
+pub(super) enum Share {
     /// The pairs a slice is dealt (all of them for a whole unit).
     Slice(Part),
-    /// Every pair of one table class in `stride`, from `offset`, for timing.
+    /// The pairs of one in `stride` of many small slices, from `offset`, for timing.
     Sampled { stride: usize, offset: usize },
 }
 
-/// Deals the pairs of a table class and a query class that fits it out to the slices of a
-/// unit: each pair weighs the candidate pairs it holds, the pairs are laid end to end in the
-/// order the matching takes them, and a pair goes to the slice its midpoint falls in. So the
-/// slices are about equal in work, each pair is matched by exactly one of them, and the
-/// dealing depends on the patterns alone (never on the machine or the thread).
+/// Small slices per sampled share when timing: the sample is spread over the whole matching.
+const SAMPLED_SLICES: u64 = 64;
+
+/// Deals the pairs of a table class and a run of query classes that fit it out to the slices
+/// of a unit: each pair weighs the candidate pairs it holds, the pairs are laid end to end in
+/// the order the matching takes them, and a pair goes to the slice its midpoint falls in. So
+/// the slices are about equal in work, each pair is matched by exactly one of them, and the
+/// dealing depends on the patterns alone (never on the machine or the thread). For timing, a
+/// sample owns every `every`-th of the slices.
 struct Dealer {
-    slice: Slice,
+    of: u64,
+    index: u64,
+    every: u64,
     /// Twice the total weight.
     total2: u128,
 }
@@ -229,7 +344,9 @@ impl Dealer {
     /// The dealer of `slice` over a total weight of `total`.
     fn new(slice: Slice, total: u128) -> Dealer {
         Dealer {
-            slice,
+            of: slice.of,
+            index: slice.index,
+            every: slice.of,
             total2: 2 * total,
         }
     }
@@ -239,27 +356,28 @@ impl Dealer {
         if self.total2 == 0 {
             return 0;
         }
-        let of = u128::from(self.slice.of);
+        let of = u128::from(self.of);
         (mid2 * of / self.total2).min(of - 1) as u64
     }
 
     /// Whether the pair of weight `w` that starts at `before` is this slice's.
     fn owns(&self, before: u128, w: u128) -> bool {
-        self.slice_of(2 * before + w) == self.slice.index
+        self.slice_of(2 * before + w) % self.every == self.index
     }
 
     /// Whether any pair between `from` and `to` may be this slice's.
     fn may_own(&self, from: u128, to: u128) -> bool {
-        (self.slice_of(2 * from)..=self.slice_of(2 * to)).contains(&self.slice.index)
+        let (a, b) = (self.slice_of(2 * from), self.slice_of(2 * to));
+        b - a >= self.every || (a..=b).any(|s| s % self.every == self.index)
     }
 }
 
 /// For each class mask `m`, the number of queries in the classes that are subsets of `m` (a
 /// subset-sum transform of the class sizes): the queries that fit a table class `a` are those
 /// of the subsets of its complement.
-fn fitting_queries(starts: &[usize], classes: usize) -> Vec<u128> {
-    let mut sums: Vec<u128> = (0..classes)
-        .map(|c| (starts[c + 1] - starts[c]) as u128)
+fn fitting_queries(starts: &[usize], classes: usize) -> Vec<u64> {
+    let mut sums: Vec<u64> = (0..classes)
+        .map(|c| (starts[c + 1] - starts[c]) as u64)
         .collect();
     let mut bit = 1;
     while bit < classes {
@@ -274,122 +392,349 @@ fn fitting_queries(starts: &[usize], classes: usize) -> Vec<u128> {
 }
 
 /// [`count`] of the pairs `share` names; with a sample, timed (seconds projected to every
-/// class).
+/// pair).
 fn count_classes(
     table: &[u64],
     queries: &[u64],
     bits: usize,
-    run: Option<usize>,
+    split: Option<Split>,
     t: &mut Tables,
     stop: &AtomicBool,
     share: Share,
 ) -> Option<(u64, f64)> {
     let begun = std::time::Instant::now();
-    let split = run.map_or_else(
-        || Split::for_table(bits, table.len()),
-        |r| Split::new(bits, r),
-    );
+    let reuse = matches!(share, Share::Slice(Part { sorted: true, .. })) && t.split.is_some();
+    if !reuse {
+        t.split = None;
+        let split =
+            split.unwrap_or_else(|| Split::choose(&Stats::of(table), &Stats::of(queries), bits));
+        sort_by_class(table, &split, (&mut t.table, &mut t.table_starts), stop)?;
+        sort_by_class(queries, &split, (&mut t.queries, &mut t.query_starts), stop)?;
+        t.split = Some(split);
+    }
+    let sorted = begun.elapsed().as_secs_f64();
     let Tables {
         rows,
         table: sorted_table,
         queries: sorted_queries,
         table_starts,
         query_starts,
+        split,
+        runs,
+        ..
     } = t;
-    if !matches!(share, Share::Slice(Part { sorted: true, .. })) {
-        sort_by_class(table, &split, (sorted_table, table_starts), stop)?;
-        sort_by_class(queries, &split, (sorted_queries, query_starts), stop)?;
+    let split = split.as_ref().expect("sorted above or by the last call");
+    let dealer = deal(share, table_starts, query_starts, split.classes());
+    let mut m = Matching {
+        k: split.k,
+        chunks: split.rest_bits().div_ceil(CHUNK).max(1),
+        table_starts,
+        queries: sorted_queries,
+        query_starts,
+        dealer: dealer.as_ref(),
+        before: 0,
+        rows,
+        runs,
+    };
+    let total = m.classes(0..split.classes(), sorted_table, stop)?;
+    let matched = begun.elapsed().as_secs_f64() - sorted;
+    Some((total, sorted + share.scale() * matched))
+}
+
+impl Share {
+    /// How many times the pairs matched the whole matching holds (about).
+    fn scale(self) -> f64 {
+        match self {
+            Share::Sampled { stride, .. } => stride as f64,
+            Share::Slice(_) => 1.0,
+        }
     }
-    let chunks = split.rest_bits().div_ceil(CHUNK).max(1);
-    let all = split.classes() - 1;
-    let class_len = |starts: &[usize], c: usize| (starts[c + 1] - starts[c]) as u128;
-    // Slices of a unit: the weight of every pair, laid end to end ([`Dealer`]).
-    let dealer = match share {
-        Share::Slice(Part { slice: s, .. }) if s.of > 1 => {
-            let fitting = fitting_queries(query_starts, split.classes());
-            let total = (0..split.classes())
-                .map(|a| class_len(table_starts, a) * fitting[all & !a])
-                .sum();
-            Some((Dealer::new(s, total), fitting))
+}
+
+/// The dealer of `share` with the fitting queries of every class mask, or `None` where every
+/// pair is matched (a whole unit).
+fn deal(
+    share: Share,
+    table_starts: &[usize],
+    query_starts: &[usize],
+    classes: usize,
+) -> Option<(Dealer, Vec<u64>)> {
+    let (slice, every) = match share {
+        Share::Slice(Part { slice: s, .. }) => (s, s.of),
+        Share::Sampled { stride, offset } => {
+            let every = stride.max(1) as u64;
+            let slice = Slice {
+                index: offset as u64 % every,
+                of: every * SAMPLED_SLICES,
+            };
+            (slice, every)
         }
-        _ => None,
     };
-    let mut before = 0u128;
-    let mut total = 0;
-    let sorted = begun.elapsed().as_secs_f64();
-    let (stride, offset) = match share {
-        Share::Sampled { stride, offset } => (stride, offset),
-        Share::Slice(_) => (1, 0),
-    };
-    for a in 0..split.classes() {
-        let ts = &sorted_table[table_starts[a]..table_starts[a + 1]];
-        if ts.is_empty() || a % stride != offset % stride {
-            continue;
+    if slice.of <= 1 {
+        return None;
+    }
+    let all = classes - 1;
+    let fitting = fitting_queries(query_starts, classes);
+    let total = (0..classes)
+        .map(|a| (table_starts[a + 1] - table_starts[a]) as u128 * u128::from(fitting[all & !a]))
+        .sum();
+    let mut d = Dealer::new(slice, total);
+    d.every = every;
+    Some((d, fitting))
+}
+
+/// The loop over table classes, shared by the sides held whole and the streamed ones: the
+/// sorted queries, where the pairs dealt so far end, and the buffers of the tables.
+struct Matching<'a> {
+    k: usize,
+    chunks: usize,
+    table_starts: &'a [usize],
+    queries: &'a [u64],
+    query_starts: &'a [usize],
+    dealer: Option<&'a (Dealer, Vec<u64>)>,
+    /// The weight of the pairs before the next one ([`Dealer`]).
+    before: u128,
+    rows: &'a mut Vec<u64>,
+    runs: &'a mut Vec<(usize, usize)>,
+}
+
+impl Matching<'_> {
+    /// The weight of the pairs of table class `a`.
+    fn weight(&self, a: usize) -> u128 {
+        let Some((_, fitting)) = self.dealer else {
+            return 0;
+        };
+        let len = self.table_starts[a + 1] - self.table_starts[a];
+        len as u128 * u128::from(fitting[((1 << self.k) - 1) & !a])
+    }
+
+    /// Whether this share may match any pair of the table classes `range`; if not, they
+    /// are passed over.
+    fn skip(&mut self, range: std::ops::Range<usize>) -> bool {
+        let Some((d, _)) = self.dealer else {
+            return false;
+        };
+        let weight: u128 = range.map(|a| self.weight(a)).sum();
+        if d.may_own(self.before, self.before + weight) {
+            return false;
         }
-        if stop.load(Ordering::Relaxed) {
-            return None;
-        }
-        // The query classes that fit class `a`: the subsets of its complement.
-        let fits = all & !a;
-        let query_class = |v: usize| &sorted_queries[query_starts[v]..query_starts[v + 1]];
-        if let Some((d, fitting)) = &dealer {
-            let weight = ts.len() as u128 * fitting[fits];
-            if !d.may_own(before, before + weight) {
-                before += weight;
+        self.before += weight;
+        true
+    }
+
+    /// The fitting pairs of this share among the table classes `range`, whose patterns
+    /// `group` holds (class `a` from `table_starts[a] - table_starts[range.start]`).
+    fn classes(
+        &mut self,
+        range: std::ops::Range<usize>,
+        group: &[u64],
+        stop: &AtomicBool,
+    ) -> Option<u64> {
+        let offset = self.table_starts[range.start];
+        let mut total = 0;
+        for a in range {
+            let ts = &group[self.table_starts[a] - offset..self.table_starts[a + 1] - offset];
+            if ts.is_empty() {
                 continue;
             }
-        }
-        // Whether the pair of `a` with query class `v` is matched here (and where the next
-        // pair starts).
-        let mut mine = |v: usize| match &dealer {
-            None => true,
-            Some((d, _)) => {
-                let w = ts.len() as u128 * class_len(query_starts, v);
-                let owned = d.owns(before, w);
-                before += w;
-                owned
+            if stop.load(Ordering::Relaxed) {
+                return None;
             }
-        };
-        if ts.len() < PAIRWISE_CLASS {
-            let mut v = fits;
-            loop {
-                if mine(v) {
-                    for &q in query_class(v) {
-                        total += ts.iter().map(|&p| u64::from(p & q == 0)).sum::<u64>();
+            if let Some((d, _)) = self.dealer {
+                let weight = self.weight(a);
+                if !d.may_own(self.before, self.before + weight) {
+                    self.before += weight;
+                    continue;
+                }
+            }
+            fitting_runs(a, self.k, self.query_starts, self.runs);
+            let dealer = self.dealer;
+            let before = &mut self.before;
+            // Whether the run `qs` is matched here (and where the next run starts).
+            let mut mine = |qs: &[u64]| match dealer {
+                None => true,
+                Some((d, _)) => {
+                    let w = ts.len() as u128 * qs.len() as u128;
+                    let owned = d.owns(*before, w);
+                    *before += w;
+                    owned
+                }
+            };
+            if ts.len() < PAIRWISE_CLASS {
+                for &(from, to) in self.runs.iter() {
+                    let qs = &self.queries[from..to];
+                    if mine(qs) {
+                        for &q in qs {
+                            total += ts.iter().map(|&p| u64::from(p & q == 0)).sum::<u64>();
+                        }
                     }
                 }
-                if v == 0 {
-                    break;
-                }
-                v = (v - 1) & fits;
+                continue;
             }
+            let chunks = self.chunks;
+            let words = words_for(ts.len());
+            let size = chunks * (words << CHUNK);
+            if self.rows.len() < size {
+                self.rows.resize(size, 0);
+            }
+            let tables = &mut self.rows[..size];
+            let mut built = false;
+            for &(from, to) in self.runs.iter() {
+                let qs = &self.queries[from..to];
+                if mine(qs) {
+                    if !built {
+                        build_tables(ts, chunks, words, tables);
+                        built = true;
+                    }
+                    total += query_until(chunks, qs, tables, words, stop)?;
+                }
+            }
+        }
+        Some(total)
+    }
+}
+
+/// One side of a unit made anew each time it is read, block by block, always in the same
+/// order ([`count_streamed`]).
+pub(super) trait Source {
+    /// Hands the side's patterns to `f`, a block at a time; `None` if the stop flag rose.
+    fn each(&mut self, f: &mut dyn FnMut(&[u64])) -> Option<()>;
+}
+
+/// Table patterns a streamed matching holds at once: its table classes are made and matched
+/// a group at a time, each group read off the table side anew (`results/join-log.md`,
+/// section 18).
+pub(super) const GROUP_PATTERNS: usize = 1 << 25;
+
+/// [`count`] (with a slice, or with a sample, [`time`]: then the seconds of reading and
+/// sorting the sides and the projected seconds of the matching) of two sides too large to
+/// hold whole: the queries are held sorted by class, and the table side is read again for each
+/// group of its classes, at most `most` patterns ([`GROUP_PATTERNS`]), that the share may match. The
+/// split, the dealing and so the count of every slice are those of [`count`] on the same
+/// sides held whole. With `part.sorted`, `t` holds the split, the sorted queries and the
+/// last group of the previous call on the same sides, and `stats` are not used.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn count_streamed(
+    table: &mut dyn Source,
+    queries: &mut dyn Source,
+    stats: Option<(&Stats, &Stats)>,
+    (bits, most): (usize, usize),
+    t: &mut Tables,
+    stop: &AtomicBool,
+    share: Share,
+) -> Option<(u64, f64, f64)> {
+    let begun = std::time::Instant::now();
+    let reuse = matches!(share, Share::Slice(Part { sorted: true, .. })) && t.split.is_some();
+    if !reuse {
+        t.split = None;
+        t.group = None;
+        let (ts, qs) = stats.expect("the sides' figures, unless sorted before");
+        let split = Split::choose(ts, qs, bits);
+        count_by_class(table, &split, &mut t.table_starts)?;
+        count_by_class(queries, &split, &mut t.query_starts)?;
+        let (starts, out) = (&t.query_starts, &mut t.queries);
+        out.clear();
+        out.resize(*starts.last().expect("a start per class and one"), 0);
+        let mut next = starts[..split.classes()].to_vec();
+        queries.each(&mut |block| {
+            for &p in block {
+                let c = split.class(p);
+                out[next[c]] = split.rest(p);
+                next[c] += 1;
+            }
+        })?;
+        t.split = Some(split);
+    }
+    let mut sorted = begun.elapsed().as_secs_f64();
+    let Tables {
+        rows,
+        table: group,
+        queries: sorted_queries,
+        table_starts,
+        query_starts,
+        split,
+        runs,
+        group: held,
+    } = t;
+    let split = split.as_ref().expect("sorted above or by the last call");
+    let classes = split.classes();
+    let dealer = deal(share, table_starts, query_starts, classes);
+    let mut m = Matching {
+        k: split.k,
+        chunks: split.rest_bits().div_ceil(CHUNK).max(1),
+        table_starts,
+        queries: sorted_queries,
+        query_starts,
+        dealer: dealer.as_ref(),
+        before: 0,
+        rows,
+        runs,
+    };
+    let mut total = 0;
+    for range in groups(table_starts, most) {
+        if m.skip(range.clone()) {
             continue;
         }
-        let words = words_for(ts.len());
-        let size = chunks * (words << CHUNK);
-        if rows.len() < size {
-            rows.resize(size, 0);
-        }
-        let tables = &mut rows[..size];
-        let mut built = false;
-        let mut v = fits;
-        loop {
-            let qs = query_class(v);
-            if mine(v) && !qs.is_empty() {
-                if !built {
-                    build_tables(ts, chunks, words, tables);
-                    built = true;
+        if *held != Some((range.start, range.end)) {
+            let made = std::time::Instant::now();
+            *held = None;
+            let (from, to) = (table_starts[range.start], table_starts[range.end]);
+            group.clear();
+            group.resize(to - from, 0);
+            let mut next: Vec<usize> = table_starts[range.clone()]
+                .iter()
+                .map(|&x| x - from)
+                .collect();
+            let (lo, hi) = (range.start, range.end);
+            table.each(&mut |block| {
+                for &p in block {
+                    let c = split.class(p);
+                    if (lo..hi).contains(&c) {
+                        group[next[c - lo]] = split.rest(p);
+                        next[c - lo] += 1;
+                    }
                 }
-                total += query_until(chunks, qs, tables, words, stop)?;
-            }
-            if v == 0 {
-                break;
-            }
-            v = (v - 1) & fits;
+            })?;
+            *held = Some((lo, hi));
+            sorted += made.elapsed().as_secs_f64();
         }
+        total += m.classes(range, group, stop)?;
     }
     let matched = begun.elapsed().as_secs_f64() - sorted;
-    Some((total, sorted + stride as f64 * matched))
+    Some((total, sorted, share.scale() * matched))
+}
+
+/// The class counts of a streamed side as starts: class `c` is `starts[c]..starts[c + 1]`.
+fn count_by_class(side: &mut dyn Source, split: &Split, starts: &mut Vec<usize>) -> Option<()> {
+    starts.clear();
+    starts.resize(split.classes() + 1, 0);
+    side.each(&mut |block| {
+        for &p in block {
+            starts[split.class(p) + 1] += 1;
+        }
+    })?;
+    for c in 1..starts.len() {
+        starts[c] += starts[c - 1];
+    }
+    Some(())
+}
+
+/// The classes cut into runs of consecutive classes of at most `most` patterns each (a class
+/// larger than that is a run of its own).
+fn groups(starts: &[usize], most: usize) -> Vec<std::ops::Range<usize>> {
+    let classes = starts.len() - 1;
+    let mut out = Vec::new();
+    let mut from = 0;
+    for c in 1..=classes {
+        if starts[c] - starts[from] > most && c - 1 > from {
+            out.push(from..c - 1);
+            from = c - 1;
+        }
+    }
+    if from < classes {
+        out.push(from..classes);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -403,26 +748,100 @@ mod tests {
         move || rng.next()
     }
 
+    /// Some sieve bit sets of a `bits`-bit pattern: none, the lowest, the central run of
+    /// each field (the old sieve's choice), scattered ones, and the most bits allowed.
+    fn splits(bits: usize) -> Vec<Vec<usize>> {
+        let width = bits / 2;
+        let centre = width.saturating_sub(1) / 2;
+        let run = |lo: usize, r: usize| (lo..(lo + r).min(bits)).collect::<Vec<_>>();
+        let mut central = run(centre.saturating_sub(2), 5.min(width));
+        central.extend(run(width + centre.saturating_sub(2), 5.min(width)));
+        central.retain(|&b| b < bits);
+        vec![
+            vec![],
+            vec![0],
+            central,
+            (0..bits).step_by(3).collect(),
+            (0..bits.min(MAX_SIEVE)).rev().collect(),
+        ]
+    }
+
     #[test]
     fn classes_and_rests_split_every_clash() {
         let mut next = xorshift();
         for bits in [1, 2, 7, 12, 30, 34, 38, 42, 62] {
-            for run in 0..=MAX_RUN + 1 {
-                let s = Split::new(bits, run);
-                let mask = (1u64 << bits) - 1;
+            let mask = (1u64 << bits) - 1;
+            for sieve in splits(bits) {
+                let s = Split::new(&sieve, mask);
+                assert_eq!(s.rest_bits() + sieve.len(), bits);
                 for _ in 0..2000 {
                     let (p, q) = (next() & next() & mask, next() & next() & mask);
                     assert!(s.class(p) < s.classes());
                     assert!(s.rest(p) < 1 << s.rest_bits());
                     let split_fit = s.class(p) & s.class(q) == 0 && s.rest(p) & s.rest(q) == 0;
-                    assert_eq!(p & q == 0, split_fit, "{bits} bits, run {run}: {p:x} {q:x}");
+                    assert_eq!(p & q == 0, split_fit, "{bits} bits, {sieve:?}: {p:x} {q:x}");
                 }
             }
         }
     }
 
     #[test]
-    fn every_run_counts_as_pairwise_tests() {
+    fn bits_one_side_never_sets_are_dropped() {
+        let mut next = xorshift();
+        // The table never sets bits 8 to 15, the queries never set bits 30 to 39.
+        let table: Vec<u64> = (0..20_000)
+            .map(|_| next() & next() & 0xff_ffff_00ff)
+            .collect();
+        let queries: Vec<u64> = (0..3_000).map(|_| next() & next() & 0x3fff_ffff).collect();
+        let s = Split::choose(&Stats::of(&table), &Stats::of(&queries), 40);
+        assert_eq!(s.k + s.rest_bits(), 40 - 8 - 10);
+        assert_eq!(s.k, sieve_bits(table.len()));
+        let mut t = Tables::default();
+        let want: u64 = queries
+            .iter()
+            .map(|a| table.iter().filter(|&&b| a & b == 0).count() as u64)
+            .sum();
+        let whole = Part::fresh(Slice::WHOLE);
+        assert_eq!(
+            count(&table, &queries, 40, None, &mut t, &NEVER, whole),
+            Some(want)
+        );
+    }
+
+    #[test]
+    fn fitting_runs_cover_the_fitting_classes_once() {
+        let mut next = xorshift();
+        for k in [0, 1, 3, 6, 9] {
+            // Class sizes, some of them empty.
+            let sizes: Vec<usize> = (0..1usize << k).map(|_| (next() % 4) as usize).collect();
+            let mut starts = vec![0];
+            for &n in &sizes {
+                starts.push(starts.last().unwrap() + n);
+            }
+            let mut runs = Vec::new();
+            for a in 0..1usize << k {
+                fitting_runs(a, k, &starts, &mut runs);
+                let mut covered = vec![false; *starts.last().unwrap()];
+                for w in runs.windows(2) {
+                    assert!(
+                        w[0].1 < w[1].0,
+                        "runs next to each other are merged: {runs:?}"
+                    );
+                }
+                for &(from, to) in &runs {
+                    covered[from..to].iter_mut().for_each(|c| *c = true);
+                }
+                for (c, &n) in sizes.iter().enumerate() {
+                    for &got in &covered[starts[c]..starts[c] + n] {
+                        assert_eq!(got, a & c == 0, "k = {k}, a = {a}, class {c}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_split_counts_as_pairwise_tests() {
         let mut next = xorshift();
         let mut t = Tables::default();
         for (bits, t_len, q_len) in [
@@ -441,9 +860,10 @@ mod tests {
                     .map(|a| table.iter().filter(|&&b| a & b == 0).count() as u64)
                     .sum();
                 let whole = Part::fresh(Slice::WHOLE);
-                for run in 0..=MAX_RUN {
-                    let got = count(&table, &queries, bits, Some(run), &mut t, &NEVER, whole);
-                    assert_eq!(got, Some(want), "{bits} bits, run {run}");
+                for sieve in splits(bits) {
+                    let split = Some(Split::new(&sieve, mask));
+                    let got = count(&table, &queries, bits, split, &mut t, &NEVER, whole);
+                    assert_eq!(got, Some(want), "{bits} bits, {sieve:?}");
                 }
                 let got = count(&table, &queries, bits, None, &mut t, &NEVER, whole);
                 assert_eq!(got, Some(want));
@@ -460,7 +880,17 @@ mod tests {
                     if of == 2 && t_len >= 2000 {
                         assert!(slices.iter().all(|&c| c > 0), "{slices:?}");
                     }
+                    // A slice counted from the sides sorted by the slice before gives the same.
+                    let again = Part {
+                        slice: Slice { index: of - 1, of },
+                        sorted: true,
+                    };
+                    let got = count(&table, &queries, bits, None, &mut t, &NEVER, again);
+                    assert_eq!(got, Some(slices[of as usize - 1]));
                 }
+                // A timing sample matches a share of the pairs and projects a time.
+                let secs = time(&table, &queries, bits, &mut t, &NEVER, (4, 1)).unwrap();
+                assert!(secs >= 0.0);
                 let stop = AtomicBool::new(true);
                 let got = count(&table, &queries, bits, None, &mut t, &stop, whole);
                 assert_eq!(got, None);

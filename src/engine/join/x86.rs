@@ -72,69 +72,31 @@ pub(super) unsafe fn query_avx2(c: usize, q: &[u64], t: &[u64], words: usize) ->
     by_chunks!(c, query256(q, t, words))
 }
 
-/// The two 256-bit halves of 8 words.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn load256(block: &[u64]) -> [__m256i; 2] {
-    assert!(block.len() >= 8);
-    // SAFETY: `block` holds at least 8 words (checked), 64 readable bytes; the loads need no
-    // alignment.
-    unsafe {
-        [
-            _mm256_loadu_si256(block.as_ptr().cast()),
-            _mm256_loadu_si256(block[4..].as_ptr().cast()),
-        ]
-    }
-}
-
-/// The words of a row block held as two 256-bit halves.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn store256([lo, hi]: [__m256i; 2]) -> [u64; 8] {
-    let mut out = [0u64; 8];
-    // SAFETY: each half of `out` is 32 writable bytes; the stores need no alignment.
-    unsafe {
-        _mm256_storeu_si256(out.as_mut_ptr().cast(), lo);
-        _mm256_storeu_si256(out[4..].as_mut_ptr().cast(), hi);
-    }
-    out
-}
-
-/// The loop of the portable `query_words` with 256-bit ORs and a scalar `popcnt` per word for
-/// the whole blocks of 8 words, and the portable loop for the words past them.
+/// The loop of the portable `query_words` with one 256-bit OR per chunk and block of 4 words
+/// and a scalar `popcnt` per word, the last words of a row (fewer than 4) a word at a time:
+/// the sieve's classes hold a few hundred patterns, rows of a few words.
 #[target_feature(enable = "avx2,popcnt")]
 fn query256<const C: usize>(queries: &[u64], tables: &[u64], words: usize) -> u64 {
-    let blocks = words / 8;
+    let blocks = words / 4;
+    let base = tables.as_ptr();
     let mut set = 0u64;
     for &p in queries {
+        // Checks that every row `[at[j], at[j] + words)` lies inside `tables`.
         let at = row_offsets::<C>(tables, p, words);
         for b in 0..blocks {
-            let [mut lo, mut hi] = load256(&tables[at[0] + 8 * b..]);
-            for &j in &at[1..] {
-                let [l, h] = load256(&tables[j + 8 * b..]);
-                lo = _mm256_or_si256(lo, l);
-                hi = _mm256_or_si256(hi, h);
+            // SAFETY: `4 * b + 4 <= words`, so the 4 words at `at[j] + 4 * b` are inside the
+            // row, which is inside `tables` (checked by `row_offsets`); no alignment needed.
+            let load = |j: usize| unsafe { _mm256_loadu_si256(base.add(at[j] + 4 * b).cast()) };
+            let mut a: __m256i = load(0);
+            for j in 1..C {
+                a = _mm256_or_si256(a, load(j));
             }
-            let out = store256([lo, hi]);
+            let mut out = [0u64; 4];
+            // SAFETY: `out` is 32 writable bytes; the store needs no alignment.
+            unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), a) };
             set += out.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
         }
-    }
-    let whole = (queries.len() * blocks * 512) as u64 - set;
-    if words.is_multiple_of(8) {
-        return whole;
-    }
-    // The last words of every row: the same tables seen from word `8 * blocks` on, with rows
-    // of `words` words still, counted word by word.
-    whole + tail_words::<C>(queries, tables, words, 8 * blocks)
-}
-
-/// Clear candidates in words `from..words` of each row, word by word.
-#[inline(always)]
-fn tail_words<const C: usize>(queries: &[u64], tables: &[u64], words: usize, from: usize) -> u64 {
-    let mut set = 0u64;
-    for &p in queries {
-        let at = row_offsets::<C>(tables, p, words);
-        for w in from..words {
+        for w in 4 * blocks..words {
             let mut x = tables[at[0] + w];
             for &j in &at[1..] {
                 x |= tables[j + w];
@@ -142,5 +104,5 @@ fn tail_words<const C: usize>(queries: &[u64], tables: &[u64], words: usize, fro
             set += u64::from(x.count_ones());
         }
     }
-    (queries.len() * (words - from) * 64) as u64 - set
+    (queries.len() * words * 64) as u64 - set
 }
