@@ -40,7 +40,8 @@ const SPREAD: f64 = 3.0;
 /// Measured mean seconds of one unit of each stratum ([`join::stratum`]), one core of the
 /// reference machine, for the boards whose units can take longer than [`SLICE_SECONDS`]:
 /// `(n, two middle queens, seconds by the east rows in the north half)`. Measured with the
-/// estimate's unit timing, one to eight units a stratum (`examples/unit_times.rs`); as the plan
+/// estimate's unit timing, one or two units a stratum (`examples/unit_times.rs`, the 2-core
+/// AMD EPYC VM, after the per-unit sieve of `results/join-log.md`, section 18); as the plan
 /// must not depend on the machine, the figures are fixed here, and only decide how finely
 /// units are cut.
 const STRATUM_SECONDS: &[(usize, bool, &[f64])] = &[
@@ -48,39 +49,44 @@ const STRATUM_SECONDS: &[(usize, bool, &[f64])] = &[
         25,
         true,
         &[
-            0.0, 0.0, 5.1, 17.3, 24.0, 30.2, 13.7, 18.8, 7.0, 2.8, 1.4, 1.4,
+            0.0, 0.0, 5.3, 12.6, 24.0, 58.0, 47.0, 17.8, 14.5, 6.8, 4.0, 2.0,
         ],
     ),
     (
         26,
         false,
         &[
-            0.0, 0.17, 0.70, 7.2, 36.9, 36.1, 60.0, 81.8, 38.7, 18.9, 4.0, 0.69, 0.13, 0.12,
+            0.0, 0.18, 0.29, 2.2, 7.7, 33.4, 38.1, 25.5, 3.6, 1.5, 0.9, 0.34, 0.15, 0.12,
         ],
     ),
     (
         27,
         false,
         &[
-            0.0, 0.0, 0.2, 0.2, 14.1, 7.3, 7.3, 17.4, 3.5, 0.4, 0.1, 0.1, 0.0, 0.0,
+            0.0, 0.06, 0.14, 0.38, 2.0, 8.0, 15.6, 2.2, 0.64, 0.21, 0.11, 0.08, 0.06, 0.05,
         ],
     ),
     (
         27,
         true,
         &[
-            0.0, 9.4, 20.9, 15.6, 137.4, 144.8, 199.0, 64.8, 161.8, 38.1, 29.6, 4.7, 4.1,
+            0.0, 13.6, 68.2, 21.5, 194.5, 242.1, 491.4, 149.5, 122.8, 35.3, 20.6, 7.4, 4.3,
         ],
     ),
     (
         28,
         false,
         &[
-            0.0, 0.8, 22.4, 693.3, 8606.4, 5716.6, 6031.2, 6771.2, 4913.6, 237.0, 44.0, 5.4, 1.3,
-            1.3, 1.0,
+            0.0, 2.3, 22.6, 27.4, 321.6, 876.5, 4680.4, 1544.1, 205.8, 44.3, 11.1, 3.4, 2.2, 8.1,
+            1.5,
         ],
     ),
 ];
+
+/// From n = 28 most units are streamed ([`join::Unit`]): every block of slices a worker takes
+/// reads the unit's sides again (some 15 s of one core), so their slices are cut to about
+/// [`SLICE_SECONDS`] for a typical unit of the stratum instead of a third of it.
+const STREAMED_FROM: usize = 28;
 
 /// The measured mean seconds of a unit's stratum, where measured.
 fn unit_seconds(n: usize, unit: &join::Unit) -> Option<f64> {
@@ -101,7 +107,8 @@ fn unit_seconds(n: usize, unit: &join::Unit) -> Option<f64> {
 /// has its row sets dealt out, so its slices make nothing twice.
 pub(super) fn slices(n: usize, unit: &join::Unit) -> u64 {
     let seconds = unit_seconds(n, unit).unwrap_or(0.0);
-    let slices = (SPREAD * seconds / SLICE_SECONDS).ceil().max(1.0);
+    let spread = if n >= STREAMED_FROM { 1.0 } else { SPREAD };
+    let slices = (spread * seconds / SLICE_SECONDS).ceil().max(1.0);
     // A unit of several row sets is cut no finer than into single row sets.
     let finest = if unit.span > 1 {
         f64::from(unit.span)

@@ -4,13 +4,15 @@
 //! ([`super::partition`]). The run checks the estimate before a count starts and picks the
 //! layout that fits.
 
+use super::STREAM_ABOVE;
 use super::geometry::Geometry;
 use super::quadrant::{MIDDLES_KEPT, SMALL_QUADRANT};
+use super::sieve::GROUP_PATTERNS;
 use super::units::binomial;
 
 /// The largest board the join engine accepts (the memory-bounded layout; a unit's half-boards
-/// grow about fivefold per two rows, some 4 GiB a thread at n = 28, and a whole count there
-/// is a matter of CPU-centuries).
+/// grow about fivefold per two rows, so at n = 28 the largest units are streamed rather than
+/// held, and a whole count there is a matter of CPU-centuries).
 pub const MAX_JOIN_N: usize = 28;
 
 /// The largest board whose quadrant lists are ever built whole: they grow about eightfold per
@@ -71,9 +73,19 @@ pub fn memory_needed(n: usize, threads: usize, layout: Layout) -> u64 {
     let side = (3000.0 * 5f64.powf((n as f64 - 16.0) / 2.0)).max(1000.0) as u64;
     let per_thread = 100 * side;
     if layout == Layout::Bounded {
-        // Four partitions, each with its 12-byte search buffer.
+        // A unit held whole: its two sides and their sorted copies, at most those of
+        // `STREAM_ABOVE` patterns; a streamed one (n = 28): its smaller side sorted (measured
+        // up to about twice `side`), one group of table classes and the class starts.
+        let held = per_thread.min(16 * STREAM_ABOVE + (32 << 20));
+        let streamed = if 2 * side > STREAM_ABOVE {
+            8 * 2 * side + 8 * GROUP_PATTERNS as u64 + (32 << 20)
+        } else {
+            0
+        };
+        // Four partitions, 12 bytes a placement with their group starts, and the 16-byte
+        // search buffer of the one being made.
         let part = LARGEST_PARTITION[geo.h.min(LARGEST_PARTITION.len() - 1)];
-        let total = threads as u64 * (per_thread + 4 * 20 * part);
+        let total = threads as u64 * (held.max(streamed) + 4 * 12 * part + 16 * part);
         return total + total / 10 + (16 << 20);
     }
     let per_quadrant = PLACEMENTS[geo.h.min(PLACEMENTS.len() - 1)];

@@ -178,8 +178,8 @@ pub fn partition_sizes(n: usize) -> (usize, usize) {
     (largest, total)
 }
 
-/// The two sides (east, west) of a one-row-set unit of an even board, bounded layout (for
-/// experiments on the matching).
+/// The two sides (east, west half-board patterns) of a unit of an even board, made in the
+/// memory-bounded layout (for the tools in `examples/` that measure the matching).
 pub fn unit_sides(q: &Quadrants, unit: &Unit) -> (Vec<u64>, Vec<u64>) {
     static NEVER: AtomicBool = AtomicBool::new(false);
     let geo = &q.geo;
@@ -233,8 +233,10 @@ pub fn unit_sides(q: &Quadrants, unit: &Unit) -> (Vec<u64>, Vec<u64>) {
 
 /// Candidate pairs of north and south quadrant placements (an upper bound of a unit's
 /// half-boards) past which a unit's sides are not held whole but read anew block by block
-/// ([`sieve::count_streamed`]): some 512 MiB of patterns; only units of n = 28 pass it.
-const STREAM_ABOVE: u64 = 1 << 26;
+/// ([`sieve::count_streamed`]): held, two sides of at most this many patterns and their
+/// sorted copies take up to 512 MiB; the largest units of n = 26 (some 32 million
+/// half-boards) and most of n = 28 pass it.
+pub(super) const STREAM_ABOVE: u64 = 1 << 25;
 
 /// Slices of one unit a worker takes in a row (the pool's blocks, `crate::run::pool`).
 const SLICES_A_BLOCK: f64 = 16.0;
@@ -669,6 +671,21 @@ mod tests {
         let out = f();
         SCRATCH.with(|s| s.borrow_mut().limits = None);
         out
+    }
+
+    #[test]
+    fn streamed_units_add_up_to_the_known_totals() {
+        // Every unit streamed, in table groups of a few classes.
+        streaming(Some((0, 1 << 8)), || {
+            for n in (2..=14).chain([16]) {
+                let q = Quadrants::bounded(n, 1 << 20);
+                let total: u128 = units(n)
+                    .iter()
+                    .map(|(u, w)| u128::from(count_unit(&q, u).count) * u128::from(*w))
+                    .sum();
+                assert_eq!(Some(total), crate::known::total(n), "n = {n}");
+            }
+        });
     }
 
     #[test]

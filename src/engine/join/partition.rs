@@ -198,6 +198,10 @@ impl Partition {
             patterns[*at as usize] = p;
             *at += 1;
         }
+        // The buffer of a partition of n = 28 can hold hundreds of MiB: not kept past a
+        // megabyte or so.
+        found.clear();
+        found.shrink_to(1 << 16);
         Partition {
             base: index.base(key.rows),
             start,

@@ -45,14 +45,26 @@ impl Split {
         let rest = keep & !sieve_mask;
         let mut class_lut = Box::new([[0u32; 256]; 8]);
         let mut rest_lut = Box::new([[0u64; 256]; 8]);
+        // Each pattern bit's place in the class or in the rest; a byte's entry is the OR of
+        // its lowest bit's and the rest's (one OR an entry).
+        let mut class_bit = [0u32; 64];
+        for (i, &b) in sieve.iter().enumerate() {
+            class_bit[b] = 1 << i;
+        }
+        let mut rest_bit = [0u64; 64];
+        let mut next = 0;
+        for (b, slot) in rest_bit.iter_mut().enumerate() {
+            if rest >> b & 1 == 1 {
+                *slot = 1 << next;
+                next += 1;
+            }
+        }
         for (j, (cl, rl)) in class_lut.iter_mut().zip(rest_lut.iter_mut()).enumerate() {
-            for v in 0..256usize {
-                let p = (v as u64) << (8 * j);
-                cl[v] = sieve
-                    .iter()
-                    .enumerate()
-                    .fold(0, |c, (i, &b)| c | (((p >> b) & 1) as u32) << i);
-                rl[v] = pext(p, rest);
+            for v in 1..256usize {
+                let low = v.trailing_zeros() as usize;
+                let up = v & (v - 1);
+                cl[v] = cl[up] | class_bit[8 * j + low];
+                rl[v] = rl[up] | rest_bit[8 * j + low];
             }
         }
         Split {
@@ -155,20 +167,6 @@ impl Stats {
     }
 }
 
-/// Gathers the bits of `x` at the set bits of `mask` into the low bits (a portable `pext`).
-fn pext(x: u64, mask: u64) -> u64 {
-    let (mut out, mut m, mut i) = (0, mask, 0);
-    while m != 0 {
-        let b = m & m.wrapping_neg();
-        if x & b != 0 {
-            out |= 1 << i;
-        }
-        i += 1;
-        m &= m - 1;
-    }
-    out
-}
-
 /// Sieve bits for a table side of `len` patterns: as many as leave [`MIN_CLASS`] patterns
 /// per class on average.
 fn sieve_bits(len: usize) -> usize {
@@ -194,8 +192,12 @@ pub(super) fn classes_for(len: usize) -> usize {
 /// skips empty ranges and takes a whole range once `a` has no bit left below it.
 fn fitting_runs(a: usize, k: usize, starts: &[usize], out: &mut Vec<(usize, usize)>) {
     out.clear();
-    let mut stack = vec![(k, 0usize)];
-    while let Some((i, base)) = stack.pop() {
+    let mut stack = [(0usize, 0usize); MAX_SIEVE + 2];
+    stack[0] = (k, 0);
+    let mut depth = 1;
+    while depth > 0 {
+        depth -= 1;
+        let (i, base) = stack[depth];
         let end = base + (1 << i);
         let (from, to) = (starts[base], starts[end]);
         if from == to {
@@ -210,9 +212,11 @@ fn fitting_runs(a: usize, k: usize, starts: &[usize], out: &mut Vec<(usize, usiz
         }
         let b = i - 1;
         if a >> b & 1 == 0 {
-            stack.push((b, base | 1 << b));
+            stack[depth] = (b, base | 1 << b);
+            depth += 1;
         }
-        stack.push((b, base));
+        stack[depth] = (b, base);
+        depth += 1;
     }
 }
 
@@ -435,16 +439,19 @@ fn count_classes(
         before: 0,
         rows,
         runs,
+        model: 0.0,
     };
     let total = m.classes(0..split.classes(), sorted_table, stop)?;
     let matched = begun.elapsed().as_secs_f64() - sorted;
-    Some((total, sorted + share.scale() * matched))
+    Some((total, sorted + m.scale(share) * matched))
 }
 
-impl Share {
-    /// How many times the pairs matched the whole matching holds (about).
-    fn scale(self) -> f64 {
-        match self {
+impl Matching<'_> {
+    /// How many times the work matched the whole matching holds: one for a slice, the
+    /// modelled cost of the whole over that of the share for a sample.
+    fn scale(&self, share: Share) -> f64 {
+        match share {
+            Share::Sampled { .. } if self.model > 0.0 => self.whole_model() / self.model,
             Share::Sampled { stride, .. } => stride as f64,
             Share::Slice(_) => 1.0,
         }
@@ -496,9 +503,44 @@ struct Matching<'a> {
     before: u128,
     rows: &'a mut Vec<u64>,
     runs: &'a mut Vec<(usize, usize)>,
+    /// The modelled cost of what was matched ([`build_cost`], [`query_cost`]).
+    model: f64,
+}
+
+/// The modelled cost of building the tables of a class of `len` patterns: its rows written.
+fn build_cost(len: usize, chunks: usize) -> f64 {
+    (chunks * (words_for(len) << CHUNK)) as f64
+}
+
+/// The modelled cost of one query against a class of `len` patterns: its row offsets, and a
+/// load and OR per chunk and block of 4 words.
+fn query_cost(len: usize, chunks: usize) -> f64 {
+    (chunks * (2 + words_for(len).div_ceil(4))) as f64
 }
 
 impl Matching<'_> {
+    /// The modelled cost of the whole matching: every class's tables built once, every
+    /// fitting query run against them. Timing a share scales its seconds by this over the
+    /// share's own modelled cost, which is less noisy than scaling by the share of pairs.
+    fn whole_model(&self) -> f64 {
+        let classes = self.table_starts.len() - 1;
+        let all = classes - 1;
+        let fitting = match self.dealer {
+            Some((_, f)) => std::borrow::Cow::Borrowed(f),
+            None => std::borrow::Cow::Owned(fitting_queries(self.query_starts, classes)),
+        };
+        (0..classes)
+            .map(|a| {
+                let len = self.table_starts[a + 1] - self.table_starts[a];
+                if len == 0 {
+                    return 0.0;
+                }
+                build_cost(len, self.chunks)
+                    + fitting[all & !a] as f64 * query_cost(len, self.chunks)
+            })
+            .sum()
+    }
+
     /// The weight of the pairs of table class `a`.
     fn weight(&self, a: usize) -> u128 {
         let Some((_, fitting)) = self.dealer else {
@@ -567,6 +609,7 @@ impl Matching<'_> {
                         for &q in qs {
                             total += ts.iter().map(|&p| u64::from(p & q == 0)).sum::<u64>();
                         }
+                        self.model += qs.len() as f64 * query_cost(ts.len(), 1);
                     }
                 }
                 continue;
@@ -585,8 +628,10 @@ impl Matching<'_> {
                     if !built {
                         build_tables(ts, chunks, words, tables);
                         built = true;
+                        self.model += build_cost(ts.len(), chunks);
                     }
                     total += query_until(chunks, qs, tables, words, stop)?;
+                    self.model += qs.len() as f64 * query_cost(ts.len(), chunks);
                 }
             }
         }
@@ -604,7 +649,7 @@ pub(super) trait Source {
 /// Table patterns a streamed matching holds at once: its table classes are made and matched
 /// a group at a time, each group read off the table side anew (`results/join-log.md`,
 /// section 18).
-pub(super) const GROUP_PATTERNS: usize = 1 << 25;
+pub(super) const GROUP_PATTERNS: usize = 1 << 24;
 
 /// [`count`] (with a slice, or with a sample, [`time`]: then the seconds of reading and
 /// sorting the sides and the projected seconds of the matching) of two sides too large to
@@ -669,6 +714,7 @@ pub(super) fn count_streamed(
         before: 0,
         rows,
         runs,
+        model: 0.0,
     };
     let mut total = 0;
     for range in groups(table_starts, most) {
@@ -701,7 +747,7 @@ pub(super) fn count_streamed(
         total += m.classes(range, group, stop)?;
     }
     let matched = begun.elapsed().as_secs_f64() - sorted;
-    Some((total, sorted, share.scale() * matched))
+    Some((total, sorted, m.scale(share) * matched))
 }
 
 /// The class counts of a streamed side as starts: class `c` is `starts[c]..starts[c + 1]`.

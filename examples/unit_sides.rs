@@ -1,0 +1,64 @@
+//! Makes the two sides (east and west half-boards) of one unit of an even board in the
+//! memory-bounded layout and times their matching on one thread, or writes their patterns
+//! to a file for experiments on the sieve (`results/join-log.md`, section 18).
+//!
+//! `unit_sides N NORTH [K] [FILE [STEP]]`: the K-th unit (default 0, the same one
+//! `unit_times` times first) of the stratum with NORTH east rows in the north half. With
+//! FILE, every STEP-th pattern of each side (default all) is written as little-endian `u64`s
+//! after the two counts; with FILE `-`, only the sizes are printed.
+
+use std::io::Write;
+
+use nqueens::internals::join::{self, Geometry, Quadrants, Tables};
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let usage = "usage: unit_sides N NORTH [K] [FILE [STEP]]";
+    let n: usize = args.next().and_then(|s| s.parse().ok()).expect(usage);
+    let north: u32 = args.next().and_then(|s| s.parse().ok()).expect(usage);
+    let k: usize = args.next().map_or(0, |s| s.parse().expect(usage));
+    let file = args.next();
+    let step: usize = args.next().map_or(1, |s| s.parse().expect(usage));
+    let q = Quadrants::bounded(n, 0);
+    let units = join::units(n);
+    let ids: Vec<usize> = (0..units.len())
+        .filter(|&i| join::stratum(n, &units[i].0) & 0xff == north)
+        .collect();
+    assert!(
+        !ids.is_empty(),
+        "no unit has {north} east rows in the north half"
+    );
+    let id = ids[(k * 7919 + 13) % ids.len()];
+    let unit = units[id].0;
+    let begun = std::time::Instant::now();
+    let (east, west) = join::unit_sides(&q, &unit);
+    println!(
+        "n = {n}, unit {id} (east rows {:#b}): {} east and {} west half-boards, made in {:.2} s",
+        unit.east_rows,
+        east.len(),
+        west.len(),
+        begun.elapsed().as_secs_f64()
+    );
+    match file.as_deref() {
+        Some("-") => {}
+        Some(path) => {
+            let mut f = std::io::BufWriter::new(std::fs::File::create(path).expect("a file"));
+            let (e, w): (Vec<u64>, Vec<u64>) = (
+                east.iter().step_by(step).copied().collect(),
+                west.iter().step_by(step).copied().collect(),
+            );
+            for x in [e.len() as u64, w.len() as u64].iter().chain(&e).chain(&w) {
+                f.write_all(&x.to_le_bytes()).expect("written");
+            }
+        }
+        None => {
+            let bits = Geometry::new(n).pattern_bits();
+            let begun = std::time::Instant::now();
+            let count = join::count_fitting(&east, &west, bits, &mut Tables::default());
+            println!(
+                "{count} fitting pairs in {:.2} s",
+                begun.elapsed().as_secs_f64()
+            );
+        }
+    }
+}
