@@ -82,10 +82,12 @@ pub fn memory_needed(n: usize, threads: usize, layout: Layout) -> u64 {
         } else {
             0
         };
-        // Four partitions, 12 bytes a placement with their group starts, and the 16-byte
-        // search buffer of the one being made.
+        // A unit's four partitions, 12 bytes a placement with their group starts, about twice
+        // the largest one in all (two of a row set's quadrants hold few rows), and the 16-byte
+        // search buffer of the one being made. At n = 28 this gives 2.1 GB for one thread,
+        // where a shard of one thread peaked at 1.63 GiB (`results/large-n.md`).
         let part = LARGEST_PARTITION[geo.h.min(LARGEST_PARTITION.len() - 1)];
-        let total = threads as u64 * (held.max(streamed) + 4 * 12 * part + 16 * part);
+        let total = threads as u64 * (held.max(streamed) + 2 * 12 * part + 16 * part);
         return total + total / 10 + (16 << 20);
     }
     let per_quadrant = PLACEMENTS[geo.h.min(PLACEMENTS.len() - 1)];
