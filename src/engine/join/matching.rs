@@ -167,7 +167,7 @@ pub struct Tables {
     pub(super) table_starts: Vec<usize>,
     pub(super) query_starts: Vec<usize>,
     /// The sieve both sides were sorted by.
-    pub(super) split: Option<sieve::Split>,
+    pub(super) split: Option<super::split::Split>,
     /// The runs of query classes fitting one table class.
     pub(super) runs: Vec<(usize, usize)>,
     /// A streamed matching: the range of table classes `table` holds.

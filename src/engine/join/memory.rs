@@ -7,7 +7,7 @@
 use super::STREAM_ABOVE;
 use super::geometry::Geometry;
 use super::quadrant::{MIDDLES_KEPT, SMALL_QUADRANT};
-use super::sieve::GROUP_PATTERNS;
+use super::stream::GROUP_PATTERNS;
 use super::units::binomial;
 
 /// The largest board the join engine accepts (the memory-bounded layout; a unit's half-boards

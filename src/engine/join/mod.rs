@@ -39,7 +39,8 @@
 //! The files: `geometry.rs` (the dividing lines and patterns), `quadrant.rs` (the quadrant
 //! lists and their filtered copies), `units.rs` (the units and their weights), `halves.rs`
 //! (half-boards from quadrant groups), `matching.rs` (counting fitting pairs, portable) with
-//! `sieve.rs` (large units sorted into classes by their central diagonals first) and `x86.rs`
+//! `sieve.rs` (large units sorted into classes by a few of their diagonals first; which ones,
+//! `split.rs`; units too large to hold, `stream.rs`) and `x86.rs`
 //! (its vector builds), `memory.rs` (size limits and the memory estimate). This file
 //! holds the entry point, [`count_unit`], and the per-thread buffers it reuses.
 
@@ -59,6 +60,8 @@ mod memory;
 mod partition;
 mod quadrant;
 mod sieve;
+mod split;
+mod stream;
 mod units;
 #[cfg(target_arch = "x86_64")]
 mod x86;
@@ -99,7 +102,7 @@ struct Scratch {
     /// slice of the same unit, and whether the west side is its table.
     streamed: Option<([Rc<Partition>; 4], bool)>,
     /// Tests: the candidate pairs past which units stream and the table patterns a streamed
-    /// group holds, in place of [`STREAM_ABOVE`] and [`sieve::GROUP_PATTERNS`].
+    /// group holds, in place of [`STREAM_ABOVE`] and [`stream::GROUP_PATTERNS`].
     #[cfg(test)]
     limits: Option<(u64, usize)>,
 }
@@ -233,7 +236,7 @@ pub fn unit_sides(q: &Quadrants, unit: &Unit) -> (Vec<u64>, Vec<u64>) {
 
 /// Candidate pairs of north and south quadrant placements (an upper bound of a unit's
 /// half-boards) past which a unit's sides are not held whole but read anew block by block
-/// ([`sieve::count_streamed`]): held, two sides of at most this many patterns and their
+/// ([`stream::count_streamed`]): held, two sides of at most this many patterns and their
 /// sorted copies take up to 512 MiB; the largest units of n = 26 (some 32 million
 /// half-boards) and most of n = 28 pass it.
 pub(super) const STREAM_ABOVE: u64 = 1 << 25;
@@ -241,7 +244,7 @@ pub(super) const STREAM_ABOVE: u64 = 1 << 25;
 /// Slices of one unit a worker takes in a row (the pool's blocks, `crate::run::pool`).
 const SLICES_A_BLOCK: f64 = 16.0;
 
-/// One side of a unit as a [`sieve::Source`]: its half-boards made from the partitions each
+/// One side of a unit as a [`stream::Source`]: its half-boards made from the partitions each
 /// time it is read.
 struct HalfSource<'a, 'v> {
     q: &'a Quadrants,
@@ -252,7 +255,7 @@ struct HalfSource<'a, 'v> {
     stop: &'a AtomicBool,
 }
 
-impl sieve::Source for HalfSource<'_, '_> {
+impl stream::Source for HalfSource<'_, '_> {
     fn each(&mut self, f: &mut dyn FnMut(&[u64])) -> Option<()> {
         let (q, view, sides, rc) = (self.q, self.view, self.sides, self.rows_cols);
         each_half(q, view, sides, rc, self.buf, self.stop, f)
@@ -266,7 +269,7 @@ struct Streamed {
     sample: Option<(usize, usize)>,
     slice: Slice,
     west_table: Option<bool>,
-    /// Table patterns a group holds ([`sieve::GROUP_PATTERNS`]).
+    /// Table patterns a group holds ([`stream::GROUP_PATTERNS`]).
     group: usize,
 }
 
@@ -282,12 +285,12 @@ fn streamed_unit(
     t: &mut Tables,
     stop: &AtomicBool,
 ) -> Option<(Found, (f64, f64), Option<bool>)> {
-    use sieve::Source;
+    use stream::Source;
     let begun = std::time::Instant::now();
     let (stats, west_table) = match how.west_table {
         Some(w) => (None, w),
         None => {
-            let (mut se, mut sw) = (sieve::Stats::default(), sieve::Stats::default());
+            let (mut se, mut sw) = (split::Stats::default(), split::Stats::default());
             east.each(&mut |b| se.add(b))?;
             west.each(&mut |b| sw.add(b))?;
             let w = sw.len >= se.len;
@@ -341,7 +344,7 @@ fn streamed_unit(
         (east, west)
     };
     let figures = begun.elapsed().as_secs_f64();
-    let (count, passes, matching) = sieve::count_streamed(
+    let (count, passes, matching) = stream::count_streamed(
         table,
         queries,
         ordered,
@@ -402,9 +405,9 @@ fn count_unit_with(
         limits,
     } = s;
     #[cfg(not(test))]
-    let (stream_above, group) = (STREAM_ABOVE, sieve::GROUP_PATTERNS);
+    let (stream_above, group) = (STREAM_ABOVE, stream::GROUP_PATTERNS);
     #[cfg(test)]
-    let (stream_above, group) = limits.unwrap_or((STREAM_ABOVE, sieve::GROUP_PATTERNS));
+    let (stream_above, group) = limits.unwrap_or((STREAM_ABOVE, stream::GROUP_PATTERNS));
     let filtered = match (unit.middle, middle) {
         (Some(_), Some((_, _, lists))) if !q.is_bounded() => Some(View::of(lists)),
         _ => None,

@@ -1,190 +1,21 @@
 //! The sieve in front of the matching tables: both sides of a unit are sorted into classes by
-//! the few central diagonals of the pattern window (a run of bits of each pattern field), and
-//! only classes that leave each other's diagonals free are matched, each table class with its
-//! own small tables. A half-board on a central diagonal cannot pair with one that is on it too,
-//! so about a quarter of the candidate pairs per sieved diagonal are never tested, the sieved
-//! bits leave the patterns (fewer table chunks), and one class's tables stay in the cache while
-//! every query class that fits it streams past (`results/join-log.md`, section 15).
+//! a few of their pattern bits (the diagonals both sides occupy most, chosen per unit by
+//! [`super::split`]), and only classes that share none of those bits are matched, each table
+//! class with its own small tables, against runs of the sorted queries. The sieved bits leave
+//! the patterns (fewer table chunks), and one class's tables stay in the cache while every
+//! query class that fits it streams past (`results/join-log.md`, sections 15 and 18). The
+//! slices of a unit are dealt here too ([`Dealer`]).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::matching::{CHUNK, Tables, build_tables, query_until, words_for};
+use super::split::{MAX_SIEVE, Split, Stats};
 use crate::engine::Slice;
 
-/// The most sieve bits: at most 2^`MAX_SIEVE` classes.
-const MAX_SIEVE: usize = 20;
-
-/// The table side is sieved by as many bits (up to [`MAX_SIEVE`]) as leave at least this
-/// many table patterns per class on average; smaller classes spend more on their tables and
-/// loop set-up than the sieve saves (`results/join-log.md`, sections 15 and 18).
-const MIN_CLASS: usize = 384;
-/// Sides smaller than this are not sieved: sorting them and building one set of tables per
-/// class costs more than the sieve saves (n = 16 and 18, `results/join-log.md`, section 15).
-const MIN_SIEVE: usize = 8192;
+pub(super) use super::split::{classes_for, pays};
 
 /// Below this many table patterns a class is matched pair by pair, without tables.
 const PAIRWISE_CLASS: usize = 8;
-
-/// How a unit's patterns are sieved: `k` sieve bits make the class (class bit `i` is pattern
-/// bit `sieve[i]`), and the other bits that both sides use make the rest, in order; bits that
-/// one side never sets cannot clash and are dropped. Both are gathered a byte at a time
-/// through tables.
-#[derive(Clone, Debug)]
-pub(super) struct Split {
-    k: usize,
-    rest_bits: usize,
-    class_lut: Box<[[u32; 256]; 8]>,
-    rest_lut: Box<[[u64; 256]; 8]>,
-}
-
-impl Split {
-    /// The split with class bits `sieve` (class bit `i` is pattern bit `sieve[i]`) and, as the
-    /// rest, the other bits of `keep` in increasing order.
-    pub(super) fn new(sieve: &[usize], keep: u64) -> Split {
-        let sieve_mask = sieve.iter().fold(0u64, |m, &b| m | 1 << b);
-        let rest = keep & !sieve_mask;
-        let mut class_lut = Box::new([[0u32; 256]; 8]);
-        let mut rest_lut = Box::new([[0u64; 256]; 8]);
-        // Each pattern bit's place in the class or in the rest; a byte's entry is the OR of
-        // its lowest bit's and the rest's (one OR an entry).
-        let mut class_bit = [0u32; 64];
-        for (i, &b) in sieve.iter().enumerate() {
-            class_bit[b] = 1 << i;
-        }
-        let mut rest_bit = [0u64; 64];
-        let mut next = 0;
-        for (b, slot) in rest_bit.iter_mut().enumerate() {
-            if rest >> b & 1 == 1 {
-                *slot = 1 << next;
-                next += 1;
-            }
-        }
-        for (j, (cl, rl)) in class_lut.iter_mut().zip(rest_lut.iter_mut()).enumerate() {
-            for v in 1..256usize {
-                let low = v.trailing_zeros() as usize;
-                let up = v & (v - 1);
-                cl[v] = cl[up] | class_bit[8 * j + low];
-                rl[v] = rl[up] | rest_bit[8 * j + low];
-            }
-        }
-        Split {
-            k: sieve.len(),
-            rest_bits: rest.count_ones() as usize,
-            class_lut,
-            rest_lut,
-        }
-    }
-
-    /// The split of a table side and its queries (`bits`-bit patterns), from their
-    /// [`Stats`]: as many sieve bits as [`sieve_bits`] allows, the ones both sides set most
-    /// often (their densities multiplied), which cut the candidate pairs most per bit
-    /// (`results/join-log.md`, section 18). Depends on the patterns alone.
-    pub(super) fn choose(table: &Stats, queries: &Stats, bits: usize) -> Split {
-        let all = if bits >= 64 { !0 } else { (1u64 << bits) - 1 };
-        let keep = table.or & queries.or & all;
-        let (dt, dq) = (&table.ones, &queries.ones);
-        let mut order: Vec<usize> = (0..64).filter(|&b| keep >> b & 1 == 1).collect();
-        order.sort_by_key(|&b| (std::cmp::Reverse(u128::from(dt[b]) * u128::from(dq[b])), b));
-        order.truncate(sieve_bits(table.len));
-        // The table side's sparsest sieve bits become the low class bits, so that the
-        // query classes fitting a table class often make long runs (see `fitting_runs`).
-        order.sort_by_key(|&b| (dt[b], b));
-        Split::new(&order, keep)
-    }
-
-    /// Number of classes.
-    pub(super) fn classes(&self) -> usize {
-        1 << self.k
-    }
-
-    /// The class of a pattern: its sieve bits.
-    #[inline]
-    pub(super) fn class(&self, p: u64) -> usize {
-        let mut c = 0;
-        for (j, lut) in self.class_lut.iter().enumerate() {
-            c |= lut[((p >> (8 * j)) & 0xff) as usize];
-        }
-        c as usize
-    }
-
-    /// The pattern's kept bits other than its sieve bits, gathered into the low bits.
-    #[inline]
-    pub(super) fn rest(&self, p: u64) -> u64 {
-        let mut r = 0;
-        for (j, lut) in self.rest_lut.iter().enumerate() {
-            r |= lut[((p >> (8 * j)) & 0xff) as usize];
-        }
-        r
-    }
-
-    /// Bits in a rest.
-    pub(super) fn rest_bits(&self) -> usize {
-        self.rest_bits
-    }
-}
-
-/// What a split is chosen from: a side's length, the bits any of its patterns sets, and how
-/// often each bit is set among a sample of its patterns (those whose hash falls in one
-/// sixteenth), so that a side seen block by block gives the same figures as one held whole.
-#[derive(Clone, Debug)]
-pub(super) struct Stats {
-    pub(super) len: usize,
-    or: u64,
-    ones: [u64; 64],
-}
-
-impl Default for Stats {
-    fn default() -> Stats {
-        Stats {
-            len: 0,
-            or: 0,
-            ones: [0; 64],
-        }
-    }
-}
-
-impl Stats {
-    /// Adds a block of patterns.
-    pub(super) fn add(&mut self, block: &[u64]) {
-        self.len += block.len();
-        for &p in block {
-            self.or |= p;
-            if p.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 60 == 0 {
-                let mut x = p;
-                while x != 0 {
-                    self.ones[x.trailing_zeros() as usize] += 1;
-                    x &= x - 1;
-                }
-            }
-        }
-    }
-
-    /// The figures of a whole side.
-    pub(super) fn of(side: &[u64]) -> Stats {
-        let mut s = Stats::default();
-        s.add(side);
-        s
-    }
-}
-
-/// Sieve bits for a table side of `len` patterns: as many as leave [`MIN_CLASS`] patterns
-/// per class on average.
-fn sieve_bits(len: usize) -> usize {
-    (0..=MAX_SIEVE)
-        .rev()
-        .find(|&k| len >> k >= MIN_CLASS)
-        .unwrap_or(0)
-}
-
-/// Whether sieving pays for a table side of `len` patterns (the larger side of a unit).
-pub(super) fn pays(len: usize) -> bool {
-    len >= MIN_SIEVE
-}
-
-/// The number of classes a table side of `len` patterns is sieved into (at most).
-pub(super) fn classes_for(len: usize) -> usize {
-    1 << sieve_bits(len)
-}
 
 /// The runs of query classes that fit table class `a` (no sieve bit shared), as ranges of
 /// the sorted queries, in increasing order of class, runs of classes next to each other
@@ -336,7 +167,7 @@ const SAMPLED_SLICES: u64 = 64;
 /// the slices are about equal in work, each pair is matched by exactly one of them, and the
 /// dealing depends on the patterns alone (never on the machine or the thread). For timing, a
 /// sample owns every `every`-th of the slices.
-struct Dealer {
+pub(super) struct Dealer {
     of: u64,
     index: u64,
     every: u64,
@@ -429,18 +260,12 @@ fn count_classes(
     } = t;
     let split = split.as_ref().expect("sorted above or by the last call");
     let dealer = deal(share, table_starts, query_starts, split.classes());
-    let mut m = Matching {
-        k: split.k,
-        chunks: split.rest_bits().div_ceil(CHUNK).max(1),
-        table_starts,
-        queries: sorted_queries,
-        query_starts,
-        dealer: dealer.as_ref(),
-        before: 0,
-        rows,
-        runs,
-        model: 0.0,
-    };
+    let mut m = Matching::new(
+        split,
+        (table_starts, sorted_queries, query_starts),
+        dealer.as_ref(),
+        (rows, runs),
+    );
     let total = m.classes(0..split.classes(), sorted_table, stop)?;
     let matched = begun.elapsed().as_secs_f64() - sorted;
     Some((total, sorted + m.scale(share) * matched))
@@ -449,7 +274,7 @@ fn count_classes(
 impl Matching<'_> {
     /// How many times the work matched the whole matching holds: one for a slice, the
     /// modelled cost of the whole over that of the share for a sample.
-    fn scale(&self, share: Share) -> f64 {
+    pub(super) fn scale(&self, share: Share) -> f64 {
         match share {
             Share::Sampled { .. } if self.model > 0.0 => self.whole_model() / self.model,
             Share::Sampled { stride, .. } => stride as f64,
@@ -460,7 +285,7 @@ impl Matching<'_> {
 
 /// The dealer of `share` with the fitting queries of every class mask, or `None` where every
 /// pair is matched (a whole unit).
-fn deal(
+pub(super) fn deal(
     share: Share,
     table_starts: &[usize],
     query_starts: &[usize],
@@ -492,7 +317,7 @@ fn deal(
 
 /// The loop over table classes, shared by the sides held whole and the streamed ones: the
 /// sorted queries, where the pairs dealt so far end, and the buffers of the tables.
-struct Matching<'a> {
+pub(super) struct Matching<'a> {
     k: usize,
     chunks: usize,
     table_starts: &'a [usize],
@@ -516,6 +341,30 @@ fn build_cost(len: usize, chunks: usize) -> f64 {
 /// load and OR per chunk and block of 4 words.
 fn query_cost(len: usize, chunks: usize) -> f64 {
     (chunks * (2 + words_for(len).div_ceil(4))) as f64
+}
+
+impl<'a> Matching<'a> {
+    /// The loop over the classes of `split`, with the class starts and the sorted queries,
+    /// the dealer of the share (if not the whole) and the buffers of the tables and runs.
+    pub(super) fn new(
+        split: &Split,
+        (table_starts, queries, query_starts): (&'a [usize], &'a [u64], &'a [usize]),
+        dealer: Option<&'a (Dealer, Vec<u64>)>,
+        (rows, runs): (&'a mut Vec<u64>, &'a mut Vec<(usize, usize)>),
+    ) -> Matching<'a> {
+        Matching {
+            k: split.k,
+            chunks: split.rest_bits().div_ceil(CHUNK).max(1),
+            table_starts,
+            queries,
+            query_starts,
+            dealer,
+            before: 0,
+            rows,
+            runs,
+            model: 0.0,
+        }
+    }
 }
 
 impl Matching<'_> {
@@ -552,7 +401,7 @@ impl Matching<'_> {
 
     /// Whether this share may match any pair of the table classes `range`; if not, they
     /// are passed over.
-    fn skip(&mut self, range: std::ops::Range<usize>) -> bool {
+    pub(super) fn skip(&mut self, range: std::ops::Range<usize>) -> bool {
         let Some((d, _)) = self.dealer else {
             return false;
         };
@@ -566,7 +415,7 @@ impl Matching<'_> {
 
     /// The fitting pairs of this share among the table classes `range`, whose patterns
     /// `group` holds (class `a` from `table_starts[a] - table_starts[range.start]`).
-    fn classes(
+    pub(super) fn classes(
         &mut self,
         range: std::ops::Range<usize>,
         group: &[u64],
@@ -639,152 +488,9 @@ impl Matching<'_> {
     }
 }
 
-/// One side of a unit made anew each time it is read, block by block, always in the same
-/// order ([`count_streamed`]).
-pub(super) trait Source {
-    /// Hands the side's patterns to `f`, a block at a time; `None` if the stop flag rose.
-    fn each(&mut self, f: &mut dyn FnMut(&[u64])) -> Option<()>;
-}
-
-/// Table patterns a streamed matching holds at once: its table classes are made and matched
-/// a group at a time, each group read off the table side anew (`results/join-log.md`,
-/// section 18).
-pub(super) const GROUP_PATTERNS: usize = 1 << 24;
-
-/// [`count`] (with a slice, or with a sample, [`time`]: then the seconds of reading and
-/// sorting the sides and the projected seconds of the matching) of two sides too large to
-/// hold whole: the queries are held sorted by class, and the table side is read again for each
-/// group of its classes, at most `most` patterns ([`GROUP_PATTERNS`]), that the share may match. The
-/// split, the dealing and so the count of every slice are those of [`count`] on the same
-/// sides held whole. With `part.sorted`, `t` holds the split, the sorted queries and the
-/// last group of the previous call on the same sides, and `stats` are not used.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn count_streamed(
-    table: &mut dyn Source,
-    queries: &mut dyn Source,
-    stats: Option<(&Stats, &Stats)>,
-    (bits, most): (usize, usize),
-    t: &mut Tables,
-    stop: &AtomicBool,
-    share: Share,
-) -> Option<(u64, f64, f64)> {
-    let begun = std::time::Instant::now();
-    let reuse = matches!(share, Share::Slice(Part { sorted: true, .. })) && t.split.is_some();
-    if !reuse {
-        t.split = None;
-        t.group = None;
-        let (ts, qs) = stats.expect("the sides' figures, unless sorted before");
-        let split = Split::choose(ts, qs, bits);
-        count_by_class(table, &split, &mut t.table_starts)?;
-        count_by_class(queries, &split, &mut t.query_starts)?;
-        let (starts, out) = (&t.query_starts, &mut t.queries);
-        out.clear();
-        out.resize(*starts.last().expect("a start per class and one"), 0);
-        let mut next = starts[..split.classes()].to_vec();
-        queries.each(&mut |block| {
-            for &p in block {
-                let c = split.class(p);
-                out[next[c]] = split.rest(p);
-                next[c] += 1;
-            }
-        })?;
-        t.split = Some(split);
-    }
-    let mut sorted = begun.elapsed().as_secs_f64();
-    let Tables {
-        rows,
-        table: group,
-        queries: sorted_queries,
-        table_starts,
-        query_starts,
-        split,
-        runs,
-        group: held,
-    } = t;
-    let split = split.as_ref().expect("sorted above or by the last call");
-    let classes = split.classes();
-    let dealer = deal(share, table_starts, query_starts, classes);
-    let mut m = Matching {
-        k: split.k,
-        chunks: split.rest_bits().div_ceil(CHUNK).max(1),
-        table_starts,
-        queries: sorted_queries,
-        query_starts,
-        dealer: dealer.as_ref(),
-        before: 0,
-        rows,
-        runs,
-        model: 0.0,
-    };
-    let mut total = 0;
-    for range in groups(table_starts, most) {
-        if m.skip(range.clone()) {
-            continue;
-        }
-        if *held != Some((range.start, range.end)) {
-            let made = std::time::Instant::now();
-            *held = None;
-            let (from, to) = (table_starts[range.start], table_starts[range.end]);
-            group.clear();
-            group.resize(to - from, 0);
-            let mut next: Vec<usize> = table_starts[range.clone()]
-                .iter()
-                .map(|&x| x - from)
-                .collect();
-            let (lo, hi) = (range.start, range.end);
-            table.each(&mut |block| {
-                for &p in block {
-                    let c = split.class(p);
-                    if (lo..hi).contains(&c) {
-                        group[next[c - lo]] = split.rest(p);
-                        next[c - lo] += 1;
-                    }
-                }
-            })?;
-            *held = Some((lo, hi));
-            sorted += made.elapsed().as_secs_f64();
-        }
-        total += m.classes(range, group, stop)?;
-    }
-    let matched = begun.elapsed().as_secs_f64() - sorted;
-    Some((total, sorted, m.scale(share) * matched))
-}
-
-/// The class counts of a streamed side as starts: class `c` is `starts[c]..starts[c + 1]`.
-fn count_by_class(side: &mut dyn Source, split: &Split, starts: &mut Vec<usize>) -> Option<()> {
-    starts.clear();
-    starts.resize(split.classes() + 1, 0);
-    side.each(&mut |block| {
-        for &p in block {
-            starts[split.class(p) + 1] += 1;
-        }
-    })?;
-    for c in 1..starts.len() {
-        starts[c] += starts[c - 1];
-    }
-    Some(())
-}
-
-/// The classes cut into runs of consecutive classes of at most `most` patterns each (a class
-/// larger than that is a run of its own).
-fn groups(starts: &[usize], most: usize) -> Vec<std::ops::Range<usize>> {
-    let classes = starts.len() - 1;
-    let mut out = Vec::new();
-    let mut from = 0;
-    for c in 1..=classes {
-        if starts[c] - starts[from] > most && c - 1 > from {
-            out.push(from..c - 1);
-            from = c - 1;
-        }
-    }
-    if from < classes {
-        out.push(from..classes);
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::split::sieve_bits;
     use super::*;
 
     static NEVER: AtomicBool = AtomicBool::new(false);

@@ -1,0 +1,176 @@
+//! Which bits a unit's patterns are sieved by ([`super::sieve`]): the sieve bits both sides
+//! set most often, as many as the table side's size allows, and the rest of each pattern
+//! without them and without the bits one side never sets; chosen from figures a side held
+//! whole or read block by block gives alike (`results/join-log.md`, section 18).
+
+/// The most sieve bits: at most 2^`MAX_SIEVE` classes.
+pub(super) const MAX_SIEVE: usize = 20;
+
+/// The table side is sieved by as many bits (up to [`MAX_SIEVE`]) as leave at least this
+/// many table patterns per class on average; smaller classes spend more on their tables and
+/// loop set-up than the sieve saves (`results/join-log.md`, sections 15 and 18).
+const MIN_CLASS: usize = 384;
+/// Sides smaller than this are not sieved: sorting them and building one set of tables per
+/// class costs more than the sieve saves (n = 16 and 18, `results/join-log.md`, section 15).
+const MIN_SIEVE: usize = 8192;
+
+/// How a unit's patterns are sieved: `k` sieve bits make the class (class bit `i` is pattern
+/// bit `sieve[i]`), and the other bits that both sides use make the rest, in order; bits that
+/// one side never sets cannot clash and are dropped. Both are gathered a byte at a time
+/// through tables.
+#[derive(Clone, Debug)]
+pub(super) struct Split {
+    pub(super) k: usize,
+    rest_bits: usize,
+    class_lut: Box<[[u32; 256]; 8]>,
+    rest_lut: Box<[[u64; 256]; 8]>,
+}
+
+impl Split {
+    /// The split with class bits `sieve` (class bit `i` is pattern bit `sieve[i]`) and, as the
+    /// rest, the other bits of `keep` in increasing order.
+    pub(super) fn new(sieve: &[usize], keep: u64) -> Split {
+        let sieve_mask = sieve.iter().fold(0u64, |m, &b| m | 1 << b);
+        let rest = keep & !sieve_mask;
+        let mut class_lut = Box::new([[0u32; 256]; 8]);
+        let mut rest_lut = Box::new([[0u64; 256]; 8]);
+        // Each pattern bit's place in the class or in the rest; a byte's entry is the OR of
+        // its lowest bit's and the rest's (one OR an entry).
+        let mut class_bit = [0u32; 64];
+        for (i, &b) in sieve.iter().enumerate() {
+            class_bit[b] = 1 << i;
+        }
+        let mut rest_bit = [0u64; 64];
+        let mut next = 0;
+        for (b, slot) in rest_bit.iter_mut().enumerate() {
+            if rest >> b & 1 == 1 {
+                *slot = 1 << next;
+                next += 1;
+            }
+        }
+        for (j, (cl, rl)) in class_lut.iter_mut().zip(rest_lut.iter_mut()).enumerate() {
+            for v in 1..256usize {
+                let low = v.trailing_zeros() as usize;
+                let up = v & (v - 1);
+                cl[v] = cl[up] | class_bit[8 * j + low];
+                rl[v] = rl[up] | rest_bit[8 * j + low];
+            }
+        }
+        Split {
+            k: sieve.len(),
+            rest_bits: rest.count_ones() as usize,
+            class_lut,
+            rest_lut,
+        }
+    }
+
+    /// The split of a table side and its queries (`bits`-bit patterns), from their
+    /// [`Stats`]: as many sieve bits as [`sieve_bits`] allows, the ones both sides set most
+    /// often (their densities multiplied), which cut the candidate pairs most per bit
+    /// (`results/join-log.md`, section 18). Depends on the patterns alone.
+    pub(super) fn choose(table: &Stats, queries: &Stats, bits: usize) -> Split {
+        let all = if bits >= 64 { !0 } else { (1u64 << bits) - 1 };
+        let keep = table.or & queries.or & all;
+        let (dt, dq) = (&table.ones, &queries.ones);
+        let mut order: Vec<usize> = (0..64).filter(|&b| keep >> b & 1 == 1).collect();
+        order.sort_by_key(|&b| (std::cmp::Reverse(u128::from(dt[b]) * u128::from(dq[b])), b));
+        order.truncate(sieve_bits(table.len));
+        // The table side's sparsest sieve bits become the low class bits, so that the
+        // query classes fitting a table class often make long runs (see `fitting_runs`).
+        order.sort_by_key(|&b| (dt[b], b));
+        Split::new(&order, keep)
+    }
+
+    /// Number of classes.
+    pub(super) fn classes(&self) -> usize {
+        1 << self.k
+    }
+
+    /// The class of a pattern: its sieve bits.
+    #[inline]
+    pub(super) fn class(&self, p: u64) -> usize {
+        let mut c = 0;
+        for (j, lut) in self.class_lut.iter().enumerate() {
+            c |= lut[((p >> (8 * j)) & 0xff) as usize];
+        }
+        c as usize
+    }
+
+    /// The pattern's kept bits other than its sieve bits, gathered into the low bits.
+    #[inline]
+    pub(super) fn rest(&self, p: u64) -> u64 {
+        let mut r = 0;
+        for (j, lut) in self.rest_lut.iter().enumerate() {
+            r |= lut[((p >> (8 * j)) & 0xff) as usize];
+        }
+        r
+    }
+
+    /// Bits in a rest.
+    pub(super) fn rest_bits(&self) -> usize {
+        self.rest_bits
+    }
+}
+
+/// What a split is chosen from: a side's length, the bits any of its patterns sets, and how
+/// often each bit is set among a sample of its patterns (those whose hash falls in one
+/// sixteenth), so that a side seen block by block gives the same figures as one held whole.
+#[derive(Clone, Debug)]
+pub(super) struct Stats {
+    pub(super) len: usize,
+    or: u64,
+    ones: [u64; 64],
+}
+
+impl Default for Stats {
+    fn default() -> Stats {
+        Stats {
+            len: 0,
+            or: 0,
+            ones: [0; 64],
+        }
+    }
+}
+
+impl Stats {
+    /// Adds a block of patterns.
+    pub(super) fn add(&mut self, block: &[u64]) {
+        self.len += block.len();
+        for &p in block {
+            self.or |= p;
+            if p.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 60 == 0 {
+                let mut x = p;
+                while x != 0 {
+                    self.ones[x.trailing_zeros() as usize] += 1;
+                    x &= x - 1;
+                }
+            }
+        }
+    }
+
+    /// The figures of a whole side.
+    pub(super) fn of(side: &[u64]) -> Stats {
+        let mut s = Stats::default();
+        s.add(side);
+        s
+    }
+}
+
+/// Sieve bits for a table side of `len` patterns: as many as leave [`MIN_CLASS`] patterns
+/// per class on average.
+pub(super) fn sieve_bits(len: usize) -> usize {
+    (0..=MAX_SIEVE)
+        .rev()
+        .find(|&k| len >> k >= MIN_CLASS)
+        .unwrap_or(0)
+}
+
+/// Whether sieving pays for a table side of `len` patterns (the larger side of a unit).
+pub(super) fn pays(len: usize) -> bool {
+    len >= MIN_SIEVE
+}
+
+/// The number of classes a table side of `len` patterns is sieved into (at most).
+pub(super) fn classes_for(len: usize) -> usize {
+    1 << sieve_bits(len)
+}
