@@ -11,10 +11,47 @@ use super::sieve::{self, Part};
 use super::x86;
 use crate::engine::Slice;
 
-/// Bits per chunk of a pattern in the matching tables.
+/// Bits per chunk of a pattern in the tables of an unsieved matching (their 64 rows a chunk
+/// are cheap to build for the few queries of a small side).
 pub(super) const CHUNK: usize = 6;
-/// The most chunks a pattern of a 32×32 board needs (62 bits).
+/// The widest chunks of a sieved matching's tables: the tables of one class in chunks of 9
+/// bits (512 rows of some 8 words) stay in the second-level cache; 10 bits cost more at
+/// n = 26 (`results/join-log.md`, section 19).
+pub(super) const MAX_WIDTH: usize = 9;
+/// The most chunks a pattern of a 32×32 board needs (62 bits, chunks of at least [`CHUNK`]).
 pub(super) const MAX_CHUNKS: usize = 11;
+
+/// The shape of one set of tables: `chunks` chunks of `width` pattern bits (pattern bits
+/// `width * j ..` in chunk `j`), each of `2^width` rows of `words` words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Shape {
+    pub(super) chunks: usize,
+    pub(super) width: usize,
+    pub(super) words: usize,
+}
+
+impl Shape {
+    /// The tables of `len` patterns of `bits` bits in chunks of `width` bits.
+    pub(super) fn new(bits: usize, width: usize, len: usize) -> Shape {
+        let chunks = bits.div_ceil(width).max(1);
+        assert!(chunks <= MAX_CHUNKS && (chunks - 1) * width < 64);
+        Shape {
+            chunks,
+            width,
+            words: words_for(len),
+        }
+    }
+
+    /// Words of one chunk's rows.
+    pub(super) fn per_chunk(self) -> usize {
+        self.words << self.width
+    }
+
+    /// Words of the whole tables.
+    pub(super) fn size(self) -> usize {
+        self.chunks * self.per_chunk()
+    }
+}
 
 /// Calls `$f::<C>(args)` with the chunk count `$c` as a constant (1 to [`MAX_CHUNKS`]), so that
 /// each matching loop is compiled with its per-chunk loop unrolled.
@@ -146,15 +183,13 @@ fn count_plain(
     scratch: &mut Tables,
     stop: &AtomicBool,
 ) -> Option<u64> {
-    let chunks = bits.div_ceil(CHUNK).max(1);
-    let words = words_for(table.len());
-    let size = chunks * (words << CHUNK);
-    if scratch.rows.len() < size {
-        scratch.rows.resize(size, 0);
+    let shape = Shape::new(bits, CHUNK, table.len());
+    if scratch.rows.len() < shape.size() {
+        scratch.rows.resize(shape.size(), 0);
     }
-    let tables = &mut scratch.rows[..size];
-    build_tables(table, chunks, words, tables);
-    query_until(chunks, queries, tables, words, stop)
+    let tables = &mut scratch.rows[..shape.size()];
+    build_tables(table, shape, tables);
+    query_until(shape, queries, tables, stop)
 }
 
 /// Buffers of the matching, reused from call to call: the tables of one class and both sides
@@ -199,28 +234,33 @@ pub(super) fn words_for(k: usize) -> usize {
     k.div_ceil(64)
 }
 
-/// Fills the bit-transposed tables of `table` into `t` (`chunks` chunks of 64 rows of `words`
-/// words, `words` at least [`words_for`] of the table's length).
+/// Fills the bit-transposed tables of `table` into `t`, in `shape` (`words` at least
+/// [`words_for`] of the table's length).
 ///
-/// Row `(j, v)` (at `(j * 64 + v) * words`) holds, for chunk `j` and chunk value `v`, one bit
-/// per table pattern: set when the pattern shares a bit with `v` in chunk `j`. Bits past the
-/// last pattern are set in every row of chunk 0, so they are never counted.
-pub(super) fn build_tables(table: &[u64], chunks: usize, words: usize, t: &mut [u64]) {
+/// Row `(j, v)` (at `(j * 2^width + v) * words`) holds, for chunk `j` and chunk value `v`, one
+/// bit per table pattern: set when the pattern shares a bit with `v` in chunk `j`. Bits past
+/// the last pattern are set in every row of chunk 0, so they are never counted.
+pub(super) fn build_tables(table: &[u64], shape: Shape, t: &mut [u64]) {
     match isa() {
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512 => {
             // SAFETY: `isa()` picks `Avx512` only where the processor has `avx512f`.
-            unsafe { x86::build_avx512(table, chunks, words, t) }
+            unsafe { x86::build_avx512(table, shape, t) }
         }
-        _ => build_any(table, chunks, words, t),
+        _ => build_any(table, shape, t),
     }
 }
 
 /// [`build_tables`] for any processor; inlined into the vector builds too.
 #[inline(always)]
-pub(super) fn build_any(table: &[u64], chunks: usize, words: usize, t: &mut [u64]) {
+pub(super) fn build_any(table: &[u64], shape: Shape, t: &mut [u64]) {
+    let Shape {
+        chunks,
+        width,
+        words,
+    } = shape;
     let k = table.len();
-    let per = words << CHUNK;
+    let per = shape.per_chunk();
     assert!(words >= words_for(k) && t.len() >= chunks * per);
     // Row 0 of every chunk is never written below; the one-bit rows are written whole.
     for j in 0..chunks {
@@ -228,7 +268,7 @@ pub(super) fn build_any(table: &[u64], chunks: usize, words: usize, t: &mut [u64
     }
     // The one-bit rows, 64 table patterns at a time: a 64×64 bit transpose turns the patterns
     // (one word each) into one word per pattern bit (one bit per pattern).
-    let bits = (chunks * CHUNK).min(64);
+    let bits = (chunks * width).min(64);
     for w in 0..words {
         let mut square = [0u64; 64];
         let from = (w * 64).min(k);
@@ -236,7 +276,7 @@ pub(super) fn build_any(table: &[u64], chunks: usize, words: usize, t: &mut [u64
         square[..to - from].copy_from_slice(&table[from..to]);
         transpose64(&mut square);
         for (b, &word) in square[..bits].iter().enumerate() {
-            t[(b / CHUNK) * per + (1 << (b % CHUNK)) * words + w] = word;
+            t[(b / width) * per + (1 << (b % width)) * words + w] = word;
         }
     }
     for i in k..words * 64 {
@@ -244,7 +284,7 @@ pub(super) fn build_any(table: &[u64], chunks: usize, words: usize, t: &mut [u64
     }
     for j in 0..chunks {
         let rows = &mut t[j * per..(j + 1) * per];
-        for v in 1..(1usize << CHUNK) {
+        for v in 1..(1usize << width) {
             let low = v & v.wrapping_neg();
             let rest = v & (v - 1);
             let (done, row) = rows.split_at_mut(v * words);
@@ -326,16 +366,12 @@ fn isa() -> Isa {
     })
 }
 
-/// The number of pairs of a query and a table pattern that share no bit, the tables built by
-/// [`build_tables`] from `chunks` chunks with rows of `words` words (the padding bits count as
-/// clashing), in the best build this processor can run.
 /// [`query`] in blocks of [`QUERY_BLOCK`] queries, giving up (`None`) when `stop` rose between
 /// two (one table against millions of queries takes a minute at n = 28).
 pub(super) fn query_until(
-    chunks: usize,
+    shape: Shape,
     queries: &[u64],
     tables: &[u64],
-    words: usize,
     stop: &AtomicBool,
 ) -> Option<u64> {
     let mut total = 0;
@@ -343,46 +379,50 @@ pub(super) fn query_until(
         if stop.load(Ordering::Relaxed) {
             return None;
         }
-        total += query(chunks, block, tables, words);
+        total += query(shape, block, tables);
     }
     Some(total)
 }
 
-pub(super) fn query(chunks: usize, queries: &[u64], tables: &[u64], words: usize) -> u64 {
+/// The number of pairs of a query and a table pattern that share no bit, the tables built by
+/// [`build_tables`] in `shape` (the padding bits count as clashing), in the best build this
+/// processor can run.
+pub(super) fn query(shape: Shape, queries: &[u64], tables: &[u64]) -> u64 {
     match isa() {
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512 => {
             // SAFETY: `isa()` picks `Avx512` only where the processor has every feature
             // `query_avx512` is compiled for.
-            unsafe { x86::query_avx512(chunks, queries, tables, words) }
+            unsafe { x86::query_avx512(shape, queries, tables) }
         }
         #[cfg(target_arch = "x86_64")]
         Isa::Avx2 => {
             // SAFETY: `isa()` picks `Avx2` only where the processor has every feature
             // `query_avx2` is compiled for.
-            unsafe { x86::query_avx2(chunks, queries, tables, words) }
+            unsafe { x86::query_avx2(shape, queries, tables) }
         }
-        Isa::Portable => query_any(chunks, queries, tables, words),
+        Isa::Portable => query_any(shape, queries, tables),
     }
 }
 
 /// The portable build of the query loop.
 #[inline(always)]
-fn query_any(chunks: usize, queries: &[u64], tables: &[u64], words: usize) -> u64 {
-    by_chunks!(chunks, query_words(queries, tables, words))
+fn query_any(shape: Shape, queries: &[u64], tables: &[u64]) -> u64 {
+    by_chunks!(shape.chunks, query_words(queries, tables, shape))
 }
 
 /// The first word of pattern `p`'s row in each chunk: chunk `j`'s rows start at
-/// `j * 64 * words` words, value `v`'s row at `v * words` within them. Checks that the tables
-/// hold `C` chunks, so every row `[at[j], at[j] + words)` is inside them.
+/// `j * 2^width * words` words, value `v`'s row at `v * words` within them. Checks that the
+/// tables hold `C` chunks, so every row `[at[j], at[j] + words)` is inside them.
 #[inline(always)]
-pub(super) fn row_offsets<const C: usize>(tables: &[u64], p: u64, words: usize) -> [usize; C] {
-    let per = words << CHUNK;
-    assert!(tables.len() >= C * per);
+pub(super) fn row_offsets<const C: usize>(tables: &[u64], p: u64, shape: Shape) -> [usize; C] {
+    let per = shape.per_chunk();
+    assert!(tables.len() >= C * per && shape.width < 64);
+    let mask = (1usize << shape.width) - 1;
     let mut at = [0usize; C];
     for (j, a) in at.iter_mut().enumerate() {
-        let v = ((p >> (CHUNK * j)) as usize) & ((1 << CHUNK) - 1);
-        *a = j * per + v * words;
+        let v = ((p >> (shape.width * j)) as usize) & mask;
+        *a = j * per + v * shape.words;
     }
     at
 }
@@ -390,10 +430,11 @@ pub(super) fn row_offsets<const C: usize>(tables: &[u64], p: u64, words: usize) 
 /// For each query, ORs one table row per chunk, a word at a time, and counts the candidates
 /// left clear. The vector builds use it for the words past the last whole 512-bit block.
 #[inline(always)]
-pub(super) fn query_words<const C: usize>(queries: &[u64], tables: &[u64], words: usize) -> u64 {
+pub(super) fn query_words<const C: usize>(queries: &[u64], tables: &[u64], shape: Shape) -> u64 {
+    let words = shape.words;
     let mut set = 0u64;
     for &p in queries {
-        let at = row_offsets::<C>(tables, p, words);
+        let at = row_offsets::<C>(tables, p, shape);
         for w in 0..words {
             let mut x = tables[at[0] + w];
             for &j in &at[1..] {
@@ -418,7 +459,7 @@ mod tests {
     /// Checks a build of the query loop, `query(chunks, queries, tables, words)`, against
     /// pairwise tests, on patterns of several densities and lengths around the 512-candidate
     /// blocks; `count_fitting` itself too.
-    fn check_query(name: &str, query: impl Fn(usize, &[u64], &[u64], usize) -> u64) {
+    fn check_query(name: &str, query: impl Fn(Shape, &[u64], &[u64]) -> u64) {
         let mut next = xorshift();
         let mut scratch = Tables::default();
         let cases = [
@@ -440,16 +481,23 @@ mod tests {
                 .map(|a| t.iter().filter(|&&b| a & b == 0).count() as u64)
                 .sum();
             assert_eq!(count_fitting(&t, &q, bits, &mut scratch), want);
-            let chunks = bits.div_ceil(CHUNK);
-            // Whole words, and rows longer than the table needs.
-            for words in [words_for(t_len), words_for(t_len) + 3] {
-                let mut tables = vec![0; chunks * (words << CHUNK)];
-                build_tables(&t, chunks, words, &mut tables);
-                assert_eq!(
-                    query(chunks, &q, &tables, words),
-                    want,
-                    "{name}, {bits} bits, {words} words"
-                );
+            // Whole words, and rows longer than the table needs; chunks of every width the
+            // sieve may choose.
+            for width in CHUNK..=MAX_WIDTH {
+                if bits.div_ceil(width) > MAX_CHUNKS {
+                    continue;
+                }
+                let whole = Shape::new(bits, width, t_len);
+                for words in [whole.words, whole.words + 3] {
+                    let shape = Shape { words, ..whole };
+                    let mut tables = vec![0; shape.size()];
+                    build_tables(&t, shape, &mut tables);
+                    assert_eq!(
+                        query(shape, &q, &tables),
+                        want,
+                        "{name}, {bits} bits, {shape:?}"
+                    );
+                }
             }
         }
     }
@@ -462,7 +510,7 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn the_vector_builds_match_pairwise_tests() {
-        type Query = unsafe fn(usize, &[u64], &[u64], usize) -> u64;
+        type Query = unsafe fn(Shape, &[u64], &[u64]) -> u64;
         let builds: [(Isa, Query); 2] = [
             (Isa::Avx512, x86::query_avx512),
             (Isa::Avx2, x86::query_avx2),
@@ -472,9 +520,9 @@ mod tests {
                 eprintln!("skipped: this processor cannot run the {isa:?} build of the query loop");
                 continue;
             }
-            check_query(&format!("{isa:?}"), |c, q, t, words| {
+            check_query(&format!("{isa:?}"), |shape, q, t| {
                 // SAFETY: the processor has every feature of this build (checked above).
-                unsafe { query(c, q, t, words) }
+                unsafe { query(shape, q, t) }
             });
         }
     }

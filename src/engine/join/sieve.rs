@@ -8,7 +8,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::matching::{CHUNK, Tables, build_tables, query_until, words_for};
+use super::matching::{CHUNK, MAX_WIDTH, Shape, Tables, build_tables, query_until, words_for};
 use super::split::{MAX_SIEVE, Split, Stats};
 use crate::engine::Slice;
 
@@ -319,7 +319,9 @@ pub(super) fn deal(
 /// sorted queries, where the pairs dealt so far end, and the buffers of the tables.
 pub(super) struct Matching<'a> {
     k: usize,
-    chunks: usize,
+    /// The rest bits of the patterns, and the chunk width of their tables.
+    rest: usize,
+    width: usize,
     table_starts: &'a [usize],
     queries: &'a [u64],
     query_starts: &'a [usize],
@@ -333,8 +335,8 @@ pub(super) struct Matching<'a> {
 }
 
 /// The modelled cost of building the tables of a class of `len` patterns: its rows written.
-fn build_cost(len: usize, chunks: usize) -> f64 {
-    (chunks * (words_for(len) << CHUNK)) as f64
+fn build_cost(shape: Shape) -> f64 {
+    shape.size() as f64
 }
 
 /// The modelled cost of one query against a class of `len` patterns: its row offsets, and a
@@ -352,9 +354,10 @@ impl<'a> Matching<'a> {
         dealer: Option<&'a (Dealer, Vec<u64>)>,
         (rows, runs): (&'a mut Vec<u64>, &'a mut Vec<(usize, usize)>),
     ) -> Matching<'a> {
-        Matching {
+        let mut m = Matching {
             k: split.k,
-            chunks: split.rest_bits().div_ceil(CHUNK).max(1),
+            rest: split.rest_bits(),
+            width: CHUNK,
             table_starts,
             queries,
             query_starts,
@@ -363,7 +366,9 @@ impl<'a> Matching<'a> {
             rows,
             runs,
             model: 0.0,
-        }
+        };
+        m.width = m.best_width();
+        m
     }
 }
 
@@ -372,6 +377,11 @@ impl Matching<'_> {
     /// fitting query run against them. Timing a share scales its seconds by this over the
     /// share's own modelled cost, which is less noisy than scaling by the share of pairs.
     fn whole_model(&self) -> f64 {
+        self.model_with(self.width)
+    }
+
+    /// [`Self::whole_model`] with tables in chunks of `width` bits.
+    fn model_with(&self, width: usize) -> f64 {
         let classes = self.table_starts.len() - 1;
         let all = classes - 1;
         let fitting = match self.dealer {
@@ -384,10 +394,27 @@ impl Matching<'_> {
                 if len == 0 {
                     return 0.0;
                 }
-                build_cost(len, self.chunks)
-                    + fitting[all & !a] as f64 * query_cost(len, self.chunks)
+                let shape = Shape::new(self.rest, width, len);
+                build_cost(shape) + fitting[all & !a] as f64 * query_cost(len, shape.chunks)
             })
             .sum()
+    }
+
+    /// The chunk width of the tables whose modelled cost is least: wider chunks mean fewer
+    /// rows ORed by each query but larger tables to build for each class
+    /// (`results/join-log.md`, section 19). Of the widths that give a number of chunks, the
+    /// narrowest.
+    fn best_width(&self) -> usize {
+        let mut best = (f64::INFINITY, CHUNK);
+        for width in CHUNK..=MAX_WIDTH {
+            let chunks = self.rest.div_ceil(width).max(1);
+            let narrowest = self.rest.div_ceil(chunks).max(1);
+            let cost = self.model_with(narrowest);
+            if cost < best.0 {
+                best = (cost, narrowest);
+            }
+        }
+        best.1
     }
 
     /// The weight of the pairs of table class `a`.
@@ -463,24 +490,22 @@ impl Matching<'_> {
                 }
                 continue;
             }
-            let chunks = self.chunks;
-            let words = words_for(ts.len());
-            let size = chunks * (words << CHUNK);
-            if self.rows.len() < size {
-                self.rows.resize(size, 0);
+            let shape = Shape::new(self.rest, self.width, ts.len());
+            if self.rows.len() < shape.size() {
+                self.rows.resize(shape.size(), 0);
             }
-            let tables = &mut self.rows[..size];
+            let tables = &mut self.rows[..shape.size()];
             let mut built = false;
             for &(from, to) in self.runs.iter() {
                 let qs = &self.queries[from..to];
                 if mine(qs) {
                     if !built {
-                        build_tables(ts, chunks, words, tables);
+                        build_tables(ts, shape, tables);
                         built = true;
-                        self.model += build_cost(ts.len(), chunks);
+                        self.model += build_cost(shape);
                     }
-                    total += query_until(chunks, qs, tables, words, stop)?;
-                    self.model += qs.len() as f64 * query_cost(ts.len(), chunks);
+                    total += query_until(shape, qs, tables, stop)?;
+                    self.model += qs.len() as f64 * query_cost(ts.len(), shape.chunks);
                 }
             }
         }

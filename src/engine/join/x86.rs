@@ -3,25 +3,28 @@
 //! processor's features first ([`super::matching`] chooses once per process).
 
 use std::arch::x86_64::{
-    __m256i, __m512i, _mm256_loadu_si256, _mm256_or_si256, _mm256_storeu_si256, _mm512_add_epi64,
-    _mm512_loadu_si512, _mm512_maskz_loadu_epi64, _mm512_or_si512, _mm512_popcnt_epi64,
-    _mm512_reduce_add_epi64, _mm512_setzero_si512,
+    __m256i, __m512i, _mm256_add_epi8, _mm256_add_epi64, _mm256_and_si256, _mm256_loadu_si256,
+    _mm256_maskload_epi64, _mm256_or_si256, _mm256_sad_epu8, _mm256_set1_epi8, _mm256_setr_epi8,
+    _mm256_setr_epi64x, _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_srli_epi16,
+    _mm256_storeu_si256, _mm512_add_epi64, _mm512_loadu_si512, _mm512_maskz_loadu_epi64,
+    _mm512_or_si512, _mm512_popcnt_epi64, _mm512_reduce_add_epi64, _mm512_setzero_si512,
 };
 
-use super::matching::{build_any, row_offsets};
+use super::matching::{Shape, build_any, row_offsets};
 
 /// # Safety
 /// The processor must support `avx512f`, `avx512vpopcntdq` and `popcnt`.
 #[target_feature(enable = "avx512f,avx512vpopcntdq,popcnt")]
-pub(super) unsafe fn query_avx512(c: usize, q: &[u64], t: &[u64], words: usize) -> u64 {
-    by_chunks!(c, query512(q, t, words))
+pub(super) unsafe fn query_avx512(shape: Shape, q: &[u64], t: &[u64]) -> u64 {
+    by_chunks!(shape.chunks, query512(q, t, shape))
 }
 
 /// The loop of the portable `query_words` written with 512-bit operations: one load and OR per
 /// chunk and block of 8 words, one `vpopcntq` per block; the words past the last whole block
 /// are loaded under a mask.
 #[target_feature(enable = "avx512f,avx512vpopcntdq,popcnt")]
-fn query512<const C: usize>(queries: &[u64], tables: &[u64], words: usize) -> u64 {
+fn query512<const C: usize>(queries: &[u64], tables: &[u64], shape: Shape) -> u64 {
+    let words = shape.words;
     let blocks = words / 8;
     let tail = words % 8;
     let mask = ((1u32 << tail) - 1) as u8;
@@ -29,7 +32,7 @@ fn query512<const C: usize>(queries: &[u64], tables: &[u64], words: usize) -> u6
     let mut set = _mm512_setzero_si512();
     for &p in queries {
         // Checks that every row `[at[j], at[j] + words)` lies inside `tables`.
-        let at = row_offsets::<C>(tables, p, words);
+        let at = row_offsets::<C>(tables, p, shape);
         let mut acc = _mm512_setzero_si512();
         for b in 0..blocks {
             // SAFETY: `8 * b + 8 <= words`, so the 8 words at `at[j] + 8 * b` are inside the
@@ -61,28 +64,53 @@ fn query512<const C: usize>(queries: &[u64], tables: &[u64], words: usize) -> u6
 /// # Safety
 /// The processor must support `avx512f`.
 #[target_feature(enable = "avx512f")]
-pub(super) unsafe fn build_avx512(table: &[u64], chunks: usize, words: usize, t: &mut [u64]) {
-    build_any(table, chunks, words, t)
+pub(super) unsafe fn build_avx512(table: &[u64], shape: Shape, t: &mut [u64]) {
+    build_any(table, shape, t)
 }
 
 /// # Safety
 /// The processor must support `avx2` and `popcnt`.
 #[target_feature(enable = "avx2,popcnt")]
-pub(super) unsafe fn query_avx2(c: usize, q: &[u64], t: &[u64], words: usize) -> u64 {
-    by_chunks!(c, query256(q, t, words))
+pub(super) unsafe fn query_avx2(shape: Shape, q: &[u64], t: &[u64]) -> u64 {
+    by_chunks!(shape.chunks, query256(q, t, shape))
 }
 
-/// The loop of the portable `query_words` with one 256-bit OR per chunk and block of 4 words
-/// and a scalar `popcnt` per word, the last words of a row (fewer than 4) a word at a time:
-/// the sieve's classes hold a few hundred patterns, rows of a few words.
+/// The loop of the portable `query_words` with one 256-bit OR per chunk and block of 4 words,
+/// the last words of a row (fewer than 4) under a mask: the sieve's classes hold a few
+/// hundred patterns, rows of a few words. AVX2 has no vector popcount, so each ORed block is
+/// counted by a table of the 16 nibbles (`vpshufb`) and byte sums (`vpsadbw`) into four
+/// 64-bit lanes, added up once at the end (Muła, Kurz and Lemire, "Faster population counts
+/// using AVX2 instructions", 2018).
 #[target_feature(enable = "avx2,popcnt")]
-fn query256<const C: usize>(queries: &[u64], tables: &[u64], words: usize) -> u64 {
+fn query256<const C: usize>(queries: &[u64], tables: &[u64], shape: Shape) -> u64 {
+    let words = shape.words;
     let blocks = words / 4;
     let base = tables.as_ptr();
-    let mut set = 0u64;
+    let nibbles = _mm256_setr_epi8(
+        0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3,
+        3, 4,
+    );
+    let low = _mm256_set1_epi8(0x0f);
+    let zero = _mm256_setzero_si256();
+    // The bits set in each 64-bit lane of `a`.
+    let count = |a: __m256i| {
+        let counts = _mm256_add_epi8(
+            _mm256_shuffle_epi8(nibbles, _mm256_and_si256(a, low)),
+            _mm256_shuffle_epi8(nibbles, _mm256_and_si256(_mm256_srli_epi16(a, 4), low)),
+        );
+        _mm256_sad_epu8(counts, zero)
+    };
+    let tail = words % 4;
+    let mask = _mm256_setr_epi64x(
+        -i64::from(tail > 0),
+        -i64::from(tail > 1),
+        -i64::from(tail > 2),
+        0,
+    );
+    let mut lanes = zero;
     for &p in queries {
         // Checks that every row `[at[j], at[j] + words)` lies inside `tables`.
-        let at = row_offsets::<C>(tables, p, words);
+        let at = row_offsets::<C>(tables, p, shape);
         for b in 0..blocks {
             // SAFETY: `4 * b + 4 <= words`, so the 4 words at `at[j] + 4 * b` are inside the
             // row, which is inside `tables` (checked by `row_offsets`); no alignment needed.
@@ -91,18 +119,23 @@ fn query256<const C: usize>(queries: &[u64], tables: &[u64], words: usize) -> u6
             for j in 1..C {
                 a = _mm256_or_si256(a, load(j));
             }
-            let mut out = [0u64; 4];
-            // SAFETY: `out` is 32 writable bytes; the store needs no alignment.
-            unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), a) };
-            set += out.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
+            lanes = _mm256_add_epi64(lanes, count(a));
         }
-        for w in 4 * blocks..words {
-            let mut x = tables[at[0] + w];
-            for &j in &at[1..] {
-                x |= tables[j + w];
+        if tail != 0 {
+            // SAFETY: the mask reads only the `tail` words `4 * blocks .. words` of the row,
+            // inside `tables` (checked by `row_offsets`); masked-off words are not touched.
+            let load = |j: usize| unsafe {
+                _mm256_maskload_epi64(base.add(at[j] + 4 * blocks).cast(), mask)
+            };
+            let mut a: __m256i = load(0);
+            for j in 1..C {
+                a = _mm256_or_si256(a, load(j));
             }
-            set += u64::from(x.count_ones());
+            lanes = _mm256_add_epi64(lanes, count(a));
         }
     }
-    (queries.len() * words * 64) as u64 - set
+    let mut out = [0u64; 4];
+    // SAFETY: `out` is 32 writable bytes; the store needs no alignment.
+    unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), lanes) };
+    (queries.len() * words * 64) as u64 - out.iter().sum::<u64>()
 }
