@@ -2,8 +2,9 @@
 //! memory-bounded layout and times their matching on one thread, or writes their patterns
 //! to a file for experiments on the sieve (`results/join-log.md`, section 18).
 //!
-//! `unit_sides N NORTH [K] [FILE [STEP]]`: the K-th unit (default 0, the same one
-//! `unit_times` times first) of the stratum with NORTH east rows in the north half. With
+//! `unit_sides N NORTH [K] [FILE [STEP]]`: the K-th unit (default 0) of the stratum with
+//! NORTH east rows in the north half (unit `(7919 K + 13) mod` the stratum's size, in the
+//! order of east rows, the units of `results/join-log.md`, sections 18 and 19). With
 //! FILE, every STEP-th pattern of each side (default all) is written as little-endian `u64`s
 //! after the two counts; with FILE `-`, only the sizes are printed.
 

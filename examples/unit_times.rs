@@ -27,9 +27,11 @@ fn main() {
     println!("stratum\tunits\tmean s\tmax s");
     for (stratum, ids) in &strata {
         let mut secs = Vec::new();
-        for k in 0..per.min(ids.len()) {
-            // Spread over the stratum, the same units every time.
-            let id = ids[(k * 7919 + 13) % ids.len()];
+        let take = per.min(ids.len());
+        for k in 0..take {
+            // Spread evenly over the stratum (its units are in the order of their east rows,
+            // and neighbours are alike), the same units every time.
+            let id = ids[(2 * k + 1) * ids.len() / (2 * take)];
             let sample = Sample {
                 row_sets: 1,
                 classes: 24,

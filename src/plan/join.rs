@@ -41,7 +41,8 @@ const SPREAD: f64 = 3.0;
 /// reference machine, for the boards whose units can take longer than [`SLICE_SECONDS`]:
 /// `(n, two middle queens, seconds by the east rows in the north half)`. Measured with the
 /// estimate's unit timing, one or two units a stratum (`examples/unit_times.rs`, the 2-core
-/// AMD EPYC VM, after the per-unit sieve of `results/join-log.md`, section 18); as the plan
+/// AMD EPYC VM, after the per-unit sieve of `results/join-log.md`, section 18; n = 28 two
+/// units a stratum spread over it, after the wider table chunks of section 19); as the plan
 /// must not depend on the machine, the figures are fixed here, and only decide how finely
 /// units are cut.
 const STRATUM_SECONDS: &[(usize, bool, &[f64])] = &[
@@ -77,8 +78,8 @@ const STRATUM_SECONDS: &[(usize, bool, &[f64])] = &[
         28,
         false,
         &[
-            0.0, 2.3, 22.6, 27.4, 321.6, 876.5, 4680.4, 1544.1, 205.8, 44.3, 11.1, 3.4, 2.2, 8.1,
-            1.5,
+            0.0, 2.8, 6.2, 42.2, 99.1, 858.6, 2172.5, 2695.3, 1260.5, 456.7, 124.2, 12.5, 12.1,
+            5.7, 0.8,
         ],
     ),
 ];

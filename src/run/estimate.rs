@@ -15,10 +15,11 @@
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::Job;
+use super::allocation::Allocation;
 use crate::engine::join::{self, Layout};
 use crate::error::Error;
 use crate::internals::XorShift;
@@ -160,26 +161,21 @@ impl Job {
             }
         }
         let todo: usize = strata.values().map(|s| s.0).sum();
-        // Round by round, one more of each stratum, each stratum in a seeded random order.
+        // Each stratum's sample in a seeded random order, and the strata first sampled in
+        // one ([`Allocation`]).
         let keys: Vec<u64> = strata.keys().copied().collect();
         let sizes: Vec<usize> = strata.values().map(|s| s.0).collect();
-        let strata: BTreeMap<u64, Vec<u64>> = strata
-            .into_iter()
-            .map(|(key, (_, _, mut kept))| {
-                for i in (1..kept.len()).rev() {
-                    kept.swap(i, (rng.next() % (i as u64 + 1)) as usize);
-                }
-                (key, kept)
+        let queues: Vec<Vec<u64>> = strata
+            .into_values()
+            .map(|(_, _, mut kept)| {
+                shuffle(&mut kept, &mut rng);
+                kept
             })
             .collect();
-        let mut order = Vec::new();
-        for round in 0..PER_STRATUM {
-            for (k, key) in keys.iter().enumerate() {
-                if let Some(&id) = strata[key].get(round) {
-                    order.push((k, id));
-                }
-            }
-        }
+        let mut first: Vec<usize> = (0..keys.len()).collect();
+        shuffle(&mut first, &mut rng);
+        let allocation = Mutex::new(Allocation::new(&sizes, queues, first));
+        let lock = || allocation.lock().unwrap_or_else(|e| e.into_inner());
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(self.threads)
             .thread_name(|i| format!("nqueens-estimate-{i}"))
@@ -197,14 +193,14 @@ impl Job {
         let stop = AtomicBool::new(false);
         let deadline = Instant::now() + budget;
         let sampling_began = Instant::now();
-        let next = AtomicUsize::new(0);
+        let dry = AtomicBool::new(false);
         let times: Mutex<Vec<(usize, f64)>> = Mutex::new(Vec::new());
         std::thread::scope(|scope| {
             let watcher = scope.spawn(|| {
                 while Instant::now() < deadline
                     && !cancel.is_some_and(|c| c.load(Ordering::Relaxed))
                 {
-                    if next.load(Ordering::Relaxed) > order.len() + self.threads {
+                    if dry.load(Ordering::Relaxed) {
                         return;
                     }
                     std::thread::sleep(Duration::from_millis(20));
@@ -216,9 +212,14 @@ impl Job {
                     if stop.load(Ordering::Relaxed) {
                         break;
                     }
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&(k, id)) = order.get(i) else { break };
-                    if let Some(secs) = engines.time(&plan.subproblem(id), &stop) {
+                    let Some((k, id)) = lock().next() else { break };
+                    let begun = Instant::now();
+                    let timed = engines.time(&plan.subproblem(id), &stop);
+                    match timed {
+                        Some(secs) => lock().record(k, secs, begun.elapsed().as_secs_f64()),
+                        None => lock().abandon(k),
+                    }
+                    if let Some(secs) = timed {
                         let mut t = times.lock().unwrap_or_else(|e| e.into_inner());
                         t.push((k, secs));
                         // Once sampling has taken a quarter of the count's projected wall
@@ -233,7 +234,7 @@ impl Job {
                 }
             });
             // Everything is sampled (or the budget is spent): release the watcher.
-            next.store(usize::MAX / 2, Ordering::Relaxed);
+            dry.store(true, Ordering::Relaxed);
             let _ = watcher.join();
         });
         let times = times.into_inner().unwrap_or_else(|e| e.into_inner());
@@ -271,6 +272,13 @@ impl Job {
             peak_memory: system::peak_memory(),
             spent: begun.elapsed(),
         })
+    }
+}
+
+/// Shuffles `xs` in place (Fisher and Yates) with `rng`.
+fn shuffle<T>(xs: &mut [T], rng: &mut XorShift) {
+    for i in (1..xs.len()).rev() {
+        xs.swap(i, (rng.next() % (i as u64 + 1)) as usize);
     }
 }
 

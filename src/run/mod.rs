@@ -8,6 +8,7 @@
 //! finished piece, resumed ones included, from which the [`Counts`] of a whole count or the
 //! result file of a shard are made.
 
+mod allocation;
 mod estimate;
 mod pool;
 mod prepared;

@@ -1,0 +1,187 @@
+//! Which stratum an estimate samples next. Every stratum is sampled once first (in a seeded
+//! order), so that none is left out when the budget is short; after that each next sample
+//! goes to the stratum where one more sample removes the most variance from the projected
+//! total per second of sampling: Neyman's optimal allocation (sample sizes proportional to
+//! `N_h S_h / sqrt(c_h)`; Cochran, *Sampling Techniques*, 3rd ed., section 5.5), taken one
+//! sample at a time with the spreads and costs measured so far. At n = 28 one stratum of 16
+//! carries half of the cost and most of the spread between units; a round-robin sample gave
+//! it one piece in sixteen.
+
+/// The state of the sampling: each stratum's size, its sample ids still to time, the
+/// projected seconds of the pieces timed, what timing them cost, and the pieces in flight.
+#[derive(Debug)]
+pub(super) struct Allocation {
+    sizes: Vec<f64>,
+    queues: Vec<Vec<u64>>,
+    first: Vec<usize>,
+    times: Vec<Vec<f64>>,
+    cost: Vec<f64>,
+    in_flight: Vec<usize>,
+}
+
+impl Allocation {
+    /// Strata of `sizes` pieces, with `queues` of ids to sample (each in its order: the
+    /// first is taken first) and `first`, the order in which the strata are first sampled.
+    pub(super) fn new(sizes: &[usize], queues: Vec<Vec<u64>>, first: Vec<usize>) -> Allocation {
+        let mut queues = queues;
+        for q in &mut queues {
+            q.reverse();
+        }
+        let strata = sizes.len();
+        Allocation {
+            sizes: sizes.iter().map(|&s| s as f64).collect(),
+            queues,
+            first,
+            times: vec![Vec::new(); strata],
+            cost: vec![0.0; strata],
+            in_flight: vec![0; strata],
+        }
+    }
+
+    /// The next piece to time, `(stratum, id)`, or `None` when every sample id is taken.
+    pub(super) fn next(&mut self) -> Option<(usize, u64)> {
+        let k = self.pick()?;
+        let id = self.queues[k].pop()?;
+        self.in_flight[k] += 1;
+        Some((k, id))
+    }
+
+    /// A piece of stratum `k` was timed: `secs` projected, `wall` seconds spent timing it.
+    pub(super) fn record(&mut self, k: usize, secs: f64, wall: f64) {
+        self.in_flight[k] -= 1;
+        self.times[k].push(secs);
+        self.cost[k] += wall;
+    }
+
+    /// A piece of stratum `k` was given out but not timed (the sampling stopped).
+    pub(super) fn abandon(&mut self, k: usize) {
+        self.in_flight[k] -= 1;
+    }
+
+    /// The stratum to sample next.
+    fn pick(&self) -> Option<usize> {
+        let open = |k: usize| !self.queues[k].is_empty();
+        // First every stratum once.
+        if let Some(&k) = self
+            .first
+            .iter()
+            .find(|&&k| open(k) && self.times[k].len() + self.in_flight[k] == 0)
+        {
+            return Some(k);
+        }
+        let timed: usize = self.times.iter().map(Vec::len).sum();
+        let all_cost = self.cost.iter().sum::<f64>() / timed.max(1) as f64;
+        let all_mean = self.times.iter().flatten().sum::<f64>() / timed.max(1) as f64;
+        let spread = self.largest_spread();
+        let mut best: Option<(f64, usize)> = None;
+        for k in (0..self.sizes.len()).filter(|&k| open(k)) {
+            let xs = &self.times[k];
+            let var = match xs.len() {
+                0 => all_mean * all_mean,
+                1 => (spread * xs[0]).powi(2),
+                _ => variance(xs),
+            };
+            let cost = if xs.is_empty() {
+                all_cost
+            } else {
+                self.cost[k] / xs.len() as f64
+            };
+            let n = (xs.len() + self.in_flight[k]).max(1) as f64;
+            // The variance of the stratum's share of the total falls as 1/n: this is what
+            // one more sample removes, per second it costs.
+            let gain = self.sizes[k].powi(2) * var * (1.0 / n - 1.0 / (n + 1.0));
+            let score = gain / cost.max(1e-6);
+            if best.is_none_or(|(s, _)| score > s) {
+                best = Some((score, k));
+            }
+        }
+        best.map(|(_, k)| k)
+    }
+
+    /// The largest relative spread of a stratum sampled twice or more (at least 0.5), which
+    /// a stratum sampled once is taken to have (as the projection does).
+    fn largest_spread(&self) -> f64 {
+        self.times
+            .iter()
+            .filter(|xs| xs.len() >= 2)
+            .map(|xs| {
+                let m = xs.iter().sum::<f64>() / xs.len() as f64;
+                if m > 0.0 {
+                    variance(xs).sqrt() / m
+                } else {
+                    0.0
+                }
+            })
+            .fold(0.5f64, f64::max)
+    }
+}
+
+/// The sample variance of `xs` (two or more).
+fn variance(xs: &[f64]) -> f64 {
+    let m = xs.iter().sum::<f64>() / xs.len() as f64;
+    xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (xs.len() as f64 - 1.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_stratum_is_sampled_once_first_in_the_given_order() {
+        let mut a = Allocation::new(
+            &[5, 5, 5],
+            vec![vec![1, 2], vec![3, 4], vec![5, 6]],
+            vec![2, 0, 1],
+        );
+        assert_eq!(a.next(), Some((2, 5)));
+        assert_eq!(a.next(), Some((0, 1)));
+        assert_eq!(a.next(), Some((1, 3)));
+    }
+
+    #[test]
+    fn later_samples_go_where_the_variance_is() {
+        // Stratum 0: many pieces that vary a lot; stratum 1: few, alike; both cheap to time.
+        let queues = vec![(0..20).collect(), (100..120).collect()];
+        let mut a = Allocation::new(&[1000, 10], queues, vec![0, 1]);
+        for (k, secs) in [(0, 1.0), (1, 1.0)] {
+            let (got, _) = a.next().expect("a piece");
+            assert_eq!(got, k);
+            a.record(k, secs, 0.1);
+        }
+        let mut to = [0usize; 2];
+        for i in 0..10 {
+            let (k, _) = a.next().expect("a piece");
+            to[k] += 1;
+            let secs = if k == 0 { [0.2, 3.0][i % 2] } else { 1.0 };
+            a.record(k, secs, 0.1);
+        }
+        assert!(to[0] >= 8, "{to:?}");
+    }
+
+    #[test]
+    fn dear_strata_are_sampled_less() {
+        // Alike strata but for the cost of timing one of their pieces.
+        let queues = vec![(0..40).collect(), (100..140).collect()];
+        let mut a = Allocation::new(&[100, 100], queues, vec![0, 1]);
+        let mut to = [0usize; 2];
+        for i in 0..40 {
+            let (k, _) = a.next().expect("a piece");
+            to[k] += 1;
+            let secs = [1.0, 2.0][i % 2];
+            a.record(k, secs, if k == 0 { 1.0 } else { 16.0 });
+        }
+        assert!(to[0] > 2 * to[1], "{to:?}");
+    }
+
+    #[test]
+    fn pieces_in_flight_count_as_taken_and_the_queues_run_dry() {
+        let mut a = Allocation::new(&[3, 3], vec![vec![1], vec![2, 3]], vec![0, 1]);
+        let mut got = Vec::new();
+        while let Some(p) = a.next() {
+            got.push(p);
+        }
+        assert_eq!(got, [(0, 1), (1, 2), (1, 3)]);
+        a.abandon(1);
+        assert_eq!(a.next(), None);
+    }
+}
