@@ -72,15 +72,11 @@ impl Allocation {
         let timed: usize = self.times.iter().map(Vec::len).sum();
         let all_cost = self.cost.iter().sum::<f64>() / timed.max(1) as f64;
         let all_mean = self.times.iter().flatten().sum::<f64>() / timed.max(1) as f64;
-        let spread = self.largest_spread();
+        let spread = largest_spread(&self.times);
         let mut best: Option<(f64, usize)> = None;
         for k in (0..self.sizes.len()).filter(|&k| open(k)) {
             let xs = &self.times[k];
-            let var = match xs.len() {
-                0 => all_mean * all_mean,
-                1 => (spread * xs[0]).powi(2),
-                _ => variance(xs),
-            };
+            let (_, var) = mean_variance(xs, all_mean, spread);
             let cost = if xs.is_empty() {
                 all_cost
             } else {
@@ -97,29 +93,33 @@ impl Allocation {
         }
         best.map(|(_, k)| k)
     }
-
-    /// The largest relative spread of a stratum sampled twice or more (at least 0.5), which
-    /// a stratum sampled once is taken to have (as the projection does).
-    fn largest_spread(&self) -> f64 {
-        self.times
-            .iter()
-            .filter(|xs| xs.len() >= 2)
-            .map(|xs| {
-                let m = xs.iter().sum::<f64>() / xs.len() as f64;
-                if m > 0.0 {
-                    variance(xs).sqrt() / m
-                } else {
-                    0.0
-                }
-            })
-            .fold(0.5f64, f64::max)
-    }
 }
 
-/// The sample variance of `xs` (two or more).
-fn variance(xs: &[f64]) -> f64 {
-    let m = xs.iter().sum::<f64>() / xs.len() as f64;
-    xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (xs.len() as f64 - 1.0)
+/// The largest relative spread (standard deviation over mean) of the strata sampled twice or
+/// more, at least 0.5: what a stratum sampled once is taken to have.
+pub(super) fn largest_spread(by: &[Vec<f64>]) -> f64 {
+    by.iter()
+        .filter(|xs| xs.len() >= 2)
+        .map(|xs| {
+            let (m, v) = mean_variance(xs, 0.0, 0.0);
+            if m > 0.0 { v.sqrt() / m } else { 0.0 }
+        })
+        .fold(0.5f64, f64::max)
+}
+
+/// A stratum's mean and variance from its sample `xs`: the sample's own from two pieces on;
+/// from one, that piece with the relative `spread` of the others; from none, the mean of all
+/// samples `all_mean` with a spread as large as it.
+pub(super) fn mean_variance(xs: &[f64], all_mean: f64, spread: f64) -> (f64, f64) {
+    match xs.len() {
+        0 => (all_mean, all_mean * all_mean),
+        1 => (xs[0], (spread * xs[0]).powi(2)),
+        _ => {
+            let m = xs.iter().sum::<f64>() / xs.len() as f64;
+            let v = xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (xs.len() as f64 - 1.0);
+            (m, v)
+        }
+    }
 }
 
 #[cfg(test)]

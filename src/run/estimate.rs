@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::Job;
-use super::allocation::Allocation;
+use super::allocation::{Allocation, largest_spread, mean_variance};
 use crate::engine::join::{self, Layout};
 use crate::error::Error;
 use crate::internals::XorShift;
@@ -215,21 +215,20 @@ impl Job {
                     let Some((k, id)) = lock().next() else { break };
                     let begun = Instant::now();
                     let timed = engines.time(&plan.subproblem(id), &stop);
-                    match timed {
-                        Some(secs) => lock().record(k, secs, begun.elapsed().as_secs_f64()),
-                        None => lock().abandon(k),
-                    }
-                    if let Some(secs) = timed {
-                        let mut t = times.lock().unwrap_or_else(|e| e.into_inner());
-                        t.push((k, secs));
-                        // Once sampling has taken a quarter of the count's projected wall
-                        // time (every stratum reached), counting would take little longer.
-                        let mean = t.iter().map(|x| x.1).sum::<f64>() / t.len() as f64;
-                        let wall = mean * todo as f64 / self.threads as f64;
-                        let sampling = sampling_began.elapsed().as_secs_f64();
-                        if t.len() >= keys.len() && sampling * 4.0 > wall {
-                            stop.store(true, Ordering::Relaxed);
-                        }
+                    let Some(secs) = timed else {
+                        lock().abandon(k);
+                        continue;
+                    };
+                    lock().record(k, secs, begun.elapsed().as_secs_f64());
+                    let mut t = times.lock().unwrap_or_else(|e| e.into_inner());
+                    t.push((k, secs));
+                    // Once sampling has taken a quarter of the count's projected wall
+                    // time (every stratum reached), counting would take little longer.
+                    let mean = t.iter().map(|x| x.1).sum::<f64>() / t.len() as f64;
+                    let wall = mean * todo as f64 / self.threads as f64;
+                    let sampling = sampling_began.elapsed().as_secs_f64();
+                    if t.len() >= keys.len() && sampling * 4.0 > wall {
+                        stop.store(true, Ordering::Relaxed);
                     }
                 }
             });
@@ -302,27 +301,11 @@ fn project(sizes: &[usize], times: &[(usize, f64)], whole: bool) -> (f64, f64, u
         by[k].push(t);
     }
     let all_mean = times.iter().map(|t| t.1).sum::<f64>() / times.len().max(1) as f64;
-    let stats = |xs: &[f64]| {
-        let m = xs.iter().sum::<f64>() / xs.len() as f64;
-        let v = xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (xs.len() as f64 - 1.0);
-        (m, v)
-    };
-    let spread = by
-        .iter()
-        .filter(|xs| xs.len() >= 2)
-        .map(|xs| {
-            let (m, v) = stats(xs);
-            if m > 0.0 { v.sqrt() / m } else { 0.0 }
-        })
-        .fold(0.5f64, f64::max);
+    let spread = largest_spread(&by);
     let (mut total, mut variance, mut sampled) = (0.0, 0.0, 0);
     for (xs, &size) in by.iter().zip(sizes) {
         let size = size as f64;
-        let (mean, var) = match xs.len() {
-            0 => (all_mean, all_mean * all_mean),
-            1 => (xs[0], (spread * xs[0]).powi(2)),
-            _ => stats(xs),
-        };
+        let (mean, var) = mean_variance(xs, all_mean, spread);
         if !xs.is_empty() {
             sampled += 1;
         }

@@ -428,7 +428,7 @@ pub(super) fn row_offsets<const C: usize>(tables: &[u64], p: u64, shape: Shape) 
 }
 
 /// For each query, ORs one table row per chunk, a word at a time, and counts the candidates
-/// left clear. The vector builds use it for the words past the last whole 512-bit block.
+/// left clear: the portable build of the query loop.
 #[inline(always)]
 pub(super) fn query_words<const C: usize>(queries: &[u64], tables: &[u64], shape: Shape) -> u64 {
     let words = shape.words;

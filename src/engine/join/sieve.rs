@@ -326,6 +326,9 @@ pub(super) struct Matching<'a> {
     queries: &'a [u64],
     query_starts: &'a [usize],
     dealer: Option<&'a (Dealer, Vec<u64>)>,
+    /// The queries fitting each class mask ([`fitting_queries`]): the dealer's, or made once
+    /// for the model of a whole matching.
+    fitting: std::borrow::Cow<'a, [u64]>,
     /// The weight of the pairs before the next one ([`Dealer`]).
     before: u128,
     rows: &'a mut Vec<u64>,
@@ -354,7 +357,12 @@ impl<'a> Matching<'a> {
         dealer: Option<&'a (Dealer, Vec<u64>)>,
         (rows, runs): (&'a mut Vec<u64>, &'a mut Vec<(usize, usize)>),
     ) -> Matching<'a> {
+        let fitting = match dealer {
+            Some((_, f)) => std::borrow::Cow::Borrowed(&f[..]),
+            None => std::borrow::Cow::Owned(fitting_queries(query_starts, split.classes())),
+        };
         let mut m = Matching {
+            fitting,
             k: split.k,
             rest: split.rest_bits(),
             width: CHUNK,
@@ -384,10 +392,7 @@ impl Matching<'_> {
     fn model_with(&self, width: usize) -> f64 {
         let classes = self.table_starts.len() - 1;
         let all = classes - 1;
-        let fitting = match self.dealer {
-            Some((_, f)) => std::borrow::Cow::Borrowed(f),
-            None => std::borrow::Cow::Owned(fitting_queries(self.query_starts, classes)),
-        };
+        let fitting = &self.fitting;
         (0..classes)
             .map(|a| {
                 let len = self.table_starts[a + 1] - self.table_starts[a];
@@ -406,9 +411,14 @@ impl Matching<'_> {
     /// narrowest.
     fn best_width(&self) -> usize {
         let mut best = (f64::INFINITY, CHUNK);
+        let mut tried = 0;
         for width in CHUNK..=MAX_WIDTH {
             let chunks = self.rest.div_ceil(width).max(1);
             let narrowest = self.rest.div_ceil(chunks).max(1);
+            if narrowest == tried {
+                continue;
+            }
+            tried = narrowest;
             let cost = self.model_with(narrowest);
             if cost < best.0 {
                 best = (cost, narrowest);
@@ -419,11 +429,11 @@ impl Matching<'_> {
 
     /// The weight of the pairs of table class `a`.
     fn weight(&self, a: usize) -> u128 {
-        let Some((_, fitting)) = self.dealer else {
+        if self.dealer.is_none() {
             return 0;
-        };
+        }
         let len = self.table_starts[a + 1] - self.table_starts[a];
-        len as u128 * u128::from(fitting[((1 << self.k) - 1) & !a])
+        len as u128 * u128::from(self.fitting[((1 << self.k) - 1) & !a])
     }
 
     /// Whether this share may match any pair of the table classes `range`; if not, they
