@@ -79,6 +79,7 @@ use matching::count_part_until;
 use partition::{Cache, Key, Partition};
 use quadrant::{Lists, View};
 use sieve::Part;
+use stream::Reads;
 use units::{free_lines, next_row_set};
 
 /// Buffers one thread reuses from unit to unit.
@@ -241,9 +242,6 @@ pub fn unit_sides(q: &Quadrants, unit: &Unit) -> (Vec<u64>, Vec<u64>) {
 /// half-boards) and most of n = 28 pass it.
 pub(super) const STREAM_ABOVE: u64 = 1 << 25;
 
-/// Slices of one unit a worker takes in a row (the pool's blocks, `crate::run::pool`).
-const SLICES_A_BLOCK: f64 = 16.0;
-
 /// One side of a unit as a [`stream::Source`]: its half-boards made from the partitions each
 /// time it is read.
 struct HalfSource<'a, 'v> {
@@ -284,7 +282,7 @@ fn streamed_unit(
     how: Streamed,
     t: &mut Tables,
     stop: &AtomicBool,
-) -> Option<(Found, (f64, f64), Option<bool>)> {
+) -> Option<(Found, (Reads, f64), Option<bool>)> {
     use stream::Source;
     let begun = std::time::Instant::now();
     let (stats, west_table) = match how.west_table {
@@ -314,11 +312,11 @@ fn streamed_unit(
             let count = match how.sample {
                 Some(classes) => {
                     let secs = time_fitting(tq, qq, how.bits, t, stop, classes)?;
-                    return Some((Found { count: 0, nodes }, (0.0, secs), None));
+                    return Some((Found { count: 0, nodes }, (Reads::default(), secs), None));
                 }
                 None => count_part_until(tq, qq, how.bits, t, part, stop)?,
             };
-            return Some((Found { count, nodes }, (0.0, 0.0), None));
+            return Some((Found { count, nodes }, (Reads::default(), 0.0), None));
         }
     }
     let ordered = stats
@@ -344,7 +342,7 @@ fn streamed_unit(
         (east, west)
     };
     let figures = begun.elapsed().as_secs_f64();
-    let (count, passes, matching) = stream::count_streamed(
+    let (count, mut reads, matching) = stream::count_streamed(
         table,
         queries,
         ordered,
@@ -356,7 +354,8 @@ fn streamed_unit(
     let nodes = (t.table_starts.last().copied().unwrap_or(0)
         + t.query_starts.last().copied().unwrap_or(0)) as u64;
     let found = Found { count, nodes };
-    Some((found, (figures + passes, matching), Some(west_table)))
+    reads.fixed += figures;
+    Some((found, (reads, matching), Some(west_table)))
 }
 
 /// Counts `unit` (or, with `sample`, a share of it) and returns what it found with the
@@ -520,15 +519,13 @@ fn count_unit_with(
                     west_table: west_table_before,
                     group,
                 };
-                let (found, (passes, matching), reusable) =
+                let (found, (reads, matching), reusable) =
                     streamed_unit(&mut east_src, &mut west_src, how, tables, stop)?;
                 total.count += found.count;
                 total.nodes += found.nodes;
                 if sample.is_some() {
-                    // Each block of slices a worker takes reads the sides anew.
                     let of = unit.slice.of as f64;
-                    let blocks = (of / SLICES_A_BLOCK).ceil();
-                    seconds += f64::from(stride) * (passes * blocks + matching) / of;
+                    seconds += f64::from(stride) * (reads.per_unit(of) + matching) / of;
                 }
                 if let Some(west_table) = reusable {
                     *streamed = Some((parts, west_table));

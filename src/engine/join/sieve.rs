@@ -450,6 +450,34 @@ impl Matching<'_> {
         true
     }
 
+    /// Passes over the table classes `range` without matching them (a share that matches
+    /// none of their pairs, [`Self::touched`]).
+    pub(super) fn pass_over(&mut self, range: std::ops::Range<usize>) {
+        self.before += range.map(|a| self.weight(a)).sum::<u128>();
+    }
+
+    /// The runs of table classes this share may match any pair of, in order, as
+    /// [`Self::classes`] meets them from here: a sample gathers only their patterns.
+    pub(super) fn touched(&self) -> Vec<std::ops::Range<usize>> {
+        let classes = self.table_starts.len() - 1;
+        let Some((d, _)) = self.dealer else {
+            return std::iter::once(0..classes).collect();
+        };
+        let mut out: Vec<std::ops::Range<usize>> = Vec::new();
+        let mut before = self.before;
+        for a in 0..classes {
+            let weight = self.weight(a);
+            if weight > 0 && d.may_own(before, before + weight) {
+                match out.last_mut() {
+                    Some(last) if last.end == a => last.end = a + 1,
+                    _ => out.push(a..a + 1),
+                }
+            }
+            before += weight;
+        }
+        out
+    }
+
     /// The fitting pairs of this share among the table classes `range`, whose patterns
     /// `group` holds (class `a` from `table_starts[a] - table_starts[range.start]`).
     pub(super) fn classes(

@@ -21,13 +21,44 @@ pub(super) trait Source {
 /// section 18).
 pub(super) const GROUP_PATTERNS: usize = 1 << 24;
 
-/// [`count`] (with a slice, or with a sample, [`time`]: then the seconds of reading and
-/// sorting the sides and the projected seconds of the matching) of two sides too large to
+/// What reading a streamed unit's sides cost ([`count_streamed`]), for projecting the
+/// reads of a whole unit from a timed sample.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Reads {
+    /// Seconds of the reads every block of slices starts with: the class counts of both sides
+    /// and the queries sorted (the figures for the split are timed by the caller).
+    pub(super) fixed: f64,
+    /// Seconds of one read of the table side for a group of its classes.
+    pub(super) per_group: f64,
+    /// The groups the table side is read in for a whole unit.
+    pub(super) groups: usize,
+}
+
+/// Slices of one unit a worker takes in a row (the pool's blocks, `crate::run::pool`).
+const SLICES_A_BLOCK: f64 = 16.0;
+
+impl Reads {
+    /// Seconds of the reads a whole unit cut into `of` slices takes: each block of
+    /// [`SLICES_A_BLOCK`] slices a worker takes reads the sides anew ([`Reads::fixed`]) and
+    /// the groups of table classes its slices match, which lie next to each other (one, and
+    /// one more for each group's worth of the unit the block spans).
+    pub(super) fn per_unit(&self, of: f64) -> f64 {
+        let blocks = (of / SLICES_A_BLOCK).ceil().max(1.0);
+        let groups = self.groups as f64;
+        let per_block = (1.0 + groups * SLICES_A_BLOCK / of.max(1.0)).min(groups);
+        blocks * (self.fixed + self.per_group * per_block)
+    }
+}
+
+/// [`count`] (with a slice, or with a sample, [`time`]: then what reading the sides costs,
+/// [`Reads`], and the projected seconds of the matching) of two sides too large to
 /// hold whole: the queries are held sorted by class, and the table side is read again for each
-/// group of its classes, at most `most` patterns ([`GROUP_PATTERNS`]), that the share may match. The
-/// split, the dealing and so the count of every slice are those of [`count`] on the same
-/// sides held whole. With `part.sorted`, `t` holds the split, the sorted queries and the
-/// last group of the previous call on the same sides, and `stats` are not used.
+/// group of its classes, at most `most` patterns ([`GROUP_PATTERNS`]), that the share may
+/// match. A sample (a few small slices spread over the whole matching) reads the table side
+/// once, for the classes it matches alone. The split, the dealing and so the count of every
+/// slice are those of [`count`] on the same sides held whole. With `part.sorted`, `t` holds
+/// the split, the sorted queries and the last group of the previous call on the same sides,
+/// and `stats` are not used.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn count_streamed(
     table: &mut dyn Source,
@@ -37,7 +68,7 @@ pub(super) fn count_streamed(
     t: &mut Tables,
     stop: &AtomicBool,
     share: Share,
-) -> Option<(u64, f64, f64)> {
+) -> Option<(u64, Reads, f64)> {
     let begun = std::time::Instant::now();
     let reuse = matches!(share, Share::Slice(Part { sorted: true, .. })) && t.split.is_some();
     if !reuse {
@@ -60,7 +91,8 @@ pub(super) fn count_streamed(
         })?;
         t.split = Some(split);
     }
-    let mut sorted = begun.elapsed().as_secs_f64();
+    let fixed = begun.elapsed().as_secs_f64();
+    let mut reads = 0.0;
     let Tables {
         rows,
         table: group,
@@ -80,38 +112,81 @@ pub(super) fn count_streamed(
         dealer.as_ref(),
         (rows, runs),
     );
-    let mut total = 0;
-    for range in groups(table_starts, most) {
-        if m.skip(range.clone()) {
-            continue;
+    let ranges = groups(table_starts, most);
+    let (mut total, mut read) = (0, 1);
+    if matches!(share, Share::Sampled { .. }) {
+        // The classes the sample matches, gathered in one read of the table side.
+        let touched = m.touched();
+        let made = std::time::Instant::now();
+        *held = None;
+        let mut at = vec![usize::MAX; classes];
+        let mut len = 0;
+        for r in &touched {
+            for (a, slot) in at[r.clone()].iter_mut().enumerate() {
+                *slot = len + table_starts[r.start + a] - table_starts[r.start];
+            }
+            len += table_starts[r.end] - table_starts[r.start];
         }
-        if *held != Some((range.start, range.end)) {
-            let made = std::time::Instant::now();
-            *held = None;
-            let (from, to) = (table_starts[range.start], table_starts[range.end]);
-            group.clear();
-            group.resize(to - from, 0);
-            let mut next: Vec<usize> = table_starts[range.clone()]
-                .iter()
-                .map(|&x| x - from)
-                .collect();
-            let (lo, hi) = (range.start, range.end);
-            table.each(&mut |block| {
-                for &p in block {
-                    let c = split.class(p);
-                    if (lo..hi).contains(&c) {
-                        group[next[c - lo]] = split.rest(p);
-                        next[c - lo] += 1;
-                    }
+        group.clear();
+        group.resize(len, 0);
+        table.each(&mut |block| {
+            for &p in block {
+                let c = split.class(p);
+                if at[c] != usize::MAX {
+                    group[at[c]] = split.rest(p);
+                    at[c] += 1;
                 }
-            })?;
-            *held = Some((lo, hi));
-            sorted += made.elapsed().as_secs_f64();
+            }
+        })?;
+        reads += made.elapsed().as_secs_f64();
+        let (mut next, mut from) = (0, 0);
+        for r in touched {
+            m.pass_over(next..r.start);
+            let size = table_starts[r.end] - table_starts[r.start];
+            total += m.classes(r.clone(), &group[from..from + size], stop)?;
+            (next, from) = (r.end, from + size);
         }
-        total += m.classes(range, group, stop)?;
+        group.clear();
+    } else {
+        read = 0;
+        for range in ranges.iter().cloned() {
+            if m.skip(range.clone()) {
+                continue;
+            }
+            if *held != Some((range.start, range.end)) {
+                let made = std::time::Instant::now();
+                *held = None;
+                let (from, to) = (table_starts[range.start], table_starts[range.end]);
+                group.clear();
+                group.resize(to - from, 0);
+                let mut next: Vec<usize> = table_starts[range.clone()]
+                    .iter()
+                    .map(|&x| x - from)
+                    .collect();
+                let (lo, hi) = (range.start, range.end);
+                table.each(&mut |block| {
+                    for &p in block {
+                        let c = split.class(p);
+                        if (lo..hi).contains(&c) {
+                            group[next[c - lo]] = split.rest(p);
+                            next[c - lo] += 1;
+                        }
+                    }
+                })?;
+                *held = Some((lo, hi));
+                reads += made.elapsed().as_secs_f64();
+                read += 1;
+            }
+            total += m.classes(range, group, stop)?;
+        }
     }
-    let matched = begun.elapsed().as_secs_f64() - sorted;
-    Some((total, sorted, m.scale(share) * matched))
+    let matched = begun.elapsed().as_secs_f64() - fixed - reads;
+    let reads = Reads {
+        fixed,
+        per_group: reads / f64::from(read.max(1)),
+        groups: ranges.len(),
+    };
+    Some((total, reads, m.scale(share) * matched))
 }
 
 /// The class counts of a streamed side as starts: class `c` is `starts[c]..starts[c + 1]`.
@@ -145,4 +220,64 @@ fn groups(starts: &[usize], most: usize) -> Vec<std::ops::Range<usize>> {
         out.push(from..classes);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicBool;
+
+    use super::super::{
+        Quadrants, SCRATCH, Sample, Slice, Unit, count_unit, count_unit_with, matching, sieve,
+        unit_sides, units,
+    };
+
+    #[test]
+    fn a_timing_sample_matches_the_slices_it_stands_for() {
+        // Units streamed in table groups of 2^10 patterns: a sample gathers the classes it
+        // matches in one read of the table side and must match exactly the pairs of the
+        // slices it owns (every `stride`-th of `64 stride`, from its offset).
+        let never = AtomicBool::new(false);
+        let mut checked = 0;
+        for n in [16, 18] {
+            let q = Quadrants::bounded(n, 1 << 20);
+            let all = units(n);
+            for (u, _) in all.iter().step_by(all.len() / 9) {
+                let (east, west) = unit_sides(&q, u);
+                let (small, large) = (east.len().min(west.len()), east.len().max(west.len()));
+                if !matching::sieved(small, large) {
+                    continue;
+                }
+                let classes = 3;
+                let stride = (sieve::classes_for(large) / classes).max(1);
+                for seed in [0, 7] {
+                    let sample = Sample {
+                        row_sets: 1,
+                        classes,
+                        seed,
+                    };
+                    let got = SCRATCH.with(|s| {
+                        let mut s = s.borrow_mut();
+                        s.limits = Some((0, 1 << 10));
+                        s.made_for = None;
+                        let got = count_unit_with(&q, u, &mut s, &never, Some(sample));
+                        s.limits = None;
+                        got
+                    });
+                    let (found, secs) = got.expect("never stopped");
+                    assert!(secs > 0.0);
+                    let (every, of) = (stride as u64, 64 * stride as u64);
+                    let want: u64 = (0..of)
+                        .filter(|i| i % every == (seed % stride) as u64)
+                        .map(|index| {
+                            let slice = Slice { index, of };
+                            count_unit(&q, &Unit { slice, ..*u }).count
+                        })
+                        .sum();
+                    assert_eq!(found.count, want, "n = {n}, {u:?}, seed {seed}");
+                    checked += usize::from(want > 0);
+                }
+            }
+        }
+        assert!(checked >= 4, "only {checked} samples held a fitting pair");
+    }
 }
