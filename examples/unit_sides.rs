@@ -6,7 +6,10 @@
 //! NORTH east rows in the north half (unit `(7919 K + 13) mod` the stratum's size, in the
 //! order of east rows, the units of `results/join-log.md`, sections 18 and 19). With
 //! FILE, every STEP-th pattern of each side (default all) is written as little-endian `u64`s
-//! after the two counts; with FILE `-`, only the sizes are printed.
+//! after the two counts; with FILE `-`, only the sizes are printed; with FILE `time`, the
+//! estimate's projection of the unit (three samples) is printed before the unit is counted
+//! as a run counts it (streamed where a run streams it) and timed.
+//! `unit_sides N NORTH K slice I OF` counts slice I of OF of the unit as a run does.
 
 use std::io::Write;
 
@@ -14,7 +17,7 @@ use nqueens::internals::join::{self, Geometry, Quadrants, Tables};
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let usage = "usage: unit_sides N NORTH [K] [FILE [STEP]]";
+    let usage = "usage: unit_sides N NORTH [K] [FILE [STEP]] | N NORTH K slice I OF";
     let n: usize = args.next().and_then(|s| s.parse().ok()).expect(usage);
     let north: u32 = args.next().and_then(|s| s.parse().ok()).expect(usage);
     let k: usize = args.next().map_or(0, |s| s.parse().expect(usage));
@@ -31,6 +34,24 @@ fn main() {
     );
     let id = ids[(k * 7919 + 13) % ids.len()];
     let unit = units[id].0;
+    if file.as_deref() == Some("slice") {
+        // One slice of the unit counted as a run counts it (streamed where a run streams it),
+        // with the partitions kept as a run keeps them.
+        let of: u64 = args.next().and_then(|s| s.parse().ok()).expect(usage);
+        let q = Quadrants::bounded(n, 256 << 20);
+        let slice = join::Slice {
+            index: step as u64,
+            of,
+        };
+        let begun = std::time::Instant::now();
+        let found = join::count_unit(&q, &join::Unit { slice, ..unit });
+        println!(
+            "n = {n}, unit {id}, slice {step}/{of}: {} fitting pairs in {:.2} s",
+            found.count,
+            begun.elapsed().as_secs_f64()
+        );
+        return;
+    }
     let begun = std::time::Instant::now();
     let (east, west) = join::unit_sides(&q, &unit);
     println!(
@@ -42,6 +63,27 @@ fn main() {
     );
     match file.as_deref() {
         Some("-") => {}
+        Some("time") => {
+            // The estimate's projection of the same unit, next to its count timed whole.
+            let stop = std::sync::atomic::AtomicBool::new(false);
+            for seed in [id, id + 1, id + 2] {
+                let sample = join::Sample {
+                    row_sets: 1,
+                    classes: 24,
+                    seed,
+                };
+                let secs = join::time_unit(&q, &unit, sample, &stop).expect("never stopped");
+                println!("the estimate's sample (seed {seed}) projects {secs:.2} s");
+            }
+            // Counted whole as a run counts it (streamed where a run streams it).
+            let begun = std::time::Instant::now();
+            let found = join::count_unit(&q, &unit);
+            println!(
+                "counted as a run counts it: {} fitting pairs in {:.2} s",
+                found.count,
+                begun.elapsed().as_secs_f64()
+            );
+        }
         Some(path) => {
             let mut f = std::io::BufWriter::new(std::fs::File::create(path).expect("a file"));
             let (e, w): (Vec<u64>, Vec<u64>) = (

@@ -266,20 +266,45 @@ fn count_classes(
         dealer.as_ref(),
         (rows, runs),
     );
+    if matches!(share, Share::Sampled { .. }) {
+        m.time_classes();
+    }
     let total = m.classes(0..split.classes(), sorted_table, stop)?;
     let matched = begun.elapsed().as_secs_f64() - sorted;
-    Some((total, sorted + m.scale(share) * matched))
+    Some((total, sorted + m.projected(share, matched)))
 }
 
 impl Matching<'_> {
-    /// How many times the work matched the whole matching holds: one for a slice, the
-    /// modelled cost of the whole over that of the share for a sample.
-    pub(super) fn scale(&self, share: Share) -> f64 {
-        match share {
-            Share::Sampled { .. } if self.model > 0.0 => self.whole_model() / self.model,
-            Share::Sampled { stride, .. } => stride as f64,
-            Share::Slice(_) => 1.0,
-        }
+    /// Times the matching of each table class of the share from now on, for
+    /// [`Self::projected`].
+    pub(super) fn time_classes(&mut self) {
+        self.timing = true;
+    }
+
+    /// The seconds matching the whole takes, projected from the `secs` this matching of
+    /// `share` took. For a sample, the seconds spent building its table classes' tables and
+    /// running their queries are each scaled by the modelled cost of the whole over that of
+    /// the sample (a sample builds the tables of a class for a few of its queries, the whole
+    /// matching for all of them, so the two parts scale apart), and the rest (setting up the
+    /// dealer and the tables' widths, walking past the classes it does not match) is added
+    /// once, as the whole matching pays it once. For a slice, the seconds themselves.
+    pub(super) fn projected(&self, share: Share, secs: f64) -> f64 {
+        let Share::Sampled { stride, .. } = share else {
+            return secs;
+        };
+        let (whole_build, whole_query) = self.whole_model();
+        let scale = |whole: f64, part: f64| {
+            if part > 0.0 {
+                whole / part
+            } else {
+                stride as f64
+            }
+        };
+        let classes = self.timed.1.min(secs);
+        let build = self.timed.0.min(classes);
+        (secs - classes)
+            + scale(whole_build, self.model.0) * build
+            + scale(whole_query, self.model.1) * (classes - build)
     }
 }
 
@@ -333,8 +358,13 @@ pub(super) struct Matching<'a> {
     before: u128,
     rows: &'a mut Vec<u64>,
     runs: &'a mut Vec<(usize, usize)>,
-    /// The modelled cost of what was matched ([`build_cost`], [`query_cost`]).
-    model: f64,
+    /// The modelled cost of what was matched: the tables built ([`build_cost`]) and the
+    /// queries run ([`query_cost`]).
+    model: (f64, f64),
+    /// Whether the seconds spent matching the table classes of the share are added up
+    /// ([`Self::projected`]), and their sums: building the tables, and all of it.
+    timing: bool,
+    timed: (f64, f64),
 }
 
 /// The modelled cost of building the tables of a class of `len` patterns: its rows written.
@@ -373,7 +403,9 @@ impl<'a> Matching<'a> {
             before: 0,
             rows,
             runs,
-            model: 0.0,
+            model: (0.0, 0.0),
+            timing: false,
+            timed: (0.0, 0.0),
         };
         m.width = m.best_width();
         m
@@ -384,25 +416,33 @@ impl Matching<'_> {
     /// The modelled cost of the whole matching: every class's tables built once, every
     /// fitting query run against them. Timing a share scales its seconds by this over the
     /// share's own modelled cost, which is less noisy than scaling by the share of pairs.
-    fn whole_model(&self) -> f64 {
-        self.model_with(self.width)
+    fn whole_model(&self) -> (f64, f64) {
+        self.model_parts(self.width)
     }
 
     /// [`Self::whole_model`] with tables in chunks of `width` bits.
     fn model_with(&self, width: usize) -> f64 {
+        let (build, query) = self.model_parts(width);
+        build + query
+    }
+
+    /// [`Self::model_with`] in its two parts: the tables built, and the queries run.
+    fn model_parts(&self, width: usize) -> (f64, f64) {
         let classes = self.table_starts.len() - 1;
         let all = classes - 1;
         let fitting = &self.fitting;
-        (0..classes)
-            .map(|a| {
-                let len = self.table_starts[a + 1] - self.table_starts[a];
-                if len == 0 {
-                    return 0.0;
-                }
-                let shape = Shape::new(self.rest, width, len);
-                build_cost(shape) + fitting[all & !a] as f64 * query_cost(len, shape.chunks)
-            })
-            .sum()
+        (0..classes).fold((0.0, 0.0), |(build, query), a| {
+            let len = self.table_starts[a + 1] - self.table_starts[a];
+            let fits = fitting[all & !a];
+            if len == 0 || fits == 0 {
+                return (build, query);
+            }
+            let shape = Shape::new(self.rest, width, len);
+            (
+                build + build_cost(shape),
+                query + fits as f64 * query_cost(len, shape.chunks),
+            )
+        })
     }
 
     /// The chunk width of the tables whose modelled cost is least: wider chunks mean fewer
@@ -503,48 +543,64 @@ impl Matching<'_> {
                     continue;
                 }
             }
-            fitting_runs(a, self.k, self.query_starts, self.runs);
-            let dealer = self.dealer;
-            let before = &mut self.before;
-            // Whether the run `qs` is matched here (and where the next run starts).
-            let mut mine = |qs: &[u64]| match dealer {
-                None => true,
-                Some((d, _)) => {
-                    let w = ts.len() as u128 * qs.len() as u128;
-                    let owned = d.owns(*before, w);
-                    *before += w;
-                    owned
-                }
-            };
-            if ts.len() < PAIRWISE_CLASS {
-                for &(from, to) in self.runs.iter() {
-                    let qs = &self.queries[from..to];
-                    if mine(qs) {
-                        for &q in qs {
-                            total += ts.iter().map(|&p| u64::from(p & q == 0)).sum::<u64>();
-                        }
-                        self.model += qs.len() as f64 * query_cost(ts.len(), 1);
-                    }
-                }
-                continue;
+            let begun = self.timing.then(std::time::Instant::now);
+            total += self.class(a, ts, stop)?;
+            if let Some(begun) = begun {
+                self.timed.1 += begun.elapsed().as_secs_f64();
             }
-            let shape = Shape::new(self.rest, self.width, ts.len());
-            if self.rows.len() < shape.size() {
-                self.rows.resize(shape.size(), 0);
+        }
+        Some(total)
+    }
+
+    /// The fitting pairs of this share between table class `a` (patterns `ts`) and the
+    /// query classes that fit it.
+    fn class(&mut self, a: usize, ts: &[u64], stop: &AtomicBool) -> Option<u64> {
+        let mut total = 0;
+        fitting_runs(a, self.k, self.query_starts, self.runs);
+        let dealer = self.dealer;
+        let before = &mut self.before;
+        // Whether the run `qs` is matched here (and where the next run starts).
+        let mut mine = |qs: &[u64]| match dealer {
+            None => true,
+            Some((d, _)) => {
+                let w = ts.len() as u128 * qs.len() as u128;
+                let owned = d.owns(*before, w);
+                *before += w;
+                owned
             }
-            let tables = &mut self.rows[..shape.size()];
-            let mut built = false;
+        };
+        if ts.len() < PAIRWISE_CLASS {
             for &(from, to) in self.runs.iter() {
                 let qs = &self.queries[from..to];
                 if mine(qs) {
-                    if !built {
-                        build_tables(ts, shape, tables);
-                        built = true;
-                        self.model += build_cost(shape);
+                    for &q in qs {
+                        total += ts.iter().map(|&p| u64::from(p & q == 0)).sum::<u64>();
                     }
-                    total += query_until(shape, qs, tables, stop)?;
-                    self.model += qs.len() as f64 * query_cost(ts.len(), shape.chunks);
+                    self.model.1 += qs.len() as f64 * query_cost(ts.len(), 1);
                 }
+            }
+            return Some(total);
+        }
+        let shape = Shape::new(self.rest, self.width, ts.len());
+        if self.rows.len() < shape.size() {
+            self.rows.resize(shape.size(), 0);
+        }
+        let tables = &mut self.rows[..shape.size()];
+        let mut built = false;
+        for &(from, to) in self.runs.iter() {
+            let qs = &self.queries[from..to];
+            if mine(qs) {
+                if !built {
+                    let begun = self.timing.then(std::time::Instant::now);
+                    build_tables(ts, shape, tables);
+                    if let Some(begun) = begun {
+                        self.timed.0 += begun.elapsed().as_secs_f64();
+                    }
+                    built = true;
+                    self.model.0 += build_cost(shape);
+                }
+                total += query_until(shape, qs, tables, stop)?;
+                self.model.1 += qs.len() as f64 * query_cost(ts.len(), shape.chunks);
             }
         }
         Some(total)

@@ -115,6 +115,7 @@ pub(super) fn count_streamed(
     let ranges = groups(table_starts, most);
     let (mut total, mut read) = (0, 1);
     if matches!(share, Share::Sampled { .. }) {
+        m.time_classes();
         // The classes the sample matches, gathered in one read of the table side.
         let touched = m.touched();
         let made = std::time::Instant::now();
@@ -186,7 +187,7 @@ pub(super) fn count_streamed(
         per_group: reads / f64::from(read.max(1)),
         groups: ranges.len(),
     };
-    Some((total, reads, m.scale(share) * matched))
+    Some((total, reads, m.projected(share, matched)))
 }
 
 /// The class counts of a streamed side as starts: class `c` is `starts[c]..starts[c + 1]`.
