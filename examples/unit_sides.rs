@@ -34,19 +34,43 @@ fn main() {
     );
     let id = ids[(k * 7919 + 13) % ids.len()];
     let unit = units[id].0;
+    // Counted as a run counts it (streamed where a run streams it), with the partitions kept
+    // as a run keeps them.
+    let run_q = || Quadrants::bounded(n, 256 << 20);
     if file.as_deref() == Some("slice") {
-        // One slice of the unit counted as a run counts it (streamed where a run streams it),
-        // with the partitions kept as a run keeps them.
         let of: u64 = args.next().and_then(|s| s.parse().ok()).expect(usage);
-        let q = Quadrants::bounded(n, 256 << 20);
         let slice = join::Slice {
             index: step as u64,
             of,
         };
         let begun = std::time::Instant::now();
-        let found = join::count_unit(&q, &join::Unit { slice, ..unit });
+        let found = join::count_unit(&run_q(), &join::Unit { slice, ..unit });
         println!(
             "n = {n}, unit {id}, slice {step}/{of}: {} fitting pairs in {:.2} s",
+            found.count,
+            begun.elapsed().as_secs_f64()
+        );
+        return;
+    }
+    if file.as_deref() == Some("time") {
+        // The estimate's projection of the unit, next to the unit counted whole.
+        let q = run_q();
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        for seed in [id, id + 1, id + 2] {
+            let sample = join::Sample {
+                row_sets: 1,
+                classes: 24,
+                seed,
+            };
+            let secs = join::time_unit(&q, &unit, sample, &stop).expect("never stopped");
+            println!(
+                "n = {n}, unit {id}: the estimate's sample (seed {seed}) projects {secs:.2} s"
+            );
+        }
+        let begun = std::time::Instant::now();
+        let found = join::count_unit(&q, &unit);
+        println!(
+            "counted as a run counts it: {} fitting pairs in {:.2} s",
             found.count,
             begun.elapsed().as_secs_f64()
         );
@@ -63,27 +87,6 @@ fn main() {
     );
     match file.as_deref() {
         Some("-") => {}
-        Some("time") => {
-            // The estimate's projection of the same unit, next to its count timed whole.
-            let stop = std::sync::atomic::AtomicBool::new(false);
-            for seed in [id, id + 1, id + 2] {
-                let sample = join::Sample {
-                    row_sets: 1,
-                    classes: 24,
-                    seed,
-                };
-                let secs = join::time_unit(&q, &unit, sample, &stop).expect("never stopped");
-                println!("the estimate's sample (seed {seed}) projects {secs:.2} s");
-            }
-            // Counted whole as a run counts it (streamed where a run streams it).
-            let begun = std::time::Instant::now();
-            let found = join::count_unit(&q, &unit);
-            println!(
-                "counted as a run counts it: {} fitting pairs in {:.2} s",
-                found.count,
-                begun.elapsed().as_secs_f64()
-            );
-        }
         Some(path) => {
             let mut f = std::io::BufWriter::new(std::fs::File::create(path).expect("a file"));
             let (e, w): (Vec<u64>, Vec<u64>) = (

@@ -662,7 +662,7 @@ mod tests {
 
     /// Counts on this thread with units streamed from `stream_above` candidate pairs on and
     /// table groups of at most `group` patterns.
-    fn streaming<T>(limits: Option<(u64, usize)>, f: impl FnOnce() -> T) -> T {
+    pub(super) fn streaming<T>(limits: Option<(u64, usize)>, f: impl FnOnce() -> T) -> T {
         SCRATCH.with(|s| {
             let mut s = s.borrow_mut();
             s.limits = limits;

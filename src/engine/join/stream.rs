@@ -113,33 +113,16 @@ pub(super) fn count_streamed(
         (rows, runs),
     );
     let ranges = groups(table_starts, most);
-    let (mut total, mut read) = (0, 1);
+    let (mut total, mut read) = (0, 0);
     if matches!(share, Share::Sampled { .. }) {
         m.time_classes();
         // The classes the sample matches, gathered in one read of the table side.
         let touched = m.touched();
         let made = std::time::Instant::now();
         *held = None;
-        let mut at = vec![usize::MAX; classes];
-        let mut len = 0;
-        for r in &touched {
-            for (a, slot) in at[r.clone()].iter_mut().enumerate() {
-                *slot = len + table_starts[r.start + a] - table_starts[r.start];
-            }
-            len += table_starts[r.end] - table_starts[r.start];
-        }
-        group.clear();
-        group.resize(len, 0);
-        table.each(&mut |block| {
-            for &p in block {
-                let c = split.class(p);
-                if at[c] != usize::MAX {
-                    group[at[c]] = split.rest(p);
-                    at[c] += 1;
-                }
-            }
-        })?;
+        gather(table, split, table_starts, &touched, group)?;
         reads += made.elapsed().as_secs_f64();
+        read += 1;
         let (mut next, mut from) = (0, 0);
         for r in touched {
             m.pass_over(next..r.start);
@@ -147,9 +130,7 @@ pub(super) fn count_streamed(
             total += m.classes(r.clone(), &group[from..from + size], stop)?;
             (next, from) = (r.end, from + size);
         }
-        group.clear();
     } else {
-        read = 0;
         for range in ranges.iter().cloned() {
             if m.skip(range.clone()) {
                 continue;
@@ -157,24 +138,14 @@ pub(super) fn count_streamed(
             if *held != Some((range.start, range.end)) {
                 let made = std::time::Instant::now();
                 *held = None;
-                let (from, to) = (table_starts[range.start], table_starts[range.end]);
-                group.clear();
-                group.resize(to - from, 0);
-                let mut next: Vec<usize> = table_starts[range.clone()]
-                    .iter()
-                    .map(|&x| x - from)
-                    .collect();
-                let (lo, hi) = (range.start, range.end);
-                table.each(&mut |block| {
-                    for &p in block {
-                        let c = split.class(p);
-                        if (lo..hi).contains(&c) {
-                            group[next[c - lo]] = split.rest(p);
-                            next[c - lo] += 1;
-                        }
-                    }
-                })?;
-                *held = Some((lo, hi));
+                gather(
+                    table,
+                    split,
+                    table_starts,
+                    std::slice::from_ref(&range),
+                    group,
+                )?;
+                *held = Some((range.start, range.end));
                 reads += made.elapsed().as_secs_f64();
                 read += 1;
             }
@@ -188,6 +159,41 @@ pub(super) fn count_streamed(
         groups: ranges.len(),
     };
     Some((total, reads, m.projected(share, matched)))
+}
+
+/// Reads the table side once and gathers the rests of the classes `ranges` (in increasing
+/// order, apart from each other) into `out`: each class as `starts` lays it out, each range
+/// right after the one before.
+fn gather(
+    table: &mut dyn Source,
+    split: &Split,
+    starts: &[usize],
+    ranges: &[std::ops::Range<usize>],
+    out: &mut Vec<u64>,
+) -> Option<()> {
+    out.clear();
+    let (Some(first), Some(last)) = (ranges.first(), ranges.last()) else {
+        return Some(());
+    };
+    let (lo, hi) = (first.start, last.end);
+    // Where the next pattern of each class between the ranges goes (none between them).
+    let mut next = vec![usize::MAX; hi - lo];
+    for r in ranges {
+        let at = out.len();
+        for a in r.clone() {
+            next[a - lo] = at + starts[a] - starts[r.start];
+        }
+        out.resize(at + starts[r.end] - starts[r.start], 0);
+    }
+    table.each(&mut |block| {
+        for &p in block {
+            let c = split.class(p);
+            if (lo..hi).contains(&c) && next[c - lo] != usize::MAX {
+                out[next[c - lo]] = split.rest(p);
+                next[c - lo] += 1;
+            }
+        }
+    })
 }
 
 /// The class counts of a streamed side as starts: class `c` is `starts[c]..starts[c + 1]`.
@@ -227,6 +233,7 @@ fn groups(starts: &[usize], most: usize) -> Vec<std::ops::Range<usize>> {
 mod tests {
     use std::sync::atomic::AtomicBool;
 
+    use super::super::tests::streaming;
     use super::super::{
         Quadrants, SCRATCH, Sample, Slice, Unit, count_unit, count_unit_with, matching, sieve,
         unit_sides, units,
@@ -256,13 +263,10 @@ mod tests {
                         classes,
                         seed,
                     };
-                    let got = SCRATCH.with(|s| {
-                        let mut s = s.borrow_mut();
-                        s.limits = Some((0, 1 << 10));
-                        s.made_for = None;
-                        let got = count_unit_with(&q, u, &mut s, &never, Some(sample));
-                        s.limits = None;
-                        got
+                    let got = streaming(Some((0, 1 << 10)), || {
+                        SCRATCH.with(|s| {
+                            count_unit_with(&q, u, &mut s.borrow_mut(), &never, Some(sample))
+                        })
                     });
                     let (found, secs) = got.expect("never stopped");
                     assert!(secs > 0.0);
