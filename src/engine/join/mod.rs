@@ -132,17 +132,18 @@ pub fn count_unit_until(q: &Quadrants, unit: &Unit, stop: &AtomicBool) -> Option
 pub struct Sample {
     /// Row sets of a unit counted, spread evenly over its span (at least 1).
     pub row_sets: u32,
-    /// Table classes of the sieve matched, about (one in so many, from a place chosen by
-    /// `seed`); small sides are matched whole.
+    /// Table classes of the sieve matched, about: the matching is cut into one slice per so
+    /// many classes and one of them, chosen by `seed`, is matched; small sides are matched
+    /// whole.
     pub classes: usize,
-    /// Chooses which classes.
+    /// Chooses which slice.
     pub seed: usize,
 }
 
 /// The seconds counting `unit` would take on this thread, projected from counting a share of
-/// it ([`Sample`]): the half-boards of each row set sampled are made whole and timed, the
-/// matching of a share of the sieve's table classes (each with all its queries) is timed and
-/// scaled up, and the row sets sampled stand for the whole span. `None` if `stop` rose.
+/// it ([`Sample`]): the half-boards of each row set sampled are made whole and timed, one
+/// slice of the matching (as a run would count it) is timed and scaled up, and the row sets
+/// sampled stand for the whole span. `None` if `stop` rose.
 pub fn time_unit(q: &Quadrants, unit: &Unit, sample: Sample, stop: &AtomicBool) -> Option<f64> {
     SCRATCH.with(|s| {
         let s = &mut *s.borrow_mut();

@@ -154,23 +154,23 @@ pub(super) fn time(
 pub(super) enum Share {
     /// The pairs a slice is dealt (all of them for a whole unit).
     Slice(Part),
-    /// The pairs of one in `stride` of many small slices, from `offset`, for timing.
+    /// For timing, the pairs of slice `offset` of `stride` (modulo `stride`): one piece of
+    /// the matching whole, as a run would count it, so that it pays what a run pays for
+    /// each class it matches (the class's runs of queries, its tables, the queries that
+    /// neighbouring classes share in the cache) in proportion to its pairs. Many small
+    /// slices spread over the matching paid those for a few pairs of each class and erred
+    /// high by up to 1.8 times (`results/join-log.md`, section 21).
     Sampled { stride: usize, offset: usize },
 }
-
-/// Small slices per sampled share when timing: the sample is spread over the whole matching.
-const SAMPLED_SLICES: u64 = 64;
 
 /// Deals the pairs of a table class and a run of query classes that fit it out to the slices
 /// of a unit: each pair weighs the candidate pairs it holds, the pairs are laid end to end in
 /// the order the matching takes them, and a pair goes to the slice its midpoint falls in. So
 /// the slices are about equal in work, each pair is matched by exactly one of them, and the
-/// dealing depends on the patterns alone (never on the machine or the thread). For timing, a
-/// sample owns every `every`-th of the slices.
+/// dealing depends on the patterns alone (never on the machine or the thread).
 pub(super) struct Dealer {
     of: u64,
     index: u64,
-    every: u64,
     /// Twice the total weight.
     total2: u128,
 }
@@ -181,7 +181,6 @@ impl Dealer {
         Dealer {
             of: slice.of,
             index: slice.index,
-            every: slice.of,
             total2: 2 * total,
         }
     }
@@ -195,16 +194,57 @@ impl Dealer {
         (mid2 * of / self.total2).min(of - 1) as u64
     }
 
-    /// Whether the pair of weight `w` that starts at `before` is this slice's.
-    fn owns(&self, before: u128, w: u128) -> bool {
-        self.slice_of(2 * before + w) % self.every == self.index
+    /// The doubled midpoints slice `s` takes: from the first of them to the first of the
+    /// next slice (the last slice takes every midpoint from its first on).
+    fn span(&self, s: u64) -> (u128, u128) {
+        if self.total2 == 0 {
+            return (0, u128::MAX);
+        }
+        let of = u128::from(self.of);
+        let first = |s: u64| (u128::from(s) * self.total2).div_ceil(of);
+        let end = if s + 1 >= self.of {
+            u128::MAX
+        } else {
+            first(s + 1)
+        };
+        (first(s), end)
+    }
+
+    /// Whether the pair of weight `w` that starts at `before` is this slice's; `at` holds the
+    /// slice of the midpoints met last, so that a walk along the pairs (midpoints in
+    /// increasing order) divides only where it crosses into another slice.
+    fn owns(&self, before: u128, w: u128, at: &mut Cursor) -> bool {
+        let mid2 = 2 * before + w;
+        if !(at.from..at.to).contains(&mid2) {
+            let s = self.slice_of(mid2);
+            (at.from, at.to) = self.span(s);
+            at.owned = s == self.index;
+        }
+        at.owned
     }
 
     /// Whether any pair between `from` and `to` may be this slice's.
     fn may_own(&self, from: u128, to: u128) -> bool {
-        let (a, b) = (self.slice_of(2 * from), self.slice_of(2 * to));
-        b - a >= self.every || (a..=b).any(|s| s % self.every == self.index)
+        (self.slice_of(2 * from)..=self.slice_of(2 * to)).contains(&self.index)
     }
+}
+
+/// The doubled midpoints of the slice a [`Dealer`] found last, and whether it is the
+/// share's ([`Dealer::owns`]).
+#[derive(Clone, Copy)]
+struct Cursor {
+    from: u128,
+    to: u128,
+    owned: bool,
+}
+
+impl Cursor {
+    /// A cursor on no slice.
+    const NONE: Cursor = Cursor {
+        from: 0,
+        to: 0,
+        owned: false,
+    };
 }
 
 /// For each class mask `m`, the number of queries in the classes that are subsets of `m` (a
@@ -316,15 +356,14 @@ pub(super) fn deal(
     query_starts: &[usize],
     classes: usize,
 ) -> Option<(Dealer, Vec<u64>)> {
-    let (slice, every) = match share {
-        Share::Slice(Part { slice: s, .. }) => (s, s.of),
+    let slice = match share {
+        Share::Slice(Part { slice, .. }) => slice,
         Share::Sampled { stride, offset } => {
-            let every = stride.max(1) as u64;
-            let slice = Slice {
-                index: offset as u64 % every,
-                of: every * SAMPLED_SLICES,
-            };
-            (slice, every)
+            let of = stride.max(1) as u64;
+            Slice {
+                index: offset as u64 % of,
+                of,
+            }
         }
     };
     if slice.of <= 1 {
@@ -335,9 +374,7 @@ pub(super) fn deal(
     let total = (0..classes)
         .map(|a| (table_starts[a + 1] - table_starts[a]) as u128 * u128::from(fitting[all & !a]))
         .sum();
-    let mut d = Dealer::new(slice, total);
-    d.every = every;
-    Some((d, fitting))
+    Some((Dealer::new(slice, total), fitting))
 }
 
 /// The loop over table classes, shared by the sides held whole and the streamed ones: the
@@ -354,8 +391,9 @@ pub(super) struct Matching<'a> {
     /// The queries fitting each class mask ([`fitting_queries`]): the dealer's, or made once
     /// for the model of a whole matching.
     fitting: std::borrow::Cow<'a, [u64]>,
-    /// The weight of the pairs before the next one ([`Dealer`]).
+    /// The weight of the pairs before the next one ([`Dealer`]), and the slice of the last.
     before: u128,
+    at: Cursor,
     rows: &'a mut Vec<u64>,
     runs: &'a mut Vec<(usize, usize)>,
     /// The modelled cost of what was matched: the tables built ([`build_cost`]) and the
@@ -401,6 +439,7 @@ impl<'a> Matching<'a> {
             query_starts,
             dealer,
             before: 0,
+            at: Cursor::NONE,
             rows,
             runs,
             model: (0.0, 0.0),
@@ -558,13 +597,13 @@ impl Matching<'_> {
         let mut total = 0;
         fitting_runs(a, self.k, self.query_starts, self.runs);
         let dealer = self.dealer;
-        let before = &mut self.before;
+        let (before, at) = (&mut self.before, &mut self.at);
         // Whether the run `qs` is matched here (and where the next run starts).
         let mut mine = |qs: &[u64]| match dealer {
             None => true,
             Some((d, _)) => {
                 let w = ts.len() as u128 * qs.len() as u128;
-                let owned = d.owns(*before, w);
+                let owned = d.owns(*before, w, at);
                 *before += w;
                 owned
             }
@@ -677,6 +716,40 @@ mod tests {
             count(&table, &queries, 40, None, &mut t, &NEVER, whole),
             Some(want)
         );
+    }
+
+    #[test]
+    fn a_slice_spans_exactly_the_midpoints_it_is_dealt() {
+        for (of, total) in [
+            (1, 0),
+            (3, 0),
+            (1, 5),
+            (2, 1),
+            (7, 3),
+            (7, 100),
+            (64, 1000),
+            (5, 5),
+            (9, 2),
+        ] {
+            let d = Dealer::new(Slice { index: 0, of }, total);
+            for mid2 in 0..=2 * total + 3 {
+                let s = d.slice_of(mid2);
+                let (from, to) = d.span(s);
+                assert!(
+                    (from..to).contains(&mid2),
+                    "of {of}, total {total}: midpoint {mid2} in slice {s}, spanning {from}..{to}"
+                );
+                if to < u128::MAX {
+                    assert!(d.slice_of(to) > s, "of {of}, total {total}, slice {s}");
+                }
+                if from > 0 {
+                    assert!(
+                        d.slice_of(from - 1) < s,
+                        "of {of}, total {total}, slice {s}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
