@@ -52,6 +52,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use super::Found;
 
 mod cost;
+mod deal;
 mod geometry;
 mod halves;
 #[macro_use]

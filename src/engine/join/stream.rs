@@ -5,8 +5,9 @@
 
 use std::sync::atomic::AtomicBool;
 
+use super::deal::deal;
 use super::matching::Tables;
-use super::sieve::{Matching, Part, Share, deal};
+use super::sieve::{Matching, Part, Share};
 use super::split::{Split, Stats};
 
 /// One side of a unit made anew each time it is read, block by block, always in the same
@@ -105,7 +106,7 @@ pub(super) fn count_streamed(
     } = t;
     let split = split.as_ref().expect("sorted above or by the last call");
     let classes = split.classes();
-    let dealer = deal(share, table_starts, query_starts, classes);
+    let dealer = deal(share.slice(), table_starts, query_starts, classes);
     let mut m = Matching::new(
         split,
         (table_starts, sorted_queries, query_starts),
