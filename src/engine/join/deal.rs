@@ -7,11 +7,8 @@
 
 use crate::engine::Slice;
 
-/// Deals the pairs of a table class and a run of query classes that fit it out to the slices
-/// of a unit: each pair weighs the candidate pairs it holds, the pairs are laid end to end in
-/// the order the matching takes them, and a pair goes to the slice its midpoint falls in. So
-/// the slices are about equal in work, each pair is matched by exactly one of them, and the
-/// dealing depends on the patterns alone (never on the machine or the thread).
+/// The dealer of one slice (see the module): the pairs are laid end to end in the order the
+/// matching takes them, and a pair is the slice's if its midpoint falls in the slice's span.
 pub(super) struct Dealer {
     of: u64,
     index: u64,
@@ -121,12 +118,18 @@ pub(super) fn deal(
     if slice.of <= 1 {
         return None;
     }
-    let all = classes - 1;
     let fitting = fitting_queries(query_starts, classes);
     let total = (0..classes)
-        .map(|a| (table_starts[a + 1] - table_starts[a]) as u128 * u128::from(fitting[all & !a]))
+        .map(|a| class_weight(table_starts, &fitting, a))
         .sum();
     Some((Dealer::new(slice, total), fitting))
+}
+
+/// The weight of table class `a`'s pairs: its patterns times the queries that fit it
+/// (`fitting` from [`fitting_queries`], one entry per class).
+pub(super) fn class_weight(table_starts: &[usize], fitting: &[u64], a: usize) -> u128 {
+    let all = fitting.len() - 1;
+    (table_starts[a + 1] - table_starts[a]) as u128 * u128::from(fitting[all & !a])
 }
 
 #[cfg(test)]

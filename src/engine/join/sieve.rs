@@ -8,7 +8,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::deal::{Cursor, Dealer, deal, fitting_queries};
+use super::deal::{Cursor, Dealer, class_weight, deal, fitting_queries};
 use super::matching::{CHUNK, MAX_WIDTH, Shape, Tables, build_tables, query_until, words_for};
 use super::split::{MAX_SIEVE, Split, Stats};
 use crate::engine::Slice;
@@ -396,8 +396,7 @@ impl Matching<'_> {
         if self.dealer.is_none() {
             return 0;
         }
-        let len = self.table_starts[a + 1] - self.table_starts[a];
-        len as u128 * u128::from(self.fitting[((1 << self.k) - 1) & !a])
+        class_weight(self.table_starts, &self.fitting, a)
     }
 
     /// Whether this share may match any pair of the table classes `range`; if not, they

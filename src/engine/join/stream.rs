@@ -241,7 +241,7 @@ mod tests {
     };
 
     #[test]
-    fn a_timing_sample_matches_the_slices_it_stands_for() {
+    fn a_timing_sample_matches_the_slice_it_stands_for() {
         // Units streamed in table groups of 2^10 patterns: a sample gathers the classes it
         // matches in one read of the table side and must match exactly the pairs of the
         // slice it stands for (its offset of `stride`).
