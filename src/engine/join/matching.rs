@@ -251,9 +251,18 @@ pub(super) fn build_tables(table: &[u64], shape: Shape, t: &mut [u64]) {
     }
 }
 
-/// [`build_tables`] for any processor; inlined into the vector builds too.
+/// [`build_tables`] for any processor.
 #[inline(always)]
-pub(super) fn build_any(table: &[u64], shape: Shape, t: &mut [u64]) {
+fn build_any(table: &[u64], shape: Shape, t: &mut [u64]) {
+    one_bit_rows(table, shape, t);
+    fill_rows(shape, t);
+}
+
+/// The first step of [`build_tables`], inlined into the vector builds too: row 0 of each
+/// chunk (the padding bits in chunk 0, nothing in the others) and the rows of one-bit chunk
+/// values (the patterns holding that bit).
+#[inline(always)]
+pub(super) fn one_bit_rows(table: &[u64], shape: Shape, t: &mut [u64]) {
     let Shape {
         chunks,
         width,
@@ -262,12 +271,11 @@ pub(super) fn build_any(table: &[u64], shape: Shape, t: &mut [u64]) {
     let k = table.len();
     let per = shape.per_chunk();
     assert!(words >= words_for(k) && t.len() >= chunks * per);
-    // Row 0 of every chunk is never written below; the one-bit rows are written whole.
     for j in 0..chunks {
         t[j * per..j * per + words].fill(0);
     }
-    // The one-bit rows, 64 table patterns at a time: a 64×64 bit transpose turns the patterns
-    // (one word each) into one word per pattern bit (one bit per pattern).
+    // 64 table patterns at a time: a 64×64 bit transpose turns the patterns (one word each)
+    // into one word per pattern bit (one bit per pattern).
     let bits = (chunks * width).min(64);
     for w in 0..words {
         let mut square = [0u64; 64];
@@ -282,47 +290,67 @@ pub(super) fn build_any(table: &[u64], shape: Shape, t: &mut [u64]) {
     for i in k..words * 64 {
         t[i / 64] |= 1 << (i % 64);
     }
+}
+
+/// The second step of [`build_tables`]: the one-bit rows of chunk 0 take in the padding of
+/// its row 0, then the rows of values `2^b + r` (`0 < r < 2^b`) are the OR of row `r` and
+/// row `2^b`, bit by bit. In this order a row is made from rows written long before it, never
+/// from the row just stored (the vector build's masked stores do not forward to loads).
+#[inline(always)]
+pub(super) fn fill_rows(shape: Shape, t: &mut [u64]) {
+    let Shape {
+        chunks,
+        width,
+        words,
+    } = shape;
+    let per = shape.per_chunk();
     for j in 0..chunks {
         let rows = &mut t[j * per..(j + 1) * per];
-        for v in 1..(1usize << width) {
-            let low = v & v.wrapping_neg();
-            let rest = v & (v - 1);
-            let (done, row) = rows.split_at_mut(v * words);
-            let row = &mut row[..words];
-            if low == v {
-                // Row 0 of chunk 0 holds the padding, which every row of chunk 0 needs too.
-                if j == 0 {
-                    for (o, x) in row.iter_mut().zip(&done[..words]) {
-                        *o |= x;
-                    }
+        for b in 0..width {
+            let hi = 1 << b;
+            let (done, upper) = rows.split_at_mut(hi * words);
+            if j == 0 {
+                for (o, x) in upper[..words].iter_mut().zip(&done[..words]) {
+                    *o |= x;
                 }
-                continue;
             }
-            let x = &done[rest * words..rest * words + words];
-            let y = &done[low * words..low * words + words];
-            for ((o, x), y) in row.iter_mut().zip(x).zip(y) {
-                *o = x | y;
+            let (high, made) = upper.split_at_mut(words);
+            for r in 1..hi {
+                let row = &mut made[(r - 1) * words..r * words];
+                let low = &done[r * words..(r + 1) * words];
+                for ((o, x), y) in row.iter_mut().zip(low).zip(high.iter()) {
+                    *o = x | y;
+                }
             }
         }
     }
 }
 
 /// Transposes a 64×64 bit matrix in place: afterwards bit `e` of `a[b]` is what bit `b` of
-/// `a[e]` was. Six rounds of masked swaps of ever smaller sub-squares (Hacker's Delight, 7-3).
+/// `a[e]` was. Six rounds of masked swaps of ever smaller sub-squares (Hacker's Delight, 7-3),
+/// each round a loop over whole blocks of rows with a constant stride, so that the rounds of
+/// 32, 16, 8 and 4 rows compile to vector operations.
 #[inline(always)]
 fn transpose64(a: &mut [u64; 64]) {
-    let mut j = 32;
-    let mut m: u64 = 0x0000_0000_ffff_ffff;
-    while j != 0 {
-        let mut k = 0;
-        while k < 64 {
-            let t = ((a[k] >> j) ^ a[k + j]) & m;
-            a[k] ^= t << j;
-            a[k + j] ^= t;
-            k = (k + j + 1) & !j;
+    swap_round::<32>(a, 0x0000_0000_ffff_ffff);
+    swap_round::<16>(a, 0x0000_ffff_0000_ffff);
+    swap_round::<8>(a, 0x00ff_00ff_00ff_00ff);
+    swap_round::<4>(a, 0x0f0f_0f0f_0f0f_0f0f);
+    swap_round::<2>(a, 0x3333_3333_3333_3333);
+    swap_round::<1>(a, 0x5555_5555_5555_5555);
+}
+
+/// One round of [`transpose64`]: in each block of `2 * J` rows, the bits of mask `m` of the
+/// second half swap with the bits `J` places above them in the first half.
+#[inline(always)]
+fn swap_round<const J: usize>(a: &mut [u64; 64], m: u64) {
+    for block in a.chunks_exact_mut(2 * J) {
+        let (lo, hi) = block.split_at_mut(J);
+        for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
+            let t = ((*x >> J) ^ *y) & m;
+            *x ^= t << J;
+            *y ^= t;
         }
-        j >>= 1;
-        m ^= m << j;
     }
 }
 
@@ -524,6 +552,44 @@ mod tests {
                 // SAFETY: the processor has every feature of this build (checked above).
                 unsafe { query(shape, q, t) }
             });
+        }
+    }
+
+    /// Every row of the tables as [`build_tables`] defines it, from the portable build and
+    /// the AVX-512 one (where this processor has it), for rows of 1 to 12 words, on both sides
+    /// of the vector fill's threshold, in chunks of every width.
+    #[test]
+    fn the_table_builds_write_each_row_as_defined() {
+        let mut next = xorshift();
+        for len in [1, 63, 64, 65, 200, 255, 256, 257, 511, 700, 768] {
+            for width in CHUNK..=MAX_WIDTH {
+                let bits = 2 * width + 3;
+                let table: Vec<u64> = (0..len).map(|_| next() & ((1 << bits) - 1)).collect();
+                let shape = Shape::new(bits, width, len);
+                let mut portable = vec![!0; shape.size()];
+                build_any(&table, shape, &mut portable);
+                for j in 0..shape.chunks {
+                    for v in 0..1usize << width {
+                        for i in 0..shape.words * 64 {
+                            let chunk = table.get(i).map(|p| (p >> (width * j)) as usize);
+                            let want = match chunk {
+                                Some(c) => c & v != 0,
+                                None => j == 0,
+                            };
+                            let row = j * shape.per_chunk() + v * shape.words;
+                            let got = portable[row + i / 64] >> (i % 64) & 1 == 1;
+                            assert_eq!(got, want, "{len} patterns, width {width}, row ({j}, {v})");
+                        }
+                    }
+                }
+                #[cfg(target_arch = "x86_64")]
+                if Isa::Avx512.supported() {
+                    let mut vector = vec![!0; shape.size()];
+                    // SAFETY: the processor has `avx512f` (checked above).
+                    unsafe { x86::build_avx512(&table, shape, &mut vector) };
+                    assert!(vector == portable, "{len} patterns, width {width}");
+                }
+            }
         }
     }
 

@@ -133,16 +133,31 @@ impl Default for Stats {
 }
 
 impl Stats {
-    /// Adds a block of patterns.
+    /// Adds a block of patterns. The OR runs over every pattern; the sampled ones are first
+    /// gathered without a branch (each pattern is written, and kept only if its hash falls in
+    /// the sample), then their bits counted a byte at a time into byte-wide counters, as this
+    /// pass is a visible part of the small units of small boards.
     pub(super) fn add(&mut self, block: &[u64]) {
         self.len += block.len();
-        for &p in block {
-            self.or |= p;
-            if p.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 60 == 0 {
-                let mut x = p;
-                while x != 0 {
-                    self.ones[x.trailing_zeros() as usize] += 1;
-                    x &= x - 1;
+        self.or |= block.iter().fold(0, |or, &p| or | p);
+        // Fewer than 256 patterns a part, so no byte counter overflows.
+        let mut kept = [0u64; 255];
+        for part in block.chunks(kept.len()) {
+            let mut n = 0;
+            for &p in part {
+                kept[n] = p;
+                n += usize::from(p.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 60 == 0);
+            }
+            // Byte `i` of `counts[j]` counts bit `8 * j + i`.
+            let mut counts = [0u64; 8];
+            for &p in &kept[..n] {
+                for (j, c) in counts.iter_mut().enumerate() {
+                    *c += SPREAD[((p >> (8 * j)) & 0xff) as usize];
+                }
+            }
+            for (j, c) in counts.iter().enumerate() {
+                for (i, b) in c.to_le_bytes().iter().enumerate() {
+                    self.ones[8 * j + i] += u64::from(*b);
                 }
             }
         }
@@ -155,6 +170,21 @@ impl Stats {
         s
     }
 }
+
+/// For each byte value, one byte per bit: byte `i` is bit `i` of the value.
+const SPREAD: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut v = 0;
+    while v < 256 {
+        let mut i = 0;
+        while i < 8 {
+            t[v] |= ((v as u64 >> i) & 1) << (8 * i);
+            i += 1;
+        }
+        v += 1;
+    }
+    t
+};
 
 /// Sieve bits for a table side of `len` patterns: as many as leave [`MIN_CLASS`] patterns
 /// per class on average.
@@ -173,4 +203,62 @@ pub(super) fn pays(len: usize) -> bool {
 /// The number of classes a table side of `len` patterns is sieved into (at most).
 pub(super) fn classes_for(len: usize) -> usize {
     1 << sieve_bits(len)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The figures by their definition: the OR of every pattern, and each bit counted over
+    /// the patterns whose hash falls in the sample.
+    fn by_definition(side: &[u64]) -> Stats {
+        let mut s = Stats {
+            len: side.len(),
+            ..Stats::default()
+        };
+        for &p in side {
+            s.or |= p;
+            if p.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 60 == 0 {
+                for (b, one) in s.ones.iter_mut().enumerate() {
+                    *one += p >> b & 1;
+                }
+            }
+        }
+        s
+    }
+
+    #[test]
+    fn stats_count_the_sample_whole_or_block_by_block() {
+        let mut x = 0x1234_5678_9abc_def0_u64;
+        let side: Vec<u64> = (0..5000)
+            .map(|i| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                // Some patterns repeat, as sorted sides' neighbours share bits.
+                if i % 3 == 0 { x & 0xffff_ffff_ffff } else { x }
+            })
+            .collect();
+        let want = by_definition(&side);
+        assert!(
+            want.ones.iter().sum::<u64>() > 0,
+            "the sample holds patterns"
+        );
+        let whole = Stats::of(&side);
+        assert_eq!(
+            (whole.len, whole.or, whole.ones),
+            (want.len, want.or, want.ones)
+        );
+        for block in [1, 254, 255, 256, 1000] {
+            let mut s = Stats::default();
+            for part in side.chunks(block) {
+                s.add(part);
+            }
+            assert_eq!(
+                (s.len, s.or, s.ones),
+                (want.len, want.or, want.ones),
+                "{block}"
+            );
+        }
+    }
 }
