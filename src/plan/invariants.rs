@@ -11,6 +11,9 @@ pub(super) fn push(n: usize, subproblems: &mut Vec<Subproblem>) {
     if n < 2 {
         return;
     }
+    // Exactly: doubling the capacity of a join plan's ten million entries (n = 28) would
+    // hold twice their memory and copy them.
+    subproblems.reserve_exact(2 * n);
     for quarter in [false, true] {
         let of = if quarter { 1 } else { half_turn_slices(n) };
         for first in 0..n {

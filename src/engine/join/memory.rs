@@ -36,10 +36,11 @@ pub enum Layout {
 }
 
 /// Largest partition (placements on one row mask of a quadrant, all column sets) for quadrant
-/// side h = 0, 1, 2, ... (`examples/quadrant_sizes.rs --partitions`); the last two are
-/// extrapolated (about ×5.5 per step) and only size memory.
+/// side h = 0, 1, 2, ... (`examples/quadrant_sizes.rs --partitions`; h = 13 took 120 s on one
+/// thread); the last is extrapolated (about ×5.7 per step, as from 12 to 13) and only sizes
+/// memory.
 const LARGEST_PARTITION: [u64; 15] = [
-    1, 1, 2, 4, 10, 26, 92, 296, 1_174, 5_366, 26_548, 143_140, 788_698, 4_400_000, 24_000_000,
+    1, 1, 2, 4, 10, 26, 92, 296, 1_174, 5_366, 26_548, 143_140, 788_698, 4_684_690, 26_700_000,
 ];
 
 /// Placements listed per quadrant for quadrant side h = 0, 1, 2, ... (the empty placement
@@ -84,8 +85,9 @@ pub fn memory_needed(n: usize, threads: usize, layout: Layout) -> u64 {
         };
         // A unit's four partitions, 12 bytes a placement with their group starts, about twice
         // the largest one in all (two of a row set's quadrants hold few rows), and the 16-byte
-        // search buffer of the one being made. At n = 28 this gives 2.1 GB for one thread,
-        // where a shard of one thread peaked at 1.63 GiB (`results/large-n.md`).
+        // search buffer of the one being made. At n = 28 this gives 2.2 GB for one thread,
+        // where the heaviest units measured held 0.9 GiB at most: an upper bound, not a
+        // forecast (`results/join-log.md`, section 22).
         let part = LARGEST_PARTITION[geo.h.min(LARGEST_PARTITION.len() - 1)];
         let total = threads as u64 * (held.max(streamed) + 2 * 12 * part + 16 * part);
         return total + total / 10 + (16 << 20);
