@@ -1,0 +1,394 @@
+//! The import rule of `ARCHITECTURE.md`, checked on the library's sources: a file imports
+//! only from its own layer and the layers below it, and no two modules import each other,
+//! directly or round a circle (a module may use its parent's items). The imports that break
+//! the rule today are listed below, to be untangled; each list may only shrink, as an entry
+//! that is no longer needed fails the test too. Test code (`tests.rs` files, and a file's
+//! `mod tests` at its end) is not held to the rule.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// The layers, lowest first: each top-level module of `src/` (and `crate`, the crate root's
+/// own items) in one of them.
+const LAYERS: &[(&str, &[&str])] = &[
+    ("facts", &["board", "hash", "known", "system"]),
+    ("symmetry", &["symmetry"]),
+    ("engines", &["engine", "constraint", "solutions", "trace"]),
+    ("plan", &["plan"]),
+    ("tally", &["tally"]),
+    ("persist", &["persist"]),
+    ("config", &["config"]),
+    ("run", &["run"]),
+    ("top", &["error", "crate"]),
+];
+
+/// Imports that go up the layers today: (importing module, imported top-level module). The
+/// crate's one `Error` lives at the top and every layer returns it; each layer is to get its
+/// own error, composed at the top. `run::estimate` takes its random numbers from the root's
+/// `internals`.
+const KNOWN_UPWARD: &[(&str, &str)] = &[
+    ("board", "error"),
+    ("constraint", "error"),
+    ("persist::merge", "error"),
+    ("persist::shard", "error"),
+    ("plan", "error"),
+    ("plan::constrained", "error"),
+    ("plan::join", "error"),
+    ("plan::prefix", "error"),
+    ("run", "error"),
+    ("run::estimate", "crate"),
+    ("run::estimate", "error"),
+    ("run::pool", "error"),
+    ("solutions", "error"),
+];
+
+/// Circles of modules that import each other today, each as its sorted members: the error
+/// type's (it names the plan's and the constrained board's types), and two in the join
+/// engine (the matching's tables and the sieve's use of them; the quadrant lists and the
+/// partitions that replace them).
+const KNOWN_CIRCLES: &[&[&str]] = &[
+    &["board", "constraint", "error", "plan"],
+    &[
+        "engine::join::matching",
+        "engine::join::sieve",
+        "engine::join::x86",
+    ],
+    &["engine::join::partition", "engine::join::quadrant"],
+];
+
+/// A module path (`engine::join::sieve`) for a source file under `src/`.
+fn module_of(src: &Path, file: &Path) -> String {
+    let rel = file.strip_prefix(src).unwrap().with_extension("");
+    let mut parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if matches!(parts.last().map(String::as_str), Some("mod" | "lib")) {
+        parts.pop();
+    }
+    if parts.is_empty() {
+        "crate".to_string()
+    } else {
+        parts.join("::")
+    }
+}
+
+/// The library's source files with their modules, test files and the binary left out.
+fn sources(src: &Path) -> Vec<(String, PathBuf)> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(src, &mut files);
+    files.sort();
+    files
+        .into_iter()
+        .filter(|f| !f.starts_with(src.join("bin")))
+        .filter(|f| {
+            let name = f.file_name().unwrap().to_string_lossy();
+            name != "tests.rs" && name != "tests_support.rs"
+        })
+        .map(|f| (module_of(src, &f), f))
+        .collect()
+}
+
+/// The code of a file without its comments and its trailing `mod tests`.
+fn code_of(text: &str) -> String {
+    let text = match text.find("#[cfg(test)]\nmod tests") {
+        Some(at) => &text[..at],
+        None => text,
+    };
+    text.lines()
+        .map(|line| match line.find("//") {
+            Some(at) => &line[..at],
+            None => line,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Every path a piece of code names from `crate::`, `super::` or `self::`, with `use`
+/// groups (`use crate::{a::b, c}`) expanded, as lists of segments.
+fn paths_in(code: &str) -> Vec<Vec<String>> {
+    let bytes = code.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let starts = ["crate::", "super::", "self::"]
+            .iter()
+            .find(|p| code[i..].starts_with(*p))
+            .filter(|_| i == 0 || !is_ident(bytes[i - 1]) && bytes[i - 1] != b':');
+        match starts {
+            Some(_) => {
+                let (paths, end) = parse_path(code, i, Vec::new());
+                out.extend(paths);
+                i = end.max(i + 1);
+            }
+            None => i += 1,
+        }
+    }
+    out
+}
+
+fn is_ident(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// Parses the path starting at `i` (after the segments `prefix`): its segments, and a brace
+/// group's paths each; returns them and where the path ends.
+fn parse_path(code: &str, mut i: usize, prefix: Vec<String>) -> (Vec<Vec<String>>, usize) {
+    let bytes = code.as_bytes();
+    let mut segments = prefix;
+    loop {
+        while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if i < bytes.len() && bytes[i] == b'{' {
+            let mut paths = Vec::new();
+            i += 1;
+            loop {
+                while i < bytes.len() && (bytes[i].is_ascii_whitespace() || bytes[i] == b',') {
+                    i += 1;
+                }
+                if i >= bytes.len() || bytes[i] == b'}' {
+                    return (paths, i + 1);
+                }
+                let (inner, end) = parse_path(code, i, segments.clone());
+                paths.extend(inner);
+                i = end;
+            }
+        }
+        let start = i;
+        while i < bytes.len() && is_ident(bytes[i]) {
+            i += 1;
+        }
+        if i == start {
+            return (vec![segments], i);
+        }
+        segments.push(code[start..i].to_string());
+        if code[i..].starts_with("::") {
+            i += 2;
+        } else {
+            // A trailing ` as name` or anything else ends the path.
+            while i < bytes.len() && !matches!(bytes[i], b',' | b'}' | b';' | b'\n') {
+                i += 1;
+            }
+            return (vec![segments], i);
+        }
+    }
+}
+
+/// The module a path from `from` leads to: the longest of `modules` it names (`crate` where
+/// it names an item of the crate root).
+fn target(from: &str, path: &[String], modules: &BTreeSet<String>) -> Option<String> {
+    let mut at: Vec<String> = match from {
+        "crate" => Vec::new(),
+        m => m.split("::").map(String::from).collect(),
+    };
+    let mut rest = path;
+    match rest.first().map(String::as_str) {
+        Some("crate") => at.clear(),
+        Some("super") => {
+            while rest.first().map(String::as_str) == Some("super") {
+                at.pop()?;
+                rest = &rest[1..];
+            }
+        }
+        Some("self") => {}
+        _ => return None,
+    }
+    if matches!(rest.first().map(String::as_str), Some("crate" | "self")) {
+        rest = &rest[1..];
+    }
+    let mut best = if at.is_empty() {
+        "crate".to_string()
+    } else {
+        at.join("::")
+    };
+    for segment in rest {
+        at.push(segment.clone());
+        let m = at.join("::");
+        if modules.contains(&m) {
+            best = m;
+        } else {
+            break;
+        }
+    }
+    Some(best)
+}
+
+fn top(module: &str) -> &str {
+    module.split("::").next().unwrap()
+}
+
+fn layer_of(module: &str) -> usize {
+    let t = top(module);
+    LAYERS
+        .iter()
+        .position(|(_, tops)| tops.contains(&t))
+        .unwrap_or_else(|| panic!("module {t} is in no layer: add it to LAYERS"))
+}
+
+/// The module graph of `files` (module, code): edges from each module to the modules it
+/// imports, other than itself and its ancestors.
+fn graph(files: &[(String, String)]) -> BTreeMap<String, BTreeSet<String>> {
+    let modules: BTreeSet<String> = files.iter().map(|(m, _)| m.clone()).collect();
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (m, code) in files {
+        let to = edges.entry(m.clone()).or_default();
+        for path in paths_in(code) {
+            if let Some(t) = target(m, &path, &modules) {
+                let ancestor = m.starts_with(&format!("{t}::")) || *m == t;
+                if !ancestor {
+                    to.insert(t);
+                }
+            }
+        }
+    }
+    edges
+}
+
+/// The imports that go up the layers.
+fn upward(edges: &BTreeMap<String, BTreeSet<String>>) -> BTreeSet<(String, String)> {
+    let mut out = BTreeSet::new();
+    for (m, to) in edges {
+        for t in to {
+            if layer_of(t) > layer_of(m) {
+                out.insert((m.clone(), top(t).to_string()));
+            }
+        }
+    }
+    out
+}
+
+/// The circles of the graph: its strongly connected components of more than one module
+/// (Tarjan's algorithm), each sorted.
+fn circles(edges: &BTreeMap<String, BTreeSet<String>>) -> BTreeSet<Vec<String>> {
+    struct Walk<'a> {
+        edges: &'a BTreeMap<String, BTreeSet<String>>,
+        index: BTreeMap<&'a str, usize>,
+        low: BTreeMap<&'a str, usize>,
+        stack: Vec<&'a str>,
+        on_stack: BTreeSet<&'a str>,
+        out: BTreeSet<Vec<String>>,
+    }
+    impl<'a> Walk<'a> {
+        fn visit(&mut self, v: &'a str) {
+            let i = self.index.len();
+            self.index.insert(v, i);
+            self.low.insert(v, i);
+            self.stack.push(v);
+            self.on_stack.insert(v);
+            let edges = self.edges;
+            for w in edges.get(v).into_iter().flatten() {
+                let w = w.as_str();
+                if !self.index.contains_key(w) {
+                    self.visit(w);
+                    let low = self.low[v].min(self.low[w]);
+                    self.low.insert(v, low);
+                } else if self.on_stack.contains(w) {
+                    let low = self.low[v].min(self.index[w]);
+                    self.low.insert(v, low);
+                }
+            }
+            if self.low[v] == self.index[v] {
+                let mut component = Vec::new();
+                loop {
+                    let w = self.stack.pop().unwrap();
+                    self.on_stack.remove(w);
+                    component.push(w.to_string());
+                    if w == v {
+                        break;
+                    }
+                }
+                if component.len() > 1 {
+                    component.sort();
+                    self.out.insert(component);
+                }
+            }
+        }
+    }
+    let mut walk = Walk {
+        edges,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        on_stack: BTreeSet::new(),
+        out: BTreeSet::new(),
+    };
+    for v in edges.keys() {
+        if !walk.index.contains_key(v.as_str()) {
+            walk.visit(v);
+        }
+    }
+    walk.out
+}
+
+#[test]
+fn imports_go_down_the_layers_and_close_no_new_circle() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let files: Vec<(String, String)> = sources(&src)
+        .into_iter()
+        .map(|(m, f)| (m, code_of(&std::fs::read_to_string(f).unwrap())))
+        .collect();
+    let edges = graph(&files);
+    let up = upward(&edges);
+    let known: BTreeSet<(String, String)> = KNOWN_UPWARD
+        .iter()
+        .map(|&(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+    let new: Vec<_> = up.difference(&known).collect();
+    let gone: Vec<_> = known.difference(&up).collect();
+    let found = circles(&edges);
+    let known_circles: BTreeSet<Vec<String>> = KNOWN_CIRCLES
+        .iter()
+        .map(|c| c.iter().map(|s| s.to_string()).collect())
+        .collect();
+    let new_circles: Vec<_> = found.difference(&known_circles).collect();
+    let gone_circles: Vec<_> = known_circles.difference(&found).collect();
+    assert!(
+        new.is_empty() && gone.is_empty() && new_circles.is_empty() && gone_circles.is_empty(),
+        "imports up the layers, new: {new:?}; listed but gone (remove them from \
+         KNOWN_UPWARD): {gone:?}; circles, new: {new_circles:?}; listed but gone (remove \
+         them from KNOWN_CIRCLES): {gone_circles:?}"
+    );
+}
+
+#[test]
+fn the_checker_sees_an_import_up_the_layers_and_a_circle() {
+    let files = vec![
+        (
+            "board".to_string(),
+            "use crate::plan::{Plan, Work};\n// use crate::run::Job;\n".to_string(),
+        ),
+        (
+            "plan".to_string(),
+            "use crate::{board::Size, engine::kernel::{self, complete}};".to_string(),
+        ),
+        ("engine".to_string(), "pub mod kernel;".to_string()),
+        (
+            "engine::kernel".to_string(),
+            "fn f() { crate::board::check(); super::kernel::g(); }".to_string(),
+        ),
+    ];
+    let files: Vec<(String, String)> = files.into_iter().map(|(m, t)| (m, code_of(&t))).collect();
+    let edges = graph(&files);
+    let up = upward(&edges);
+    assert_eq!(
+        up,
+        BTreeSet::from([("board".to_string(), "plan".to_string())]),
+        "the comment's import is not one"
+    );
+    let found = circles(&edges);
+    let want = ["board", "engine::kernel", "plan"]
+        .map(String::from)
+        .to_vec();
+    assert_eq!(found, BTreeSet::from([want]));
+}
