@@ -67,6 +67,7 @@ mod hash;
 pub mod known;
 pub mod persist;
 pub mod plan;
+mod random;
 mod run;
 pub mod solutions;
 pub mod symmetry;
@@ -87,33 +88,8 @@ pub use tally::{Piece, Sums};
 /// interface**. An embedding program needs only the items at the crate root.
 pub mod internals {
     pub use crate::engine::{Found, Slice, half_turn, join, kernel};
+    pub use crate::random::XorShift;
     pub use crate::run::{Prepared, solve_one};
-
-    /// A small, fast, seedable generator (xorshift64, Marsaglia 2003) for reproducible random
-    /// test data in tests and benchmarks; not for anything that needs real randomness.
-    #[derive(Clone, Debug)]
-    pub struct XorShift(u64);
-
-    impl XorShift {
-        /// A generator from a non-zero seed.
-        pub fn new(seed: u64) -> XorShift {
-            XorShift(seed.max(1))
-        }
-
-        /// The next 64 random bits.
-        #[allow(clippy::should_implement_trait)]
-        pub fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-
-        /// A number below `m` (m > 0).
-        pub fn below(&mut self, m: usize) -> usize {
-            (self.next() % m as u64) as usize
-        }
-    }
 }
 
 #[cfg(test)]

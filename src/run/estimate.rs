@@ -22,8 +22,8 @@ use super::Job;
 use super::allocation::{Allocation, largest_spread, mean_variance};
 use crate::engine::join::{self, Layout};
 use crate::error::Error;
-use crate::internals::XorShift;
 use crate::plan::{Algorithm, Plan, Subproblem, Work};
+use crate::random::XorShift;
 use crate::system;
 
 /// Samples drawn from one stratum at most.
