@@ -41,16 +41,10 @@ const KNOWN_UPWARD: &[(&str, &str)] = &[
 ];
 
 /// Circles of modules that import each other today, each as its sorted members: the error
-/// type's (it names the plan's and the constrained board's types), and two in the join
-/// engine (the matching's tables and the sieve's use of them; the quadrant lists and the
-/// partitions that replace them).
+/// type's (it names the plan's and the constrained board's types), and one in the join
+/// engine (the quadrant lists and the partitions that replace them).
 const KNOWN_CIRCLES: &[&[&str]] = &[
     &["board", "constraint", "error", "plan"],
-    &[
-        "engine::join::matching",
-        "engine::join::sieve",
-        "engine::join::x86",
-    ],
     &["engine::join::partition", "engine::join::quadrant"],
 ];
 

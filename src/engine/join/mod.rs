@@ -51,11 +51,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::Found;
 
+#[macro_use]
+mod rows;
 mod cost;
 mod deal;
 mod geometry;
 mod halves;
-#[macro_use]
 mod matching;
 mod memory;
 mod partition;
@@ -63,6 +64,7 @@ mod quadrant;
 mod sieve;
 mod split;
 mod stream;
+mod tables;
 mod units;
 #[cfg(target_arch = "x86_64")]
 mod x86;
@@ -70,9 +72,10 @@ mod x86;
 pub use super::Slice;
 pub use cost::unit_cost;
 pub use geometry::Geometry;
-pub use matching::{Tables, count_fitting, count_fitting_until, count_slice_until, time_fitting};
+pub use matching::{count_fitting, count_fitting_until, count_slice_until, time_fitting};
 pub use memory::{LISTS_BY_DEFAULT_UNTIL, Layout, MAX_JOIN_N, MAX_LISTED_N, memory_needed};
 pub use quadrant::Quadrants;
+pub use tables::Tables;
 pub use units::{Middle, Unit, stratum, units};
 
 use halves::{each_half, halves, halves_even, side_pairs};

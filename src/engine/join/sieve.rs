@@ -9,8 +9,9 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::deal::{Cursor, Dealer, class_weight, deal, fitting_queries};
-use super::matching::{CHUNK, MAX_WIDTH, Shape, Tables, build_tables, query_until, words_for};
+use super::rows::{CHUNK, MAX_WIDTH, Shape, words_for};
 use super::split::{MAX_SIEVE, Split, Stats};
+use super::tables::{Tables, build_tables, query_until};
 use crate::engine::Slice;
 
 pub(super) use super::split::{classes_for, pays};

@@ -6,9 +6,9 @@
 use std::sync::atomic::AtomicBool;
 
 use super::deal::deal;
-use super::matching::Tables;
 use super::sieve::{Matching, Part, Share};
 use super::split::{Split, Stats};
+use super::tables::Tables;
 
 /// One side of a unit made anew each time it is read, block by block, always in the same
 /// order ([`count_streamed`]).

@@ -1,6 +1,6 @@
 //! The matching loop and the table build compiled for wider vectors (AVX-512 with `vpopcntq`,
 //! AVX2), apart from the portable code because they are `unsafe` to call: callers check the
-//! processor's features first ([`super::matching`] chooses once per process).
+//! processor's features first ([`super::tables`] chooses once per process).
 
 use std::arch::x86_64::{
     __m256i, __m512i, _mm256_add_epi8, _mm256_add_epi64, _mm256_and_si256, _mm256_loadu_si256,
@@ -11,7 +11,7 @@ use std::arch::x86_64::{
     _mm512_setzero_si512, _mm512_storeu_si512,
 };
 
-use super::matching::{Shape, fill_rows, one_bit_rows, row_offsets};
+use super::rows::{Shape, fill_rows, one_bit_rows, row_offsets};
 
 /// # Safety
 /// The processor must support `avx512f`, `avx512vpopcntdq` and `popcnt`.

@@ -1,0 +1,134 @@
+//! Which build of the matching's tables runs, the portable one ([`super::rows`]) or a vector
+//! build ([`super::x86`]), chosen once per process by the instruction sets the processor
+//! has; and the buffers the matching and the sieve reuse from call to call.
+
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::rows::{Shape, build_any, query_any};
+#[cfg(target_arch = "x86_64")]
+use super::x86;
+
+/// Queries matched between two looks at the stop flag, unsieved.
+const QUERY_BLOCK: usize = 1 << 16;
+
+/// Buffers of the matching, reused from call to call: the tables of one class and both sides
+/// sorted by class ([`super::sieve`]).
+#[derive(Default)]
+pub struct Tables {
+    pub(super) rows: Vec<u64>,
+    pub(super) table: Vec<u64>,
+    pub(super) queries: Vec<u64>,
+    pub(super) table_starts: Vec<usize>,
+    pub(super) query_starts: Vec<usize>,
+    /// The sieve both sides were sorted by.
+    pub(super) split: Option<super::split::Split>,
+    /// The runs of query classes fitting one table class.
+    pub(super) runs: Vec<(usize, usize)>,
+    /// A streamed matching: the range of table classes `table` holds.
+    pub(super) group: Option<(usize, usize)>,
+}
+
+impl Tables {
+    /// Bytes the buffers hold.
+    pub fn bytes(&self) -> usize {
+        8 * (self.rows.capacity() + self.table.capacity() + self.queries.capacity())
+            + 8 * (self.table_starts.capacity() + self.query_starts.capacity())
+    }
+}
+
+/// Fills the bit-transposed tables of `table` into `t`, in `shape` (`words` at least
+/// [`super::rows::words_for`] of the table's length).
+///
+/// Row `(j, v)` (at `(j * 2^width + v) * words`) holds, for chunk `j` and chunk value `v`, one
+/// bit per table pattern: set when the pattern shares a bit with `v` in chunk `j`. Bits past
+/// the last pattern are set in every row of chunk 0, so they are never counted.
+pub(super) fn build_tables(table: &[u64], shape: Shape, t: &mut [u64]) {
+    match isa() {
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => {
+            // SAFETY: `isa()` picks `Avx512` only where the processor has `avx512f`.
+            unsafe { x86::build_avx512(table, shape, t) }
+        }
+        _ => build_any(table, shape, t),
+    }
+}
+
+/// Instruction sets the matching loop is compiled for, best first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Isa {
+    #[cfg(target_arch = "x86_64")]
+    Avx512,
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+    Portable,
+}
+
+impl Isa {
+    /// Whether this processor can run the build for `self`.
+    pub(super) fn supported(self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        use std::arch::is_x86_feature_detected as has;
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => has!("avx512f") && has!("avx512vpopcntdq") && has!("popcnt"),
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => has!("avx2") && has!("popcnt"),
+            Isa::Portable => true,
+        }
+    }
+}
+
+/// The best build this processor can run, chosen once.
+pub(super) fn isa() -> Isa {
+    static ISA: OnceLock<Isa> = OnceLock::new();
+    *ISA.get_or_init(|| {
+        #[cfg(target_arch = "x86_64")]
+        let best_first = [Isa::Avx512, Isa::Avx2, Isa::Portable];
+        #[cfg(not(target_arch = "x86_64"))]
+        let best_first = [Isa::Portable];
+        best_first
+            .into_iter()
+            .find(|isa| isa.supported())
+            .unwrap_or(Isa::Portable)
+    })
+}
+
+/// [`query`] in blocks of [`QUERY_BLOCK`] queries, giving up (`None`) when `stop` rose between
+/// two (one table against millions of queries takes a minute at n = 28).
+pub(super) fn query_until(
+    shape: Shape,
+    queries: &[u64],
+    tables: &[u64],
+    stop: &AtomicBool,
+) -> Option<u64> {
+    let mut total = 0;
+    for block in queries.chunks(QUERY_BLOCK) {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        total += query(shape, block, tables);
+    }
+    Some(total)
+}
+
+/// The number of pairs of a query and a table pattern that share no bit, the tables built by
+/// [`build_tables`] in `shape` (the padding bits count as clashing), in the best build this
+/// processor can run.
+pub(super) fn query(shape: Shape, queries: &[u64], tables: &[u64]) -> u64 {
+    match isa() {
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => {
+            // SAFETY: `isa()` picks `Avx512` only where the processor has every feature
+            // `query_avx512` is compiled for.
+            unsafe { x86::query_avx512(shape, queries, tables) }
+        }
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => {
+            // SAFETY: `isa()` picks `Avx2` only where the processor has every feature
+            // `query_avx2` is compiled for.
+            unsafe { x86::query_avx2(shape, queries, tables) }
+        }
+        Isa::Portable => query_any(shape, queries, tables),
+    }
+}
