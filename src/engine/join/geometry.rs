@@ -1,6 +1,6 @@
-//! Where the dividing lines of the join fall, and the diagonal patterns they define: kept apart
-//! because every other part of the engine (quadrant lists, units, memory estimate) speaks in
-//! these terms.
+//! Where the dividing lines of the join fall, the diagonal patterns they define, and the
+//! numbering of a quadrant's (rows, columns) groups: kept apart because every other part of
+//! the engine (quadrant lists, partitions, units, memory estimate) speaks in these terms.
 
 /// Where the dividing lines fall on an n×n board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,5 +45,60 @@ impl Geometry {
     #[inline]
     pub fn diagonals(&self, r: usize, c: usize) -> (u64, u64) {
         (1 << (r + c), 1 << (r + self.n - 1 - c))
+    }
+}
+
+/// Numbering of (rows, columns) groups: masks of equal size, `base[rows] + rank[columns]`.
+#[derive(Clone, Debug)]
+pub(super) struct QuadrantIndex {
+    base: Vec<u32>,
+    rank: Vec<u32>,
+    /// Number of groups: C(2h, h).
+    pub(super) groups: usize,
+}
+
+impl QuadrantIndex {
+    /// The numbering for quadrants of side `h`.
+    pub(super) fn new(h: usize) -> QuadrantIndex {
+        let size = 1usize << h;
+        let mut rank = vec![0u32; size];
+        let mut seen = vec![0u32; h + 1];
+        for (m, r) in rank.iter_mut().enumerate() {
+            let k = m.count_ones() as usize;
+            *r = seen[k];
+            seen[k] += 1;
+        }
+        let mut base = vec![0u32; size];
+        let mut next = 0u32;
+        for (m, b) in base.iter_mut().enumerate() {
+            *b = next;
+            next += seen[m.count_ones() as usize];
+        }
+        QuadrantIndex {
+            base,
+            rank,
+            groups: next as usize,
+        }
+    }
+
+    #[inline]
+    pub(super) fn group(&self, rows: u32, cols: u32) -> usize {
+        (self.base[rows as usize] + self.rank[cols as usize]) as usize
+    }
+
+    /// Bytes the numbering holds.
+    pub(super) fn bytes(&self) -> usize {
+        (self.base.len() + self.rank.len()) * 4
+    }
+
+    /// The number of the first group of `rows`.
+    pub(super) fn base(&self, rows: u32) -> u32 {
+        self.base[rows as usize]
+    }
+
+    /// The place of `cols` among the column masks of its size.
+    #[inline]
+    pub(super) fn rank(&self, cols: u32) -> u32 {
+        self.rank[cols as usize]
     }
 }

@@ -17,8 +17,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
 
-use super::geometry::Geometry;
-use super::quadrant::QuadrantIndex;
+use super::geometry::{Geometry, QuadrantIndex};
 use super::units::binomial;
 
 /// The placements of one quadrant on exactly one row mask, grouped by columns.

@@ -7,7 +7,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use super::geometry::Geometry;
+use super::geometry::{Geometry, QuadrantIndex};
 use super::partition::Partition;
 
 use super::units::Middle;
@@ -111,55 +111,6 @@ impl Slots {
 fn prefix_sums(start: &mut [u32]) {
     for g in 1..start.len() {
         start[g] += start[g - 1];
-    }
-}
-
-/// Numbering of (rows, columns) groups: masks of equal size, `base[rows] + rank[columns]`.
-#[derive(Clone, Debug)]
-pub(super) struct QuadrantIndex {
-    base: Vec<u32>,
-    rank: Vec<u32>,
-    /// Number of groups: C(2h, h).
-    pub(super) groups: usize,
-}
-
-impl QuadrantIndex {
-    fn new(h: usize) -> QuadrantIndex {
-        let size = 1usize << h;
-        let mut rank = vec![0u32; size];
-        let mut seen = vec![0u32; h + 1];
-        for (m, r) in rank.iter_mut().enumerate() {
-            let k = m.count_ones() as usize;
-            *r = seen[k];
-            seen[k] += 1;
-        }
-        let mut base = vec![0u32; size];
-        let mut next = 0u32;
-        for (m, b) in base.iter_mut().enumerate() {
-            *b = next;
-            next += seen[m.count_ones() as usize];
-        }
-        QuadrantIndex {
-            base,
-            rank,
-            groups: next as usize,
-        }
-    }
-
-    #[inline]
-    pub(super) fn group(&self, rows: u32, cols: u32) -> usize {
-        (self.base[rows as usize] + self.rank[cols as usize]) as usize
-    }
-
-    /// The number of the first group of `rows`.
-    pub(super) fn base(&self, rows: u32) -> u32 {
-        self.base[rows as usize]
-    }
-
-    /// The place of `cols` among the column masks of its size.
-    #[inline]
-    pub(super) fn rank(&self, cols: u32) -> u32 {
-        self.rank[cols as usize]
     }
 }
 
@@ -517,7 +468,7 @@ impl Quadrants {
             .iter()
             .map(|q| q.patterns.len() * 8 + q.diagonals.len() * 16 + q.start.len() * 4)
             .sum::<usize>()
-            + self.index.base.len() * 8
+            + self.index.bytes()
     }
 
     /// Placements in all four quadrants (for even n, the north-west list's four times).
