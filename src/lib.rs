@@ -58,6 +58,8 @@
 //! assert_eq!((counts.total, counts.unique), (14200, Some(1787)));
 //! ```
 
+#![deny(missing_docs)]
+
 pub mod board;
 mod config;
 pub mod constraint;

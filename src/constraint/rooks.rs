@@ -119,7 +119,7 @@ fn pick(rows: &[u64]) -> Route {
     }
 }
 
-/// The route [`count_rooks`] takes for the rows below `start`.
+/// The route `count_rooks` takes for the rows below `start`.
 pub fn route(allowed: &[u64], start: &Start) -> Route {
     pick(&remaining(allowed, start))
 }

@@ -129,7 +129,7 @@ impl Tree for Half {
 /// Counts slice `slice` of the solutions of an n×n board that a half turn leaves unchanged
 /// and whose row-0 queen stands in column `first` (all of them for [`Slice::WHOLE`]), giving
 /// up (`None`) within milliseconds once `stop` is set. The slices deal out the states a few
-/// rows down as the kernel's do ([`deal`]), so that they add up to the whole, nodes too.
+/// rows down as the kernel's do (`deal`), so that they add up to the whole, nodes too.
 pub fn count_half_turn_until(
     n: usize,
     first: usize,

@@ -14,7 +14,7 @@ use crate::engine::Slice;
 /// (`bits` long). `scratch` holds the buffers reused from call to call.
 ///
 /// Small sides: the smaller side becomes the tables, the larger one the queries. Large sides
-/// are sieved first ([`super::sieve`]), and then the larger side becomes the tables
+/// are sieved first (the `sieve` module), and then the larger side becomes the tables
 /// (`results/join-log.md`, section 15).
 pub fn count_fitting(one: &[u64], other: &[u64], bits: usize, scratch: &mut Tables) -> u64 {
     static NEVER: AtomicBool = AtomicBool::new(false);

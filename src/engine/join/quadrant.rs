@@ -411,7 +411,7 @@ impl Quadrants {
     }
 
     /// The memory-bounded layout: no list at all; each unit makes its own partitions
-    /// ([`super::partition`]), and each thread keeps up to `cache` bytes of them.
+    /// (the `partition` module), and each thread keeps up to `cache` bytes of them.
     pub fn bounded(n: usize, cache: usize) -> Quadrants {
         let geo = Geometry::new(n);
         Quadrants {

@@ -13,7 +13,7 @@ use super::x86;
 const QUERY_BLOCK: usize = 1 << 16;
 
 /// Buffers of the matching, reused from call to call: the tables of one class and both sides
-/// sorted by class ([`super::sieve`]).
+/// sorted by class (the `sieve` module).
 #[derive(Default)]
 pub struct Tables {
     pub(super) rows: Vec<u64>,
