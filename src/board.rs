@@ -4,19 +4,23 @@
 //! diagonal masks can hold after shifting: 32 columns leave room for 32 more bits of shifted
 //! diagonals without any bit of a real column ever being lost.
 
-use crate::error::Error;
-
 /// Smallest board the engine accepts.
 pub const MIN_N: usize = 1;
 /// Largest board the engine accepts.
 pub const MAX_N: usize = 32;
 
+/// A board size outside [`MIN_N`]`..=`[`MAX_N`]: the board layer's own error, which the
+/// crate's [`crate::Error`] takes in as `Error::BoardSize`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("board size {0} is out of range: n must be from {MIN_N} to {MAX_N}")]
+pub struct SizeError(pub usize);
+
 /// Checks that `n` is a board size the engine can count.
-pub fn validate(n: usize) -> Result<(), Error> {
+pub fn validate(n: usize) -> Result<(), SizeError> {
     if (MIN_N..=MAX_N).contains(&n) {
         Ok(())
     } else {
-        Err(Error::BoardSize(n))
+        Err(SizeError(n))
     }
 }
 

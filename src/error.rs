@@ -4,7 +4,7 @@
 //! command-line flags: the library does not know how it was called. The command line adds its
 //! own words where a flag is meant.
 
-use crate::board::{MAX_N, MIN_N};
+use crate::board::SizeError;
 use crate::persist::{JournalError, Shard};
 use crate::system::Bytes;
 
@@ -12,8 +12,8 @@ use crate::system::Bytes;
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// The board size is outside 1..=32.
-    #[error("board size {0} is out of range: n must be from {MIN_N} to {MAX_N}")]
-    BoardSize(usize),
+    #[error(transparent)]
+    BoardSize(#[from] SizeError),
     /// An unknown algorithm name.
     #[error("unknown algorithm '{0}': expected plain, symmetry or join")]
     UnknownAlgorithm(String),

@@ -246,7 +246,10 @@ mod tests {
             ControlFlow::Continue(())
         })
         .unwrap_err();
-        assert!(matches!(err, Error::BoardSize(0)), "{err}");
+        assert!(
+            matches!(err, Error::BoardSize(crate::board::SizeError(0))),
+            "{err}"
+        );
         assert_eq!(calls, 0);
         assert!(for_each_solution(33, |_| ControlFlow::Continue(())).is_err());
     }
