@@ -239,7 +239,7 @@ impl Job {
             shard: self.shard.map_or((0, 1), |s| (s.index, s.count)),
             available,
         };
-        check_memory(&self.plan, budget, self.layout)
+        fit_budget(&self.plan, budget, self.layout)
     }
 
     /// The bytes of partitions each thread may keep in the join's memory-bounded layout: half
@@ -379,7 +379,7 @@ fn bookkeeping(plan: &Plan, pieces: usize) -> u64 {
 /// lists for the boards where they are the faster layout, while they fit; else the
 /// memory-bounded one. A refusal advises fewer threads, or more shards where the plan's
 /// bookkeeping is what does not fit.
-fn check_memory(plan: &Plan, budget: Budget, fixed: Option<Layout>) -> Result<Layout, Error> {
+fn fit_budget(plan: &Plan, budget: Budget, fixed: Option<Layout>) -> Result<Layout, Error> {
     let Budget {
         threads,
         pieces,

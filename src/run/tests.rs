@@ -175,8 +175,7 @@ fn a_kernel_plan_whose_bookkeeping_does_not_fit_is_cut_into_shards_that_fit() {
         .unwrap()
         .sliced(1000);
     let book = |pieces: u64| plan.bytes() + pieces * BYTES_PER_PIECE;
-    let advice = |available: u64| match check_memory(&plan, whole(&plan, 2, Some(available)), None)
-    {
+    let advice = |available: u64| match fit_budget(&plan, whole(&plan, 2, Some(available)), None) {
         Ok(_) => None,
         Err(Error::Memory { advice, .. }) => Some(advice),
         Err(e) => panic!("{e}"),
@@ -202,15 +201,13 @@ fn a_kernel_plan_whose_bookkeeping_does_not_fit_is_cut_into_shards_that_fit() {
 #[test]
 fn searches_past_the_lot_cap_are_cut_into_shards_of_lots_that_fit() {
     use crate::plan::LOT_SLICES;
-    let advice = |plan: &Plan, available: u64| match check_memory(
-        plan,
-        whole(plan, 2, Some(available)),
-        None,
-    ) {
-        Ok(_) => None,
-        Err(Error::Memory { advice, .. }) => Some(advice),
-        Err(e) => panic!("{e}"),
-    };
+    let advice =
+        |plan: &Plan, available: u64| match fit_budget(plan, whole(plan, 2, Some(available)), None)
+        {
+            Ok(_) => None,
+            Err(Error::Memory { advice, .. }) => Some(advice),
+            Err(e) => panic!("{e}"),
+        };
     // Searches of 2.5 lots: weighed lot by lot.
     let plan = Plan::build(8, Algorithm::Symmetry, None)
         .unwrap()
@@ -253,7 +250,7 @@ fn a_plan_whose_bookkeeping_does_not_fit_is_cut_into_shards() {
     // One thread, so that fewer threads are no way out.
     let engines = join::memory_needed(24, 1, Layout::Bounded) + plan.bytes();
     let available = engines + (10 << 20);
-    let err = check_memory(&plan, whole(&plan, 1, Some(available)), None).unwrap_err();
+    let err = fit_budget(&plan, whole(&plan, 1, Some(available)), None).unwrap_err();
     let Error::Memory {
         advice: MemoryAdvice::Shards(s),
         ..
@@ -273,7 +270,7 @@ fn a_plan_whose_bookkeeping_does_not_fit_is_cut_into_shards() {
         shard: (1, 4),
         ..whole(&plan, 1, Some(available))
     };
-    let err = check_memory(&plan, quarter, None).unwrap_err();
+    let err = fit_budget(&plan, quarter, None).unwrap_err();
     let Error::Memory {
         advice: MemoryAdvice::Shards(t),
         ..
@@ -293,44 +290,44 @@ fn too_little_memory_is_one_line_with_true_advice() {
     let book = small.bytes() + small.len() as u64 * BYTES_PER_PIECE;
     let lists = join::memory_needed(18, 8, Layout::Lists) + book;
     assert_eq!(
-        check_memory(&small, whole(&small, 8, None), None).unwrap(),
+        fit_budget(&small, whole(&small, 8, None), None).unwrap(),
         Layout::Lists
     );
     assert_eq!(
-        check_memory(&small, whole(&small, 8, Some(lists)), None).unwrap(),
+        fit_budget(&small, whole(&small, 8, Some(lists)), None).unwrap(),
         Layout::Lists
     );
     let bounded = join::memory_needed(18, 8, Layout::Bounded) + book;
     assert!(bounded < lists);
     let budget = Some(lists - 1);
     assert_eq!(
-        check_memory(&small, whole(&small, 8, budget), None).unwrap(),
+        fit_budget(&small, whole(&small, 8, budget), None).unwrap(),
         Layout::Bounded
     );
     // A fixed layout is kept, and refused where it does not fit.
     let fixed = Some(Layout::Lists);
-    assert!(check_memory(&small, whole(&small, 8, budget), fixed).is_err());
+    assert!(fit_budget(&small, whole(&small, 8, budget), fixed).is_err());
     // n = 20: the layout asked for, where it fits.
     let plan = Plan::build(20, Algorithm::Join, None).unwrap();
     let book = plan.bytes() + plan.len() as u64 * BYTES_PER_PIECE;
     let plenty = Some(u64::MAX / 2);
     assert_eq!(
-        check_memory(&plan, whole(&plan, 8, plenty), fixed).unwrap(),
+        fit_budget(&plan, whole(&plan, 8, plenty), fixed).unwrap(),
         Layout::Lists
     );
     let bounded = Some(Layout::Bounded);
     assert_eq!(
-        check_memory(&plan, whole(&plan, 8, plenty), bounded).unwrap(),
+        fit_budget(&plan, whole(&plan, 8, plenty), bounded).unwrap(),
         Layout::Bounded
     );
     let two = join::memory_needed(20, 2, Layout::Bounded) + book;
-    let err = check_memory(&plan, whole(&plan, 8, Some(two)), None).unwrap_err();
+    let err = fit_budget(&plan, whole(&plan, 8, Some(two)), None).unwrap_err();
     assert!(
         matches!(err, Error::Memory { advice: MemoryAdvice::Threads(t), .. } if t >= 2),
         "{err}"
     );
     let one = join::memory_needed(20, 1, Layout::Bounded) + book;
-    let err = check_memory(&plan, whole(&plan, 8, Some(one - 1)), None)
+    let err = fit_budget(&plan, whole(&plan, 8, Some(one - 1)), None)
         .unwrap_err()
         .to_string();
     assert!(err.contains("n = 20 on 8 threads"), "{err}");
@@ -338,15 +335,15 @@ fn too_little_memory_is_one_line_with_true_advice() {
     assert_eq!(err.lines().count(), 1);
     let sym = Plan::build(20, Algorithm::Symmetry, Some(0)).unwrap();
     let need = sym.bytes() + sym.len() as u64 * BYTES_PER_PIECE;
-    assert!(check_memory(&sym, whole(&sym, 8, Some(need)), None).is_ok());
+    assert!(fit_budget(&sym, whole(&sym, 8, Some(need)), None).is_ok());
     // Past the listed boards, the bounded layout whatever the memory.
     let big = Plan::build(24, Algorithm::Join, None).unwrap();
     assert_eq!(
-        check_memory(&big, whole(&big, 2, None), None).unwrap(),
+        fit_budget(&big, whole(&big, 2, None), None).unwrap(),
         Layout::Bounded
     );
     assert_eq!(
-        check_memory(&big, whole(&big, 2, Some(u64::MAX)), None).unwrap(),
+        fit_budget(&big, whole(&big, 2, Some(u64::MAX)), None).unwrap(),
         Layout::Bounded
     );
 }
