@@ -5,7 +5,8 @@
 //! own words where a flag is meant.
 
 use crate::board::SizeError;
-use crate::persist::{JournalError, Shard};
+use crate::persist::JournalError;
+use crate::shard::{Shard, ShardError};
 use crate::system::Bytes;
 
 /// Everything that can go wrong in the library.
@@ -77,10 +78,8 @@ pub enum Error {
         max: usize,
     },
     /// A shard that does not exist.
-    #[error(
-        "shard {0} does not exist: the index must be below the shard count, which must be at least 1"
-    )]
-    Shard(Shard),
+    #[error(transparent)]
+    Shard(#[from] ShardError),
     /// Resumed pieces that are not part of the run.
     #[error("subproblem {id} is not part of this run (its plan has {subproblems} subproblems{})", .shard.map_or(String::new(), |s| format!(", shard {s}")))]
     ForeignPiece {

@@ -71,6 +71,7 @@ pub mod persist;
 pub mod plan;
 mod random;
 mod run;
+mod shard;
 pub mod solutions;
 pub mod symmetry;
 pub mod system;

@@ -5,52 +5,25 @@
 //! ([`crate::plan::Plan::shard_lots`]). Membership depends only on the plan and `M`, never on
 //! the machine or the thread count of the task that runs it.
 
-use std::fmt;
+pub use crate::shard::Shard;
 
-use serde::{Deserialize, Serialize};
-
-use crate::error::Error;
 use crate::plan::Plan;
 
-/// Which part of a sharded plan a run or a file covers: shard `index` of `count`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Shard {
-    /// 0-based shard number.
-    pub index: u64,
-    /// How many shards the plan is cut into.
-    pub count: u64,
-}
-
+/// What a shard owns of a plan (the plan decides it, [`Plan::shard_lots`]).
 impl Shard {
-    /// Shard `index` of `count`, which must exist (`index < count`).
-    pub fn new(index: u64, count: u64) -> Result<Shard, Error> {
-        let s = Shard { index, count };
-        if index < count {
-            Ok(s)
-        } else {
-            Err(Error::Shard(s))
-        }
-    }
-
     /// Whether subproblem `id` of `plan` belongs to this shard.
     pub fn owns(&self, plan: &Plan, id: u64) -> bool {
-        plan.owns((self.index, self.count), id)
+        plan.owns(*self, id)
     }
 
     /// The ids this shard owns in `plan`, in increasing order.
     pub fn ids<'p>(&self, plan: &'p Plan) -> impl Iterator<Item = u64> + 'p {
-        plan.shard_ids((self.index, self.count))
+        plan.shard_ids(*self)
     }
 
     /// The number of subproblems this shard owns in `plan`.
     pub fn len(&self, plan: &Plan) -> usize {
-        plan.shard_len((self.index, self.count))
-    }
-}
-
-impl fmt::Display for Shard {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
+        plan.shard_len(*self)
     }
 }
 

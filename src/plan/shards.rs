@@ -11,6 +11,7 @@
 //! plan up to n = 29 reaches the cap, so there a lot is an entry.
 
 use super::{Plan, Subproblem, slices_of};
+use crate::shard::Shard;
 
 /// The most slices of one entry a lot holds: 2^23, whose bookkeeping (about 1 GiB at 128
 /// bytes a piece) fits in a shard. Up to n = 29 no entry has as many (at most 7.5 million).
@@ -55,10 +56,8 @@ impl Plan {
     /// The lots shard `index` of `count` owns, in increasing order: the first subproblem of
     /// each and the number of its subproblems (slices of one entry, all alike but for the
     /// slice; at most [`LOT_SLICES`]).
-    pub fn shard_lots(
-        &self,
-        (index, count): (u64, u64),
-    ) -> impl Iterator<Item = (Subproblem, u32)> + '_ {
+    pub fn shard_lots(&self, shard: Shard) -> impl Iterator<Item = (Subproblem, u32)> + '_ {
+        let Shard { index, count } = shard;
         let step = usize::try_from(count).unwrap_or(usize::MAX).max(1);
         // A count of no shards owns nothing (as [`Plan::owns`] says).
         let end = if count == 0 { 0 } else { self.lots };
@@ -78,7 +77,7 @@ impl Plan {
     }
 
     /// The number of lots shard `index` of `count` owns.
-    pub fn shard_lot_count(&self, (index, count): (u64, u64)) -> u64 {
+    pub fn shard_lot_count(&self, Shard { index, count }: Shard) -> u64 {
         match count {
             0 => 0,
             _ if index >= self.lots => 0,
@@ -87,14 +86,14 @@ impl Plan {
     }
 
     /// The ids of the subproblems shard `index` of `count` owns, in increasing order.
-    pub fn shard_ids(&self, shard: (u64, u64)) -> impl Iterator<Item = u64> + '_ {
+    pub fn shard_ids(&self, shard: Shard) -> impl Iterator<Item = u64> + '_ {
         self.shard_lots(shard)
             .flat_map(|(first, slices)| first.id..first.id + u64::from(slices))
     }
 
     /// The number of subproblems shard `index` of `count` owns.
-    pub fn shard_len(&self, shard: (u64, u64)) -> usize {
-        if shard == (0, 1) {
+    pub fn shard_len(&self, shard: Shard) -> usize {
+        if shard == Shard::WHOLE {
             return self.len();
         }
         self.shard_lots(shard)
@@ -103,7 +102,7 @@ impl Plan {
     }
 
     /// Whether subproblem `id` belongs to shard `index` of `count`.
-    pub fn owns(&self, (index, count): (u64, u64), id: u64) -> bool {
+    pub fn owns(&self, Shard { index, count }: Shard, id: u64) -> bool {
         id < self.pieces && count > 0 && self.lot_of(id) % count == index
     }
 }
@@ -111,6 +110,11 @@ impl Plan {
 #[cfg(test)]
 mod tests {
     use crate::plan::{Algorithm, Plan};
+
+    /// Shard `index` of `count`, unchecked (a count of 0 included).
+    fn sh(index: u64, count: u64) -> Shard {
+        Shard { index, count }
+    }
 
     use super::*;
 
@@ -121,12 +125,12 @@ mod tests {
         for index in 0..count {
             let mut len = 0;
             let mut lot = index;
-            for (first, slices) in plan.shard_lots((index, count)) {
+            for (first, slices) in plan.shard_lots(sh(index, count)) {
                 assert!(u64::from(slices) <= LOT_SLICES && slices > 0);
                 let last = first.id + u64::from(slices) - 1;
                 for id in [first.id, last] {
-                    assert!(plan.owns((index, count), id));
-                    assert!(!plan.owns(((index + 1) % count, count), id) || count == 1);
+                    assert!(plan.owns(sh(index, count), id));
+                    assert!(!plan.owns(sh((index + 1) % count, count), id) || count == 1);
                     assert_eq!(plan.lot_of(id), lot);
                 }
                 assert_eq!(plan.subproblem(first.id), first);
@@ -134,9 +138,9 @@ mod tests {
                 len += slices as usize;
                 lot += count;
             }
-            assert_eq!(plan.shard_len((index, count)), len);
+            assert_eq!(plan.shard_len(sh(index, count)), len);
             assert_eq!(
-                plan.shard_lot_count((index, count)),
+                plan.shard_lot_count(sh(index, count)),
                 (lot - index) / count,
                 "shard {index} of {count}"
             );
@@ -177,9 +181,9 @@ mod tests {
             shards_share_out(&plan, count);
         }
         // A shard past the last lot owns nothing, nor does any of no shards.
-        assert_eq!(plan.shard_lots((plan.lots(), plan.lots() + 1)).count(), 0);
-        assert_eq!(plan.shard_lots((0, 0)).count(), 0);
-        assert_eq!(plan.shard_lot_count((0, 0)), 0);
-        assert_eq!(plan.shard_lot_count((plan.lots(), plan.lots() + 1)), 0);
+        assert_eq!(plan.shard_lots(sh(plan.lots(), plan.lots() + 1)).count(), 0);
+        assert_eq!(plan.shard_lots(sh(0, 0)).count(), 0);
+        assert_eq!(plan.shard_lot_count(sh(0, 0)), 0);
+        assert_eq!(plan.shard_lot_count(sh(plan.lots(), plan.lots() + 1)), 0);
     }
 }

@@ -150,7 +150,7 @@ impl Job {
                     }
                 }
                 Some(shard) => {
-                    for (s, slices) in plan.shard_lots((shard.index, shard.count)) {
+                    for (s, slices) in plan.shard_lots(shard) {
                         draw(&s, u64::from(slices), &mut rng);
                     }
                 }

@@ -190,8 +190,7 @@ impl Job {
 
     /// [`Job::wanted`], one at a time.
     fn wanted_ids(&self) -> impl Iterator<Item = u64> + '_ {
-        let (index, count) = self.shard.map_or((0, 1), |s| (s.index, s.count));
-        self.plan.shard_ids((index, count))
+        self.plan.shard_ids(self.shard.unwrap_or(Shard::WHOLE))
     }
 
     /// The pieces resumed from earlier runs.
@@ -236,7 +235,7 @@ impl Job {
         let budget = Budget {
             threads: self.threads,
             pieces,
-            shard: self.shard.map_or((0, 1), |s| (s.index, s.count)),
+            shard: self.shard.unwrap_or(Shard::WHOLE),
             available,
         };
         fit_budget(&self.plan, budget, self.layout)
@@ -359,8 +358,8 @@ fn program() -> String {
 struct Budget {
     threads: usize,
     pieces: usize,
-    /// The shard counted (index, count), `(0, 1)` for a whole count.
-    shard: (u64, u64),
+    /// The shard counted, [`Shard::WHOLE`] for a whole count.
+    shard: Shard,
     available: Option<u64>,
 }
 
@@ -400,7 +399,7 @@ fn fit_budget(plan: &Plan, budget: Budget, fixed: Option<Layout>) -> Result<Layo
                 needed: Bytes(needed),
                 available: Bytes(available),
                 advice: match more_shards(plan, shard, |p| needs(p) <= available) {
-                    Ok(s) => MemoryAdvice::Shards(shard.1.saturating_mul(s)),
+                    Ok(s) => MemoryAdvice::Shards(shard.count.saturating_mul(s)),
                     Err(largest) => MemoryAdvice::OneThreadNeeds(Bytes(needs(largest))),
                 },
             }),
@@ -460,7 +459,7 @@ fn fit_budget(plan: &Plan, budget: Budget, fixed: Option<Layout>) -> Result<Layo
         available: Bytes(available),
         advice: match (fits, more_shards) {
             (Some(t), _) => MemoryAdvice::Threads(t),
-            (None, Some(s)) => MemoryAdvice::Shards(shard.1.saturating_mul(s)),
+            (None, Some(s)) => MemoryAdvice::Shards(shard.count.saturating_mul(s)),
             // Past the listed boards the kernel's algorithms would take years.
             (None, None) if n > join::MAX_LISTED_N => {
                 MemoryAdvice::OneThreadNeeds(Bytes(needs_for(1, Layout::Bounded, 0)))
@@ -470,13 +469,13 @@ fn fit_budget(plan: &Plan, budget: Budget, fixed: Option<Layout>) -> Result<Layo
     })
 }
 
-/// The smallest power of two `s` such that cutting shard `(index, count)` of `plan` (the whole
-/// plan for `(0, 1)`) into `s` (shards `index + count × j` of `count × s`) leaves no part
+/// The smallest power of two `s` such that cutting `shard` of `plan` (the whole plan for
+/// [`Shard::WHOLE`]) into `s` (shards `index + count × j` of `count × s`) leaves no part
 /// whose pieces' bookkeeping does not `fit`. A part owns whole lots of the plan
 /// ([`Plan::shard_lots`]), so the largest part is found lot by lot, not as an average; past
 /// [`EXACT_LOTS`] lots (boards from n = 31 on), by the bound that a part of `k` lots holds at
 /// most `k` full lots. If no cut will do, the pieces of the largest lot, which no cut divides.
-fn more_shards(plan: &Plan, shard: (u64, u64), fits: impl Fn(usize) -> bool) -> Result<u64, usize> {
+fn more_shards(plan: &Plan, shard: Shard, fits: impl Fn(usize) -> bool) -> Result<u64, usize> {
     let lots = plan.shard_lot_count(shard);
     let mut shares = (1..=62).map(|k| 1u64 << k);
     if lots > EXACT_LOTS {

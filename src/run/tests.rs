@@ -6,6 +6,11 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use super::*;
 use crate::known;
 
+/// Shard `index` of `count`, unchecked.
+fn sh(index: u64, count: u64) -> Shard {
+    Shard { index, count }
+}
+
 fn config(n: usize, algorithm: Algorithm, threads: usize) -> Config {
     Config::new(n).algorithm(algorithm).threads(threads)
 }
@@ -156,7 +161,7 @@ fn whole(plan: &Plan, threads: usize, available: Option<u64>) -> Budget {
     Budget {
         threads,
         pieces: plan.len(),
-        shard: (0, 1),
+        shard: Shard::WHOLE,
         available,
     }
 }
@@ -164,7 +169,7 @@ fn whole(plan: &Plan, threads: usize, available: Option<u64>) -> Budget {
 /// The most pieces any shard `index + count × j` of `count × split` holds.
 fn largest_part(plan: &Plan, (index, count): (u64, u64), split: u64) -> u64 {
     (0..split)
-        .map(|j| plan.shard_len((index + count * j, count * split)) as u64)
+        .map(|j| plan.shard_len(sh(index + count * j, count * split)) as u64)
         .max()
         .unwrap_or(0)
 }
@@ -183,7 +188,7 @@ fn a_kernel_plan_whose_bookkeeping_does_not_fit_is_cut_into_shards_that_fit() {
     assert_eq!(advice(book(plan.len() as u64)), None);
     // The smallest power of two whose every shard fits, found shard by shard; a shard holds
     // whole lots, so at least the 1000 slices of one.
-    assert_eq!(plan.shard_lots((0, 1)).map(|e| e.1).max(), Some(1000));
+    assert_eq!(plan.shard_lots(Shard::WHOLE).map(|e| e.1).max(), Some(1000));
     for available in [book(plan.len() as u64 / 2), book(12_345), book(1000)] {
         let Some(MemoryAdvice::Shards(s)) = advice(available) else {
             panic!("{:?}", advice(available));
@@ -238,7 +243,7 @@ fn searches_past_the_lot_cap_are_cut_into_shards_of_lots_that_fit() {
     assert_eq!(s, (plan.lots().div_ceil(4)).next_power_of_two());
     for j in [0, 1, s / 2, s - 1] {
         assert!(
-            book(plan.shard_len((j, s)) as u64) <= available,
+            book(plan.shard_len(sh(j, s)) as u64) <= available,
             "{j} of {s}"
         );
     }
@@ -266,8 +271,8 @@ fn a_plan_whose_bookkeeping_does_not_fit_is_cut_into_shards() {
     // A shard of a sharded count: the advice counts shards of the whole, and cuts this
     // shard into parts that fit.
     let quarter = Budget {
-        pieces: plan.shard_len((1, 4)),
-        shard: (1, 4),
+        pieces: plan.shard_len(sh(1, 4)),
+        shard: sh(1, 4),
         ..whole(&plan, 1, Some(available))
     };
     let err = fit_budget(&plan, quarter, None).unwrap_err();
