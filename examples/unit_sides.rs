@@ -9,7 +9,9 @@
 //! after the two counts; with FILE `-`, only the sizes are printed; with FILE `time`, the
 //! estimate's projection of the unit (three samples) is printed before the unit is counted
 //! as a run counts it (streamed where a run streams it) and timed.
-//! `unit_sides N NORTH K slice I OF` counts slice I of OF of the unit as a run does.
+//! `unit_sides N NORTH K slice I OF` counts slice I of OF of the unit as a run does and prints
+//! the peak resident memory of the count (Linux; the unit list is dropped and the peak reset
+//! first, so the figure is the engine's own and the program's few MiB).
 
 use std::io::Write;
 
@@ -34,6 +36,10 @@ fn main() {
     );
     let id = ids[(k * 7919 + 13) % ids.len()];
     let unit = units[id].0;
+    // The unit list is the tool's own: dropped, and the peak reset, so that the peak printed
+    // after a slice is what counting the unit held.
+    drop(units);
+    reset_peak();
     // Counted as a run counts it (streamed where a run streams it), with the partitions kept
     // as a run keeps them.
     let run_q = || Quadrants::bounded(n, 256 << 20);
@@ -46,9 +52,10 @@ fn main() {
         let begun = std::time::Instant::now();
         let found = join::count_unit(&run_q(), &join::Unit { slice, ..unit });
         println!(
-            "n = {n}, unit {id}, slice {step}/{of}: {} fitting pairs in {:.2} s",
+            "n = {n}, unit {id}, slice {step}/{of}: {} fitting pairs in {:.2} s, peak {} MiB",
             found.count,
-            begun.elapsed().as_secs_f64()
+            begun.elapsed().as_secs_f64(),
+            peak_mib().map_or("unknown".into(), |m| m.to_string())
         );
         return;
     }
@@ -107,4 +114,17 @@ fn main() {
             );
         }
     }
+}
+
+/// Resets the process's peak resident memory (`VmHWM`), where Linux allows it.
+fn reset_peak() {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+}
+
+/// The process's peak resident memory in MiB since the last [`reset_peak`], where known.
+fn peak_mib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
 }

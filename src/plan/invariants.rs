@@ -2,18 +2,17 @@
 //! quarter turn leaves unchanged, one search per column of the row-0 queen
 //! ([`crate::symmetry::unique_from`]). Every plan that gives a unique count ends with them.
 
+use super::entries::Entries;
 use super::{SLICE_SECONDS, Slice, Subproblem, Work};
 
 /// The searches for solutions a half or a quarter turn leaves unchanged (Burnside's lemma),
 /// one per column of the row-0 queen; the half-turn searches cut into slices where they could
 /// take longer than [`SLICE_SECONDS`].
-pub(super) fn push(n: usize, subproblems: &mut Vec<Subproblem>) {
+pub(super) fn push(n: usize, subproblems: &mut Entries) {
     if n < 2 {
         return;
     }
-    // Exactly: doubling the capacity of a join plan's ten million entries (n = 28) would
-    // hold twice their memory and copy them.
-    subproblems.reserve_exact(2 * n);
+    subproblems.reserve_rest(2 * n);
     for quarter in [false, true] {
         let of = if quarter { 1 } else { half_turn_slices(n) };
         for first in 0..n {
@@ -57,22 +56,22 @@ mod tests {
         assert!((2..=27).all(|n| half_turn_slices(n) == 1));
         assert!((28..=MAX_N).all(|n| half_turn_slices(n) > 1));
         assert!(half_turn_slices(32) < 1000, "{}", half_turn_slices(32));
-        let mut entries = Vec::new();
+        let mut entries = Entries::new(28);
         push(28, &mut entries);
         let halves: Vec<u64> = entries
             .iter()
             .filter(|e| matches!(e.work, Work::Invariant { quarter: false, .. }))
-            .map(slices_of)
+            .map(|e| slices_of(&e))
             .collect();
         assert_eq!(halves, vec![half_turn_slices(28); 28]);
         // Cut into 7, the half-turn searches give the published unique count.
         for n in [11, 12] {
             let mut plan = Plan::build(n, Algorithm::Symmetry, None).unwrap();
-            for e in &mut plan.entries {
+            plan.entries = plan.entries.map(|e| {
                 if let Work::Invariant { quarter: false, .. } = e.work {
                     *e.slice_mut().unwrap() = Slice { index: 0, of: 7 };
                 }
-            }
+            });
             plan.number_entries();
             let pieces: Vec<_> = plan
                 .subproblems()

@@ -6,8 +6,13 @@ use super::{SLICE_SECONDS, Subproblem, Work};
 use crate::engine::join::{self, MAX_JOIN_N};
 use crate::error::Error;
 
-/// The join units of an n×n board as subproblems (ids are given by the caller).
-pub(super) fn subproblems(n: usize, split_depth: Option<usize>) -> Result<Vec<Subproblem>, Error> {
+/// Hands the join units of an n×n board to `push` as subproblems (ids are given by the
+/// caller), one at a time: the ten million units of n = 28 are never held twice.
+pub(super) fn push_subproblems(
+    n: usize,
+    split_depth: Option<usize>,
+    mut push: impl FnMut(Subproblem),
+) -> Result<(), Error> {
     if let Some(d) = split_depth.filter(|&d| d > 0) {
         return Err(Error::JoinSplitDepth(d));
     }
@@ -17,18 +22,21 @@ pub(super) fn subproblems(n: usize, split_depth: Option<usize>) -> Result<Vec<Su
             largest: MAX_JOIN_N,
         });
     }
-    Ok(join::units(n)
-        .into_iter()
-        .map(|(mut unit, weight)| {
-            unit.slice.of = slices(n, &unit);
-            Subproblem {
-                id: 0,
-                work: Work::Join { unit, weight },
-                // Where strata are measured, the largest units are taken first.
-                estimate: unit_seconds(n, &unit).map_or(1.0, |s| s.max(0.01)),
-            }
-        })
-        .collect())
+    join::for_each_unit(n, |mut unit, weight| {
+        unit.slice.of = slices(n, &unit);
+        push(Subproblem {
+            id: 0,
+            work: Work::Join { unit, weight },
+            estimate: estimate(n, &unit),
+        });
+    });
+    Ok(())
+}
+
+/// A unit's estimate, for ordering work: where strata are measured, its stratum's mean
+/// seconds (so that the largest units are taken first), else 1.
+pub(super) fn estimate(n: usize, unit: &join::Unit) -> f64 {
+    unit_seconds(n, unit).map_or(1.0, |s| s.max(0.01))
 }
 
 /// How much longer than its stratum's mean a unit may take: among eight units of each stratum

@@ -21,6 +21,7 @@
 
 pub mod constellation;
 mod constrained;
+mod entries;
 mod invariants;
 mod join;
 mod prefix;
@@ -35,6 +36,7 @@ use crate::engine::Slice;
 use crate::engine::join::{MAX_JOIN_N, Unit};
 use crate::engine::kernel::{Frame, Start};
 use crate::error::Error;
+use entries::Entries;
 
 pub use shards::LOT_SLICES;
 
@@ -252,7 +254,7 @@ pub struct Plan {
     /// The subproblems as listed, in id order: each one, except that a join unit or a kernel
     /// search cut into slices is listed once, with the id of its first slice and its slice 0
     /// (the others are made on demand, [`Plan::subproblem`]).
-    entries: Vec<Subproblem>,
+    entries: Entries,
     /// The number of subproblems.
     pieces: u64,
     /// The number of the first lot of each entry (`shards.rs`); empty where every entry is
@@ -298,14 +300,13 @@ impl Plan {
         split_depth: Option<usize>,
     ) -> Result<Plan, Error> {
         board::validate(n)?;
-        let (depth, frames, families, mut subproblems) = match algorithm {
+        let mut entries = Entries::new(n);
+        let (depth, frames, families) = match algorithm {
             Algorithm::Constrained => return Err(Error::BoardNeeded),
-            Algorithm::Join => (
-                0,
-                Vec::new(),
-                Vec::new(),
-                join::subproblems(n, split_depth)?,
-            ),
+            Algorithm::Join => {
+                join::push_subproblems(n, split_depth, |s| entries.push(s))?;
+                (0, Vec::new(), Vec::new())
+            }
             Algorithm::Plain | Algorithm::Symmetry => {
                 let (frames, families, roots) = if algorithm == Algorithm::Plain {
                     prefix::roots(n)
@@ -314,34 +315,31 @@ impl Plan {
                 };
                 let lowest = usize::from(algorithm == Algorithm::Plain);
                 let (depth, pieces) = prefix::split(&frames, roots, lowest, split_depth, n)?;
-                let subproblems = pieces
-                    .into_iter()
-                    .map(|(frame, start, weight)| {
-                        let estimate = prefix::estimate(&frames[frame as usize], &start);
-                        // A default plan cuts its long searches into slices; a plan of a
-                        // chosen split depth keeps its pieces as they are.
-                        let of = if split_depth.is_none() {
-                            prefix::slices(estimate)
-                        } else {
-                            1
-                        };
-                        Subproblem {
-                            id: 0,
-                            work: Work::Complete {
-                                frame,
-                                start,
-                                weight,
-                                slice: Slice { index: 0, of },
-                            },
-                            estimate,
-                        }
-                    })
-                    .collect();
-                (depth, frames, families, subproblems)
+                entries.extend(pieces.into_iter().map(|(frame, start, weight)| {
+                    let estimate = prefix::estimate(&frames[frame as usize], &start);
+                    // A default plan cuts its long searches into slices; a plan of a
+                    // chosen split depth keeps its pieces as they are.
+                    let of = if split_depth.is_none() {
+                        prefix::slices(estimate)
+                    } else {
+                        1
+                    };
+                    Subproblem {
+                        id: 0,
+                        work: Work::Complete {
+                            frame,
+                            start,
+                            weight,
+                            slice: Slice { index: 0, of },
+                        },
+                        estimate,
+                    }
+                }));
+                (depth, frames, families)
             }
         };
         if algorithm.has_unique() {
-            invariants::push(n, &mut subproblems);
+            invariants::push(n, &mut entries);
         }
         let mut plan = Plan {
             n,
@@ -349,7 +347,7 @@ impl Plan {
             split_depth: depth,
             frames,
             families,
-            entries: subproblems,
+            entries,
             pieces: 0,
             lot_starts: Vec::new(),
             lots: 0,
@@ -367,13 +365,15 @@ impl Plan {
     pub fn constrained(board: &Board, split_depth: Option<usize>) -> Result<Plan, Error> {
         board.check_count_fits()?;
         let (depth, subproblems) = constrained::subproblems(board, split_depth)?;
+        let mut entries = Entries::new(board.n());
+        entries.extend(subproblems);
         let mut plan = Plan {
             n: board.n(),
             algorithm: Algorithm::Constrained,
             split_depth: depth,
             frames: Vec::new(),
             families: Vec::new(),
-            entries: subproblems,
+            entries,
             pieces: 0,
             lot_starts: Vec::new(),
             lots: 0,
@@ -396,12 +396,7 @@ impl Plan {
     /// Gives each entry the id of its first subproblem, counts the subproblems and numbers
     /// the lots.
     fn number_entries(&mut self) {
-        let mut next = 0;
-        for s in &mut self.entries {
-            s.id = next;
-            next += slices_of(s);
-        }
-        self.pieces = next;
+        self.pieces = self.entries.number(slices_of);
         self.number_lots();
     }
 
@@ -417,7 +412,7 @@ impl Plan {
 
     /// Bytes the plan holds (its listed entries and frames), about.
     pub fn bytes(&self) -> u64 {
-        (self.entries.capacity() * std::mem::size_of::<Subproblem>()
+        (self.entries.bytes()
             + self.lot_starts.capacity() * std::mem::size_of::<u64>()
             + self.frames.capacity() * std::mem::size_of::<Frame>()) as u64
     }
@@ -433,12 +428,12 @@ impl Plan {
         self.entries
             .iter()
             .enumerate()
-            .map(|(i, e)| (self.slice(i, e.id), slices_of(e)))
+            .map(|(i, e)| (self.slice(i, e.id), slices_of(&e)))
     }
 
     /// The index of the entry subproblem `id` belongs to.
     pub(super) fn entry_of(&self, id: u64) -> usize {
-        self.entries.partition_point(|e| e.id <= id) - 1
+        self.entries.last_at_or_before(id)
     }
 
     /// Every subproblem in id order.
@@ -454,11 +449,11 @@ impl Plan {
     ) -> impl Iterator<Item = Subproblem> + 'a {
         let mut entry = 0;
         ids.map(move |id| {
-            if self.entries[entry].id > id {
+            if self.entries.id(entry) > id {
                 // Out of order after all: search.
                 entry = self.entry_of(id);
             }
-            while self.entries.get(entry + 1).is_some_and(|e| e.id <= id) {
+            while entry + 1 < self.entries.len() && self.entries.id(entry + 1) <= id {
                 entry += 1;
             }
             self.slice(entry, id)
@@ -467,7 +462,7 @@ impl Plan {
 
     /// Subproblem `id` of entry number `entry`.
     pub(super) fn slice(&self, entry: usize, id: u64) -> Subproblem {
-        let mut s = self.entries[entry];
+        let mut s = self.entries.get(entry);
         if let Some(slice) = s.slice() {
             s.estimate /= slice.of as f64;
         }
@@ -503,7 +498,7 @@ impl Plan {
             }
         }
         h.write_u64(self.entries.len() as u64);
-        for s in &self.entries {
+        for s in self.entries.iter() {
             h.write_u64(s.id);
             match s.work {
                 Work::Complete {
@@ -581,9 +576,9 @@ impl Plan {
     /// The same plan with every join unit, kernel search or constrained search cut into
     /// `slices` (for tests at small n); the half-turn searches are left as they are.
     pub(crate) fn sliced(mut self, slices: u64) -> Plan {
-        for s in &mut self.entries {
+        self.entries = self.entries.map(|s| {
             if matches!(s.work, Work::Invariant { .. }) {
-                continue;
+                return;
             }
             if let Some(slice) = s.slice_mut() {
                 *slice = Slice {
@@ -591,7 +586,7 @@ impl Plan {
                     of: slices,
                 };
             }
-        }
+        });
         self.number_entries();
         self.hash = self.fingerprint();
         self
@@ -672,7 +667,7 @@ mod tests {
 
     #[test]
     fn a_default_kernel_plan_cuts_only_long_searches_into_slices() {
-        let slices = |p: &Plan| -> Vec<u64> { p.entries.iter().map(slices_of).collect() };
+        let slices = |p: &Plan| -> Vec<u64> { p.entries.iter().map(|e| slices_of(&e)).collect() };
         // Up to n = 22 every search takes seconds: no slices, the plan is as it was.
         for alg in [Algorithm::Plain, Algorithm::Symmetry] {
             let p = Plan::build(20, alg, None).unwrap();
@@ -684,8 +679,8 @@ mod tests {
         let k = slices(&p);
         assert!(k.iter().any(|&k| k > 100), "{:?}", k.iter().max());
         assert_eq!(p.len() as u64, k.iter().sum::<u64>());
-        for e in &p.entries {
-            let slice = p.subproblem(e.id + slices_of(e) - 1);
+        for e in p.entries.iter() {
+            let slice = p.subproblem(e.id + slices_of(&e) - 1);
             assert!(slice.estimate * prefix::SECONDS_PER_ESTIMATE <= SLICE_SECONDS);
             if let Work::Complete { slice, .. } = slice.work {
                 assert_eq!(slice.index + 1, slice.of);

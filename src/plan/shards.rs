@@ -23,16 +23,16 @@ impl Plan {
     pub(super) fn number_lots(&mut self) {
         let lots_of = |s: &Subproblem| slices_of(s).div_ceil(LOT_SLICES).max(1);
         self.lot_starts.clear();
-        if self.entries.iter().all(|e| lots_of(e) == 1) {
+        if self.entries.iter().all(|e| lots_of(&e) == 1) {
             self.lot_starts.shrink_to_fit();
             self.lots = self.entries.len() as u64;
             return;
         }
         self.lot_starts.reserve_exact(self.entries.len());
         let mut next = 0;
-        for e in &self.entries {
+        for e in self.entries.iter() {
             self.lot_starts.push(next);
-            next += lots_of(e);
+            next += lots_of(&e);
         }
         self.lots = next;
     }
@@ -50,7 +50,7 @@ impl Plan {
     /// The lot subproblem `id` (below [`Plan::len`]) belongs to.
     pub fn lot_of(&self, id: u64) -> u64 {
         let entry = self.entry_of(id);
-        self.first_lot(entry) + (id - self.entries[entry].id) / LOT_SLICES
+        self.first_lot(entry) + (id - self.entries.id(entry)) / LOT_SLICES
     }
 
     /// The lots shard `index` of `count` owns, in increasing order: the first subproblem of
@@ -69,9 +69,9 @@ impl Plan {
                 // The lots increase: search on from the last entry.
                 entry + self.lot_starts[entry..].partition_point(|&f| f <= lot) - 1
             };
-            let e = &self.entries[entry];
+            let e = self.entries.get(entry);
             let skipped = (lot - self.first_lot(entry)) * LOT_SLICES;
-            let slices = (slices_of(e) - skipped).min(LOT_SLICES);
+            let slices = (slices_of(&e) - skipped).min(LOT_SLICES);
             (self.slice(entry, e.id + skipped), slices as u32)
         })
     }

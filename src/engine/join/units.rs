@@ -83,21 +83,27 @@ fn units_per_middle(n: usize) -> usize {
 
 /// The units of an n×n board with their weights: each stands for that many equal counts.
 pub fn units(n: usize) -> Vec<(Unit, u8)> {
-    let geo = Geometry::new(n);
     let mut out = Vec::new();
+    for_each_unit(n, |unit, weight| out.push((unit, weight)));
+    out
+}
+
+/// Calls `f` with each unit of an n×n board and its weight, in the order of [`units`],
+/// without holding them all (ten million at n = 28).
+pub fn for_each_unit(n: usize, mut f: impl FnMut(Unit, u8)) {
+    let geo = Geometry::new(n);
     if n.is_multiple_of(2) {
-        push_row_sets(&geo, free_lines(&geo, None).rows, None, true, &mut out);
-        return out;
+        push_row_sets(&geo, free_lines(&geo, None).rows, None, true, &mut f);
+        return;
     }
     let h = geo.h as u8;
     for (middle, weight) in middles(n) {
         let centre = middle.column_queen == h;
         let free = free_lines(&geo, Some(middle)).rows;
-        let mut sets = Vec::new();
-        push_row_sets(&geo, free, Some(middle), centre, &mut sets);
-        out.extend(sets.into_iter().map(|(u, w)| (u, w * weight)));
+        push_row_sets(&geo, free, Some(middle), centre, &mut |u, w| {
+            f(u, w * weight)
+        });
     }
-    out
 }
 
 /// A class of units of similar cost, for sampling them: whether two middle queens are placed
@@ -158,7 +164,7 @@ fn push_row_sets(
     free: u32,
     middle: Option<Middle>,
     reduce: bool,
-    out: &mut Vec<(Unit, u8)>,
+    out: &mut impl FnMut(Unit, u8),
 ) {
     let n = geo.n;
     let east_cols = geo.h - usize::from(middle.is_some_and(|m| usize::from(m.row_queen) > geo.h));
@@ -182,7 +188,7 @@ fn push_row_sets(
                 span: chunk.len() as u32,
                 slice: Slice::WHOLE,
             };
-            out.push((unit, 1));
+            out(unit, 1);
         }
         return;
     }
@@ -201,7 +207,7 @@ fn push_row_sets(
             span: 1,
             slice: Slice::WHOLE,
         };
-        out.push((unit, weight));
+        out(unit, weight);
     }
 }
 
