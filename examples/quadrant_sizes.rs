@@ -1,7 +1,7 @@
 //! Prints how many placements each quadrant list of the join engine holds, and the lists' bytes,
 //! for boards n = 2..=N (default 20); with `--partitions`, the largest partition (placements
-//! on one row mask of the north-west quadrant) for quadrant sides h = 1..=N: the figures behind
-//! `join::memory_needed`.
+//! on one row mask of the north-west quadrant) for quadrant sides h = 1..=N. The list sizes
+//! are the figures behind `join::memory_needed`; the partitions are in `results/join-log.md`.
 
 use std::time::Instant;
 

@@ -9,6 +9,9 @@
 //! after the two counts; with FILE `-`, only the sizes are printed; with FILE `time`, the
 //! estimate's projection of the unit (three samples) is printed before the unit is counted
 //! as a run counts it (streamed where a run streams it) and timed.
+//! `unit_sides N thread K OF` counts slice 0 of OF of units 0..K of every stratum one after
+//! another on one thread, as a thread of a run goes from unit to unit (its buffers and
+//! partition cache kept), and prints the peak resident memory after each.
 //! `unit_sides N NORTH K slice I OF` counts slice I of OF of the unit as a run does and prints
 //! the peak resident memory of the count (Linux; the unit list is dropped and the peak reset
 //! first, so the figure is the engine's own and the program's few MiB).
@@ -19,8 +22,15 @@ use nqueens::internals::join::{self, Geometry, Quadrants, Tables};
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let usage = "usage: unit_sides N NORTH [K] [FILE [STEP]] | N NORTH K slice I OF";
+    let usage =
+        "usage: unit_sides N NORTH [K] [FILE [STEP]] | N NORTH K slice I OF | N thread K OF";
     let n: usize = args.next().and_then(|s| s.parse().ok()).expect(usage);
+    let mut args = args.peekable();
+    if args.next_if(|a| a == "thread").is_some() {
+        let k: usize = args.next().and_then(|s| s.parse().ok()).expect(usage);
+        let of: u64 = args.next().and_then(|s| s.parse().ok()).expect(usage);
+        return one_thread(n, k, of);
+    }
     let north: u32 = args.next().and_then(|s| s.parse().ok()).expect(usage);
     let k: usize = args.next().map_or(0, |s| s.parse().expect(usage));
     let file = args.next();
@@ -113,6 +123,35 @@ fn main() {
                 begun.elapsed().as_secs_f64()
             );
         }
+    }
+}
+
+/// The `thread` mode: units 0..k of every stratum, slice 0 of `of` each, on this thread.
+fn one_thread(n: usize, k: usize, of: u64) {
+    let units = join::units(n);
+    let geo = Geometry::new(n);
+    let mut chosen = Vec::new();
+    for north in 0..=geo.h as u32 {
+        let ids: Vec<usize> = (0..units.len())
+            .filter(|&i| join::stratum(n, &units[i].0) & 0xff == north)
+            .collect();
+        if !ids.is_empty() {
+            chosen.extend((0..k).map(|k| (north, units[ids[(k * 7919 + 13) % ids.len()]].0)));
+        }
+    }
+    drop(units);
+    reset_peak();
+    let q = Quadrants::bounded(n, 256 << 20);
+    for (north, unit) in chosen {
+        let slice = join::Slice { index: 0, of };
+        let begun = std::time::Instant::now();
+        join::count_unit(&q, &join::Unit { slice, ..unit });
+        println!(
+            "n = {n}, {north} north, rows {:#x}: {:.2} s, peak so far {} MiB",
+            unit.east_rows,
+            begun.elapsed().as_secs_f64(),
+            peak_mib().map_or("unknown".into(), |m| m.to_string())
+        );
     }
 }
 

@@ -57,6 +57,13 @@ impl Entries {
         }
     }
 
+    /// Lets go of the room the lists grew beyond their entries (up to half of them, for the
+    /// ten million entries of n = 28).
+    pub(super) fn shrink_to_fit(&mut self) {
+        self.joins.shrink_to_fit();
+        self.rest.shrink_to_fit();
+    }
+
     /// Reserves room for exactly `more` entries that are not join units.
     pub(super) fn reserve_rest(&mut self, more: usize) {
         self.rest.reserve_exact(more);

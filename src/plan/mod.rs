@@ -341,6 +341,7 @@ impl Plan {
         if algorithm.has_unique() {
             invariants::push(n, &mut entries);
         }
+        entries.shrink_to_fit();
         let mut plan = Plan {
             n,
             algorithm,

@@ -4,10 +4,8 @@
 //! ([`super::partition`]). The run checks the estimate before a count starts and picks the
 //! layout that fits.
 
-use super::STREAM_ABOVE;
 use super::geometry::Geometry;
 use super::quadrant::{MIDDLES_KEPT, SMALL_QUADRANT};
-use super::stream::GROUP_PATTERNS;
 use super::units::binomial;
 
 /// The largest board the join engine accepts (the memory-bounded layout; a unit's half-boards
@@ -35,13 +33,33 @@ pub enum Layout {
     Bounded,
 }
 
-/// Largest partition (placements on one row mask of a quadrant, all column sets) for quadrant
-/// side h = 0, 1, 2, ... (`examples/quadrant_sizes.rs --partitions`; h = 13 took 120 s on one
-/// thread); the last is extrapolated (about ×5.7 per step, as from 12 to 13) and only sizes
-/// memory.
-const LARGEST_PARTITION: [u64; 15] = [
-    1, 1, 2, 4, 10, 26, 92, 296, 1_174, 5_366, 26_548, 143_140, 788_698, 4_684_690, 26_700_000,
-];
+/// The most resident memory one thread held going through units of an n×n board in the
+/// memory-bounded layout, in MiB, for n = 16, 17, ..., 28: `examples/unit_sides.rs N thread 3
+/// 64` counts the first slice of three units of every stratum one after another on one
+/// thread, as a thread of a run goes from unit to unit, with a run's 256 MiB partition cache
+/// (`results/join-log.md`, section 23). It includes the cache, the units' partitions, sides
+/// or streamed groups and tables, and the program itself. The heaviest single unit sampled
+/// (eleven of each heavy stratum) held less: 970 MiB at n = 28, 432 at 26, 96 at 24.
+const BOUNDED_PEAK_MIB: [u64; 13] = [2, 2, 3, 2, 9, 5, 41, 18, 181, 104, 599, 449, 1045];
+
+/// How much more than the sample's peak a thread is taken to need: the units not sampled may
+/// be heavier (at n = 28 the heaviest of 42 units held 865 MiB, and 40 more from the heaviest
+/// strata raised that to 970 MiB; the next were 875 and 865), so a quarter more.
+const MARGIN: f64 = 1.25;
+
+/// What the measuring program held before any unit, in MiB (its peak at n = 16 to 19, where
+/// units are tiny): counted once for the process, not once a thread.
+const PROGRAM_MIB: u64 = 2;
+
+/// Bytes one thread needs to count the units of an n×n board in the memory-bounded layout,
+/// besides its partition cache, which takes part of what the budget leaves
+/// ([`super::Quadrants::bounded`]): the sample's peak less the program, with the margin, and
+/// a MiB for the thread's stack and small buffers.
+fn bounded_per_thread(n: usize) -> u64 {
+    let first = MAX_JOIN_N + 1 - BOUNDED_PEAK_MIB.len();
+    let mib = BOUNDED_PEAK_MIB[n.clamp(first, MAX_JOIN_N) - first] - PROGRAM_MIB;
+    (MARGIN * (mib << 20) as f64) as u64 + (1 << 20)
+}
 
 /// Placements listed per quadrant for quadrant side h = 0, 1, 2, ... (the empty placement
 /// included), as [`super::Quadrants::build`] lists them (`examples/quadrant_sizes.rs`); the last two
@@ -66,31 +84,15 @@ const PLACEMENTS: [u64; 13] = [
 ///
 /// Lists: the quadrant lists (and their building; even n keeps one list of four), the shared
 /// lists filtered by the middle queens (odd n), and per thread the half-board, sorted and
-/// table buffers of the largest unit. Bounded: per thread, those buffers and four of the
-/// largest partitions.
+/// table buffers of the largest unit. Bounded: per thread, what the heaviest unit measured
+/// held, and a margin (`BOUNDED_PEAK_MIB`); a forecast, not a bound.
 pub fn memory_needed(n: usize, threads: usize, layout: Layout) -> u64 {
     let geo = Geometry::new(n);
     // The largest side of a unit: about 3000 half-boards at n = 16, five times more per two rows.
     let side = (3000.0 * 5f64.powf((n as f64 - 16.0) / 2.0)).max(1000.0) as u64;
     let per_thread = 100 * side;
     if layout == Layout::Bounded {
-        // A unit held whole: its two sides and their sorted copies, at most those of
-        // `STREAM_ABOVE` patterns; a streamed one (n = 28): its smaller side sorted (measured
-        // up to about twice `side`), one group of table classes and the class starts.
-        let held = per_thread.min(16 * STREAM_ABOVE + (32 << 20));
-        let streamed = if 2 * side > STREAM_ABOVE {
-            8 * 2 * side + 8 * GROUP_PATTERNS as u64 + (32 << 20)
-        } else {
-            0
-        };
-        // A unit's four partitions, 12 bytes a placement with their group starts, about twice
-        // the largest one in all (two of a row set's quadrants hold few rows), and the 16-byte
-        // search buffer of the one being made. At n = 28 this gives 2.2 GB for one thread,
-        // where the heaviest units measured held 0.9 GiB at most: an upper bound, not a
-        // forecast (`results/join-log.md`, section 22).
-        let part = LARGEST_PARTITION[geo.h.min(LARGEST_PARTITION.len() - 1)];
-        let total = threads as u64 * (held.max(streamed) + 2 * 12 * part + 16 * part);
-        return total + total / 10 + (16 << 20);
+        return threads as u64 * bounded_per_thread(n) + (16 << 20);
     }
     let per_quadrant = PLACEMENTS[geo.h.min(PLACEMENTS.len() - 1)];
     let odd = n % 2 == 1;

@@ -110,6 +110,43 @@ struct Scratch {
     /// group holds, in place of [`STREAM_ABOVE`] and [`stream::GROUP_PATTERNS`].
     #[cfg(test)]
     limits: Option<(u64, usize)>,
+    /// Tests: the size past which buffers are let go, in place of [`RELEASE_ABOVE`].
+    #[cfg(test)]
+    release: Option<usize>,
+}
+
+/// A buffer of a thread's [`Scratch`] larger than this is let go when the thread moves on to
+/// another unit. Buffers keep their size from unit to unit, so a thread would otherwise hold
+/// the largest sides, the largest tables and the largest partition search it ever met, each
+/// from a different unit: at n = 28 one thread going through three units of every stratum
+/// held 1.8 GiB where no single unit held more than 1 GiB (`results/join-log.md`, section 23).
+/// Growing a buffer again costs its page faults, some 0.3 s a gigabyte, against the minutes
+/// a unit with such buffers takes.
+const RELEASE_ABOVE: usize = 32 << 20;
+
+/// Lets go of `v`'s memory if it holds more than `limit` bytes.
+fn release_above<T>(v: &mut Vec<T>, limit: usize) {
+    if v.capacity() * std::mem::size_of::<T>() > limit {
+        *v = Vec::new();
+    }
+}
+
+impl Scratch {
+    /// Lets go of the buffers larger than `limit` bytes (the kept partitions stay: they are
+    /// within their own budget, and the next units may share them).
+    fn release_above(&mut self, limit: usize) {
+        release_above(&mut self.east, limit);
+        release_above(&mut self.west, limit);
+        release_above(&mut self.south, limit);
+        let t = &mut self.tables;
+        release_above(&mut t.rows, limit);
+        release_above(&mut t.table, limit);
+        release_above(&mut t.queries, limit);
+        release_above(&mut t.table_starts, limit);
+        release_above(&mut t.query_starts, limit);
+        release_above(&mut t.runs, limit);
+        release_above(self.parts.search_buffer(), limit);
+    }
 }
 
 thread_local! {
@@ -394,6 +431,14 @@ fn count_unit_with(
     let key = (unit.span == 1 && sample.is_none()).then_some((geo.n, unit.east_rows, unit.middle));
     let made = key.is_some() && s.made_for == key;
     s.made_for = None;
+    if !made {
+        s.streamed = None;
+        #[cfg(not(test))]
+        let limit = RELEASE_ABOVE;
+        #[cfg(test)]
+        let limit = s.release.unwrap_or(RELEASE_ABOVE);
+        s.release_above(limit);
+    }
     // Disjoint borrows of the buffers, so that the filtered lists' view can be held while the
     // others are written.
     let Scratch {
@@ -407,6 +452,8 @@ fn count_unit_with(
         streamed,
         #[cfg(test)]
         limits,
+        #[cfg(test)]
+            release: _,
     } = s;
     #[cfg(not(test))]
     let (stream_above, group) = (STREAM_ABOVE, stream::GROUP_PATTERNS);
@@ -585,177 +632,4 @@ fn count_unit_with(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn units_add_up_to_the_known_totals() {
-        for n in 1..=12 {
-            let q = Quadrants::build(n);
-            let total: u128 = units(n)
-                .iter()
-                .map(|(u, w)| u128::from(count_unit(&q, u).count) * u128::from(*w))
-                .sum();
-            assert_eq!(Some(total), crate::known::total(n), "n = {n}");
-        }
-    }
-
-    #[test]
-    fn the_bounded_layout_counts_every_unit_as_the_lists_do() {
-        for n in 1..=13 {
-            let lists = Quadrants::build(n);
-            let bounded = Quadrants::bounded(n, 1 << 20);
-            for (u, _) in units(n) {
-                assert_eq!(
-                    count_unit(&lists, &u),
-                    count_unit(&bounded, &u),
-                    "n = {n}, {u:?}"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn the_slices_of_a_unit_add_up_to_it() {
-        let mut split = 0;
-        for n in [20, 21] {
-            let q = Quadrants::bounded(n, 64 << 20);
-            let all = units(n);
-            // Units spread over the plan, and among them ones large enough to be sieved.
-            for (u, _) in all.iter().step_by(all.len() / 9) {
-                let whole = count_unit(&q, u).count;
-                for of in [2, 3, 16] {
-                    let counts: Vec<u64> = (0..of)
-                        .map(|index| {
-                            let slice = Slice { index, of };
-                            count_unit(&q, &Unit { slice, ..*u }).count
-                        })
-                        .collect();
-                    assert_eq!(counts.iter().sum::<u64>(), whole, "n = {n}, {u:?}, {of}");
-                    split += usize::from(counts.iter().filter(|&&c| c > 0).count() > 1);
-                }
-            }
-            // Slices of different units one after another on one thread: none starts from
-            // another unit's half-boards.
-            let picks: Vec<Unit> = all.iter().step_by(all.len() / 9).map(|x| x.0).collect();
-            let mut sums = vec![0; picks.len()];
-            for index in 0..3 {
-                for (u, sum) in picks.iter().zip(&mut sums) {
-                    let slice = Slice { index, of: 3 };
-                    *sum += count_unit(&q, &Unit { slice, ..*u }).count;
-                }
-            }
-            for (u, sum) in picks.iter().zip(sums) {
-                assert_eq!(sum, count_unit(&q, u).count, "n = {n}, {u:?}");
-            }
-            // A slice given up does not leave its unit's half-boards for the next slice.
-            let stop = AtomicBool::new(true);
-            for u in &picks {
-                let slice = Slice { index: 1, of: 3 };
-                assert_eq!(count_unit_until(&q, &Unit { slice, ..*u }, &stop), None);
-                let whole: u64 = (0..3)
-                    .map(|index| {
-                        let slice = Slice { index, of: 3 };
-                        count_unit(&q, &Unit { slice, ..*u }).count
-                    })
-                    .sum();
-                assert_eq!(whole, count_unit(&q, u).count, "n = {n}, {u:?}");
-            }
-        }
-        assert!(split >= 6, "only {split} units were really cut");
-    }
-
-    /// Counts on this thread with units streamed from `stream_above` candidate pairs on and
-    /// table groups of at most `group` patterns.
-    pub(super) fn streaming<T>(limits: Option<(u64, usize)>, f: impl FnOnce() -> T) -> T {
-        SCRATCH.with(|s| {
-            let mut s = s.borrow_mut();
-            s.limits = limits;
-            s.made_for = None;
-        });
-        let out = f();
-        SCRATCH.with(|s| s.borrow_mut().limits = None);
-        out
-    }
-
-    #[test]
-    fn streamed_units_add_up_to_the_known_totals() {
-        // Every unit streamed, in table groups of a few classes.
-        streaming(Some((0, 1 << 8)), || {
-            for n in (2..=14).chain([16]) {
-                let q = Quadrants::bounded(n, 1 << 20);
-                let total: u128 = units(n)
-                    .iter()
-                    .map(|(u, w)| u128::from(count_unit(&q, u).count) * u128::from(*w))
-                    .sum();
-                assert_eq!(Some(total), crate::known::total(n), "n = {n}");
-            }
-        });
-    }
-
-    #[test]
-    fn streamed_units_and_their_slices_count_as_held_ones() {
-        let mut streamed_big = 0;
-        for n in [8, 12, 16, 18] {
-            let q = Quadrants::bounded(n, 1 << 20);
-            let all = units(n);
-            let picks: Vec<Unit> = all
-                .iter()
-                .step_by((all.len() / 7).max(1))
-                .map(|x| x.0)
-                .collect();
-            for u in &picks {
-                let whole = count_unit(&q, u);
-                for group in [1 << 10, 1 << 25] {
-                    let got = streaming(Some((0, group)), || count_unit(&q, u));
-                    assert_eq!(got, whole, "n = {n}, {u:?}, groups of {group}");
-                    streamed_big += usize::from(whole.nodes >= 8192);
-                    for of in [2, 3, 16] {
-                        // Each slice streamed, and held.
-                        let (one_by_one, alone): (Vec<u64>, Vec<u64>) = (0..of)
-                            .map(|index| {
-                                let unit = Unit {
-                                    slice: Slice { index, of },
-                                    ..*u
-                                };
-                                let held = count_unit(&q, &unit).count;
-                                let next = streaming(Some((0, group)), || count_unit(&q, &unit));
-                                (next.count, held)
-                            })
-                            .unzip();
-                        assert_eq!(one_by_one, alone, "n = {n}, {u:?}, {of} slices");
-                        assert_eq!(alone.iter().sum::<u64>(), whole.count);
-                        // Streamed one after another, each from the last one's sorted queries
-                        // and table group.
-                        let chained: Vec<u64> = streaming(Some((0, group)), || {
-                            (0..of)
-                                .map(|index| {
-                                    let slice = Slice { index, of };
-                                    count_unit(&q, &Unit { slice, ..*u }).count
-                                })
-                                .collect()
-                        });
-                        assert_eq!(chained, alone, "n = {n}, {u:?}, {of} slices in a row");
-                    }
-                }
-            }
-        }
-        assert!(
-            streamed_big >= 4,
-            "only {streamed_big} streamed units were sieved"
-        );
-    }
-
-    #[test]
-    fn a_raised_stop_gives_up_the_unit() {
-        let stop = AtomicBool::new(true);
-        for q in [Quadrants::build(16), Quadrants::bounded(16, 0)] {
-            let big = units(16)
-                .into_iter()
-                .map(|(u, _)| u)
-                .max_by_key(|u| count_unit(&q, u).nodes)
-                .unwrap();
-            assert_eq!(count_unit_until(&q, &big, &stop), None);
-        }
-    }
-}
+mod tests;

@@ -1,0 +1,202 @@
+//! Tests of the join engine as a whole: units against the published totals, slices, streamed
+//! units, the stop flag and the buffers a thread lets go of.
+
+use super::*;
+
+#[test]
+fn units_add_up_to_the_known_totals() {
+    for n in 1..=12 {
+        let q = Quadrants::build(n);
+        let total: u128 = units(n)
+            .iter()
+            .map(|(u, w)| u128::from(count_unit(&q, u).count) * u128::from(*w))
+            .sum();
+        assert_eq!(Some(total), crate::known::total(n), "n = {n}");
+    }
+}
+
+#[test]
+fn the_bounded_layout_counts_every_unit_as_the_lists_do() {
+    for n in 1..=13 {
+        let lists = Quadrants::build(n);
+        let bounded = Quadrants::bounded(n, 1 << 20);
+        for (u, _) in units(n) {
+            assert_eq!(
+                count_unit(&lists, &u),
+                count_unit(&bounded, &u),
+                "n = {n}, {u:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_slices_of_a_unit_add_up_to_it() {
+    let mut split = 0;
+    for n in [20, 21] {
+        let q = Quadrants::bounded(n, 64 << 20);
+        let all = units(n);
+        // Units spread over the plan, and among them ones large enough to be sieved.
+        for (u, _) in all.iter().step_by(all.len() / 9) {
+            let whole = count_unit(&q, u).count;
+            for of in [2, 3, 16] {
+                let counts: Vec<u64> = (0..of)
+                    .map(|index| {
+                        let slice = Slice { index, of };
+                        count_unit(&q, &Unit { slice, ..*u }).count
+                    })
+                    .collect();
+                assert_eq!(counts.iter().sum::<u64>(), whole, "n = {n}, {u:?}, {of}");
+                split += usize::from(counts.iter().filter(|&&c| c > 0).count() > 1);
+            }
+        }
+        // Slices of different units one after another on one thread: none starts from
+        // another unit's half-boards.
+        let picks: Vec<Unit> = all.iter().step_by(all.len() / 9).map(|x| x.0).collect();
+        let mut sums = vec![0; picks.len()];
+        for index in 0..3 {
+            for (u, sum) in picks.iter().zip(&mut sums) {
+                let slice = Slice { index, of: 3 };
+                *sum += count_unit(&q, &Unit { slice, ..*u }).count;
+            }
+        }
+        for (u, sum) in picks.iter().zip(sums) {
+            assert_eq!(sum, count_unit(&q, u).count, "n = {n}, {u:?}");
+        }
+        // A slice given up does not leave its unit's half-boards for the next slice.
+        let stop = AtomicBool::new(true);
+        for u in &picks {
+            let slice = Slice { index: 1, of: 3 };
+            assert_eq!(count_unit_until(&q, &Unit { slice, ..*u }, &stop), None);
+            let whole: u64 = (0..3)
+                .map(|index| {
+                    let slice = Slice { index, of: 3 };
+                    count_unit(&q, &Unit { slice, ..*u }).count
+                })
+                .sum();
+            assert_eq!(whole, count_unit(&q, u).count, "n = {n}, {u:?}");
+        }
+    }
+    assert!(split >= 6, "only {split} units were really cut");
+}
+
+/// Counts on this thread with units streamed from `stream_above` candidate pairs on and
+/// table groups of at most `group` patterns.
+pub(super) fn streaming<T>(limits: Option<(u64, usize)>, f: impl FnOnce() -> T) -> T {
+    SCRATCH.with(|s| {
+        let mut s = s.borrow_mut();
+        s.limits = limits;
+        s.made_for = None;
+    });
+    let out = f();
+    SCRATCH.with(|s| s.borrow_mut().limits = None);
+    out
+}
+
+#[test]
+fn streamed_units_add_up_to_the_known_totals() {
+    // Every unit streamed, in table groups of a few classes.
+    streaming(Some((0, 1 << 8)), || {
+        for n in (2..=14).chain([16]) {
+            let q = Quadrants::bounded(n, 1 << 20);
+            let total: u128 = units(n)
+                .iter()
+                .map(|(u, w)| u128::from(count_unit(&q, u).count) * u128::from(*w))
+                .sum();
+            assert_eq!(Some(total), crate::known::total(n), "n = {n}");
+        }
+    });
+}
+
+#[test]
+fn streamed_units_and_their_slices_count_as_held_ones() {
+    let mut streamed_big = 0;
+    for n in [8, 12, 16, 18] {
+        let q = Quadrants::bounded(n, 1 << 20);
+        let all = units(n);
+        let picks: Vec<Unit> = all
+            .iter()
+            .step_by((all.len() / 7).max(1))
+            .map(|x| x.0)
+            .collect();
+        for u in &picks {
+            let whole = count_unit(&q, u);
+            for group in [1 << 10, 1 << 25] {
+                let got = streaming(Some((0, group)), || count_unit(&q, u));
+                assert_eq!(got, whole, "n = {n}, {u:?}, groups of {group}");
+                streamed_big += usize::from(whole.nodes >= 8192);
+                for of in [2, 3, 16] {
+                    // Each slice streamed, and held.
+                    let (one_by_one, alone): (Vec<u64>, Vec<u64>) = (0..of)
+                        .map(|index| {
+                            let unit = Unit {
+                                slice: Slice { index, of },
+                                ..*u
+                            };
+                            let held = count_unit(&q, &unit).count;
+                            let next = streaming(Some((0, group)), || count_unit(&q, &unit));
+                            (next.count, held)
+                        })
+                        .unzip();
+                    assert_eq!(one_by_one, alone, "n = {n}, {u:?}, {of} slices");
+                    assert_eq!(alone.iter().sum::<u64>(), whole.count);
+                    // Streamed one after another, each from the last one's sorted queries
+                    // and table group.
+                    let chained: Vec<u64> = streaming(Some((0, group)), || {
+                        (0..of)
+                            .map(|index| {
+                                let slice = Slice { index, of };
+                                count_unit(&q, &Unit { slice, ..*u }).count
+                            })
+                            .collect()
+                    });
+                    assert_eq!(chained, alone, "n = {n}, {u:?}, {of} slices in a row");
+                }
+            }
+        }
+    }
+    assert!(
+        streamed_big >= 4,
+        "only {streamed_big} streamed units were sieved"
+    );
+}
+
+#[test]
+fn buffers_let_go_between_units_change_no_count() {
+    let mut s = Scratch::default();
+    s.east.reserve_exact(1000);
+    s.south.reserve_exact(10);
+    s.tables.table.reserve_exact(1000);
+    s.release_above(100);
+    assert_eq!((s.east.capacity(), s.tables.table.capacity()), (0, 0));
+    assert!(s.south.capacity() >= 10, "a small buffer stays");
+    // Every buffer let go before each unit, held and streamed: the totals are the known
+    // ones.
+    SCRATCH.with(|s| s.borrow_mut().release = Some(0));
+    for limits in [None, Some((0, 1 << 8))] {
+        streaming(limits, || {
+            for n in [13, 14, 16] {
+                let q = Quadrants::bounded(n, 1 << 20);
+                let total: u128 = units(n)
+                    .iter()
+                    .map(|(u, w)| u128::from(count_unit(&q, u).count) * u128::from(*w))
+                    .sum();
+                assert_eq!(Some(total), crate::known::total(n), "n = {n}, {limits:?}");
+            }
+        });
+    }
+    SCRATCH.with(|s| s.borrow_mut().release = None);
+}
+
+#[test]
+fn a_raised_stop_gives_up_the_unit() {
+    let stop = AtomicBool::new(true);
+    for q in [Quadrants::build(16), Quadrants::bounded(16, 0)] {
+        let big = units(16)
+            .into_iter()
+            .map(|(u, _)| u)
+            .max_by_key(|u| count_unit(&q, u).nodes)
+            .unwrap();
+        assert_eq!(count_unit_until(&q, &big, &stop), None);
+    }
+}
