@@ -5,7 +5,9 @@
 //! own words where a flag is meant.
 
 use crate::board::SizeError;
+use crate::constraint::BoardError;
 use crate::persist::JournalError;
+use crate::plan::PlanError;
 use crate::shard::{Shard, ShardError};
 use crate::system::Bytes;
 
@@ -15,40 +17,9 @@ pub enum Error {
     /// The board size is outside 1..=32.
     #[error(transparent)]
     BoardSize(#[from] SizeError),
-    /// An unknown algorithm name.
-    #[error("unknown algorithm '{0}': expected plain, symmetry or join")]
-    UnknownAlgorithm(String),
-    /// A split depth the plan cannot use.
-    #[error("split depth {depth} is out of range: it must be from {lowest} to {highest}")]
-    SplitDepth {
-        /// Asked for.
-        depth: usize,
-        /// Smallest allowed.
-        lowest: usize,
-        /// Largest allowed.
-        highest: usize,
-    },
-    /// The plan would hold too many subproblems.
-    #[error("a split depth of {depth} makes more than {limit} subproblems; choose a smaller one")]
-    PlanTooLarge {
-        /// The depth that overflowed.
-        depth: usize,
-        /// The limit.
-        limit: usize,
-    },
-    /// A split depth given to the join algorithm, which has none.
-    #[error("the join algorithm has no split depth, so split depth {0} does not apply to it")]
-    JoinSplitDepth(usize),
-    /// A board too large for the join algorithm's quadrant lists.
-    #[error(
-        "the join algorithm handles boards up to n = {largest} (its quadrant lists would not fit in memory for n = {n}); the symmetry algorithm counts larger boards"
-    )]
-    JoinTooLarge {
-        /// Asked for.
-        n: usize,
-        /// Largest allowed.
-        largest: usize,
-    },
+    /// A plan that cannot be made as asked (split depth, size of the plan, join limits).
+    #[error(transparent)]
+    Plan(PlanError),
     /// A count would not fit in the available memory: the join algorithm's lists or
     /// buffers, or the bookkeeping of a plan's pieces.
     #[error(
@@ -119,25 +90,25 @@ pub enum Error {
     /// An estimate was stopped (a signal) before any subproblem finished.
     #[error("the estimate was interrupted before any subproblem finished")]
     EstimateInterrupted,
-    /// A constrained board that is not one (built from parts, not read from a file).
-    #[error("not a valid board: {0}")]
-    Board(String),
-    /// A constrained count asked for without its board.
-    #[error("the constrained algorithm counts a given board: build its plan from the board")]
-    BoardNeeded,
-    /// A board whose count could exceed the exact range of the sums.
-    #[error(
-        "the count of this {n}x{n} board may need up to {bits} bits, more than the 128 an exact count keeps: block more squares or place more pieces"
-    )]
-    CountTooLarge {
-        /// Board size.
-        n: usize,
-        /// log2 of the bound on the count, rounded up.
-        bits: u32,
-    },
+    /// A constrained board that is not one (built from parts, not read from a file), or
+    /// whose count could pass the exact range of the sums.
+    #[error(transparent)]
+    Board(#[from] BoardError),
     /// The thread pool could not be started.
     #[error("cannot start the worker threads: {0}")]
     ThreadPool(#[from] rayon::ThreadPoolBuildError),
+}
+
+impl From<PlanError> for Error {
+    /// The plan's error, with a board size or a board refused where the crate's error keeps
+    /// them.
+    fn from(e: PlanError) -> Error {
+        match e {
+            PlanError::BoardSize(e) => Error::BoardSize(e),
+            PlanError::Board(e) => Error::Board(e),
+            e => Error::Plan(e),
+        }
+    }
 }
 
 /// What fits when the join algorithm's memory does not.

@@ -15,8 +15,8 @@
 
 use std::ops::ControlFlow;
 
+use crate::board::SizeError;
 use crate::board::{self, MAX_N};
-use crate::error::Error;
 
 /// Calls `visit` with each solution of the n-queens problem, in lexicographic
 /// order of the column tuple (`cols[r]` = 0-based column of the queen in row
@@ -34,7 +34,7 @@ use crate::error::Error;
 pub fn for_each_solution(
     n: usize,
     mut visit: impl FnMut(&[u8]) -> ControlFlow<()>,
-) -> Result<u64, Error> {
+) -> Result<u64, SizeError> {
     board::validate(n)?;
     let full: u64 = (1u64 << n) - 1;
 
@@ -246,10 +246,7 @@ mod tests {
             ControlFlow::Continue(())
         })
         .unwrap_err();
-        assert!(
-            matches!(err, Error::BoardSize(crate::board::SizeError(0))),
-            "{err}"
-        );
+        assert!(matches!(err, SizeError(0)), "{err}");
         assert_eq!(calls, 0);
         assert!(for_each_solution(33, |_| ControlFlow::Continue(())).is_err());
     }

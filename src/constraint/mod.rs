@@ -38,7 +38,6 @@ pub(crate) use queens::{Completed, complete_slice};
 pub(crate) use rooks::count_rooks;
 pub use rooks::{Route, route};
 
-use crate::error::Error;
 use crate::hash::Fnv;
 
 /// The largest queens board (the diagonal masks need room to shift in a `u64`).
@@ -121,10 +120,48 @@ pub struct Conflict {
     pub problem: ParseProblem,
 }
 
+/// Why a board cannot be made or counted: the constrained boards' own error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BoardError {
+    /// A size outside what the piece allows.
+    #[error("not a valid board: {}", ParseProblem::Size { n: *.n, piece: *.piece })]
+    Size {
+        /// The size.
+        n: usize,
+        /// The piece.
+        piece: PieceKind,
+    },
+    /// Rows of open squares or of pieces that do not match the board's size.
+    #[error(
+        "not a valid board: {open} rows of open squares and {placed} of pieces for a board of {n} rows"
+    )]
+    Rows {
+        /// The board's size.
+        n: usize,
+        /// Rows of open squares given.
+        open: usize,
+        /// Rows of pieces given.
+        placed: usize,
+    },
+    /// Pre-placed pieces that break the rules.
+    #[error("not a valid board: row {}, column {}: {}", .0.row + 1, .0.column + 1, .0.problem)]
+    Conflict(Conflict),
+    /// A board whose count could exceed the exact range of the sums.
+    #[error(
+        "the count of this {n}x{n} board may need up to {bits} bits, more than the 128 an exact count keeps: block more squares or place more pieces"
+    )]
+    CountTooLarge {
+        /// Board size.
+        n: usize,
+        /// log2 of the bound on the count, rounded up.
+        bits: u32,
+    },
+}
+
 impl Board {
     /// An `n`×`n` board with nothing placed or blocked (`n` must be from 1 to the piece's
     /// largest board).
-    pub fn empty(n: usize, piece: PieceKind) -> Result<Board, Error> {
+    pub fn empty(n: usize, piece: PieceKind) -> Result<Board, BoardError> {
         Board::new(n, piece, vec![full(n); n], vec![None; n])
     }
 
@@ -134,24 +171,16 @@ impl Board {
         piece: PieceKind,
         open: Vec<u64>,
         placed: Vec<Option<u8>>,
-    ) -> Result<Board, Error> {
-        let bad = |c: Conflict| {
-            Error::Board(format!(
-                "row {}, column {}: {}",
-                c.row + 1,
-                c.column + 1,
-                c.problem
-            ))
-        };
+    ) -> Result<Board, BoardError> {
         if n == 0 || n > piece.max_n() {
-            return Err(Error::Board(ParseProblem::Size { n, piece }.to_string()));
+            return Err(BoardError::Size { n, piece });
         }
         if open.len() != n || placed.len() != n {
-            return Err(Error::Board(format!(
-                "{} rows of open squares and {} of pieces for a board of {n} rows",
-                open.len(),
-                placed.len()
-            )));
+            return Err(BoardError::Rows {
+                n,
+                open: open.len(),
+                placed: placed.len(),
+            });
         }
         let board = Board {
             n,
@@ -159,7 +188,7 @@ impl Board {
             open: open.iter().map(|&m| m & full(n)).collect(),
             placed,
         };
-        board.check().map_err(bad)?;
+        board.check().map_err(BoardError::Conflict)?;
         Ok(board)
     }
 
@@ -221,7 +250,7 @@ impl Board {
 
     /// The same board with `piece` instead (the pre-placed pieces must still not attack each
     /// other).
-    pub fn with_piece(&self, piece: PieceKind) -> Result<Board, Error> {
+    pub fn with_piece(&self, piece: PieceKind) -> Result<Board, BoardError> {
         Board::new(self.n, piece, self.open.clone(), self.placed.clone())
     }
 
@@ -279,10 +308,10 @@ impl Board {
 
     /// Refuses a board whose count might not fit a `u128` (by the bound above, with a margin
     /// for rounding), so that every sum of a count of it is exact.
-    pub fn check_count_fits(&self) -> Result<(), Error> {
+    pub fn check_count_fits(&self) -> Result<(), BoardError> {
         let bits = self.count_bound_log2();
         if bits > 127.999 {
-            return Err(Error::CountTooLarge {
+            return Err(BoardError::CountTooLarge {
                 n: self.n,
                 bits: bits.ceil() as u32,
             });

@@ -5,7 +5,7 @@ use std::ops::ControlFlow;
 use super::*;
 use crate::internals::XorShift;
 use crate::tests_support::all_solutions;
-use crate::{Config, Job, count};
+use crate::{Config, Error, Job, count};
 
 /// Every placement of one piece per row and column, kept where the board allows it:
 /// permutations, deliberately unlike the bitmask searches.
@@ -170,7 +170,10 @@ fn the_banded_board_of_64_counts_fibonacci_65() {
 #[test]
 fn counts_that_might_not_fit_are_refused_and_others_kept() {
     let err = Job::new(&Config::board(Board::empty(40, PieceKind::Rook).unwrap())).unwrap_err();
-    assert!(matches!(err, Error::CountTooLarge { n: 40, .. }), "{err}");
+    assert!(
+        matches!(err, Error::Board(BoardError::CountTooLarge { n: 40, .. })),
+        "{err}"
+    );
     // 34! is below 2^128; it is planned (not counted here).
     assert!(Job::new(&Config::board(Board::empty(34, PieceKind::Rook).unwrap())).is_ok());
 }

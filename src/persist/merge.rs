@@ -8,8 +8,7 @@ use std::path::{Path, PathBuf};
 
 use super::{Journal, JournalError, Kind, Problem};
 use crate::constraint::Board;
-use crate::error::Error;
-use crate::plan::{Algorithm, Plan};
+use crate::plan::{Algorithm, Plan, PlanError};
 use crate::tally::Sums;
 
 /// A verified merge.
@@ -95,7 +94,7 @@ pub enum MergeProblem {
     },
     /// The files name a plan this program cannot build.
     #[error("the shards name an impossible plan: {0}")]
-    ImpossiblePlan(Error),
+    ImpossiblePlan(PlanError),
     /// The files were written by a program that plans differently.
     #[error(
         "the shards' plan {theirs} is not this program's plan {ours} for n = {n}, {algorithm}, split depth {split_depth}: merge with the version that wrote them"

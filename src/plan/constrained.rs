@@ -8,23 +8,23 @@
 //! count by rows multiplies its work instead of sharing it out (Ryser's sum shares its own
 //! blocks among the run's threads instead).
 
+use super::PlanError;
 use super::{MAX_SPLIT_DEPTH, MAX_SUBPROBLEMS, Subproblem, Work, prefix, target_subproblems};
 use crate::constraint::{self, Board, PieceKind, Route};
 use crate::engine::Slice;
 use crate::engine::kernel::Start;
-use crate::error::Error;
 
 /// The split depth and the subproblems (ids still to be set) of `board`.
 pub(super) fn subproblems(
     board: &Board,
     split_depth: Option<usize>,
-) -> Result<(usize, Vec<Subproblem>), Error> {
+) -> Result<(usize, Vec<Subproblem>), PlanError> {
     let allowed = board.allowed();
     let free_rows = board.placed().iter().filter(|p| p.is_none()).count();
     let highest = free_rows.min(MAX_SPLIT_DEPTH);
     let depth = match split_depth {
         Some(d) if d > highest => {
-            return Err(Error::SplitDepth {
+            return Err(PlanError::SplitDepth {
                 depth: d,
                 lowest: 0,
                 highest,
@@ -33,7 +33,7 @@ pub(super) fn subproblems(
         Some(d) => d,
         None => default_depth(board, &allowed, highest),
     };
-    let starts = prefixes(board, &allowed, depth).ok_or(Error::PlanTooLarge {
+    let starts = prefixes(board, &allowed, depth).ok_or(PlanError::PlanTooLarge {
         depth,
         limit: MAX_SUBPROBLEMS,
     })?;

@@ -2,9 +2,9 @@
 //! odd n the middle queens), weighted by its orbit; the units themselves are defined by the
 //! engine that counts them ([`crate::engine::join::units`]). The join plan has no split depth.
 
+use super::PlanError;
 use super::{SLICE_SECONDS, Subproblem, Work};
 use crate::engine::join::{self, MAX_JOIN_N};
-use crate::error::Error;
 
 /// Hands the join units of an n×n board to `push` as subproblems (ids are given by the
 /// caller), one at a time: the ten million units of n = 28 are never held twice.
@@ -12,12 +12,12 @@ pub(super) fn push_subproblems(
     n: usize,
     split_depth: Option<usize>,
     mut push: impl FnMut(Subproblem),
-) -> Result<(), Error> {
+) -> Result<(), PlanError> {
     if let Some(d) = split_depth.filter(|&d| d > 0) {
-        return Err(Error::JoinSplitDepth(d));
+        return Err(PlanError::JoinSplitDepth(d));
     }
     if n > MAX_JOIN_N {
-        return Err(Error::JoinTooLarge {
+        return Err(PlanError::JoinTooLarge {
             n,
             largest: MAX_JOIN_N,
         });

@@ -22,6 +22,7 @@
 pub mod constellation;
 mod constrained;
 mod entries;
+mod error;
 mod invariants;
 mod join;
 mod prefix;
@@ -35,9 +36,9 @@ use crate::constraint::Board;
 use crate::engine::Slice;
 use crate::engine::join::{MAX_JOIN_N, Unit};
 use crate::engine::kernel::{Frame, Start};
-use crate::error::Error;
 use entries::Entries;
 
+pub use error::PlanError;
 pub use shards::LOT_SLICES;
 
 #[cfg(test)]
@@ -97,13 +98,13 @@ impl fmt::Display for Algorithm {
 }
 
 impl FromStr for Algorithm {
-    type Err = Error;
-    fn from_str(s: &str) -> Result<Self, Error> {
+    type Err = PlanError;
+    fn from_str(s: &str) -> Result<Self, PlanError> {
         Algorithm::ALL
             .into_iter()
             .chain([Algorithm::Constrained])
             .find(|a| a.name() == s)
-            .ok_or_else(|| Error::UnknownAlgorithm(s.to_string()))
+            .ok_or_else(|| PlanError::UnknownAlgorithm(s.to_string()))
     }
 }
 
@@ -298,11 +299,11 @@ impl Plan {
         n: usize,
         algorithm: Algorithm,
         split_depth: Option<usize>,
-    ) -> Result<Plan, Error> {
+    ) -> Result<Plan, PlanError> {
         board::validate(n)?;
         let mut entries = Entries::new(n);
         let (depth, frames, families) = match algorithm {
-            Algorithm::Constrained => return Err(Error::BoardNeeded),
+            Algorithm::Constrained => return Err(PlanError::BoardNeeded),
             Algorithm::Join => {
                 join::push_subproblems(n, split_depth, |s| entries.push(s))?;
                 (0, Vec::new(), Vec::new())
@@ -363,7 +364,7 @@ impl Plan {
     /// The plan of a constrained board: prefixes of its first `split_depth` free rows
     /// (`None`: enough pieces for many threads, or one piece where the rook counter's
     /// dynamic programme or Ryser's formula counts the whole board at once).
-    pub fn constrained(board: &Board, split_depth: Option<usize>) -> Result<Plan, Error> {
+    pub fn constrained(board: &Board, split_depth: Option<usize>) -> Result<Plan, PlanError> {
         board.check_count_fits()?;
         let (depth, subproblems) = constrained::subproblems(board, split_depth)?;
         let mut entries = Entries::new(board.n());
@@ -387,7 +388,7 @@ impl Plan {
     }
 
     /// The same kind of plan (same board, if any) with another split depth.
-    pub fn resplit(&self, split_depth: usize) -> Result<Plan, Error> {
+    pub fn resplit(&self, split_depth: usize) -> Result<Plan, PlanError> {
         match &self.board {
             Some(b) => Plan::constrained(b, Some(split_depth)),
             None => Plan::build(self.n, self.algorithm, Some(split_depth)),
@@ -748,6 +749,6 @@ mod tests {
     #[test]
     fn boards_past_the_join_range_are_refused_before_any_list() {
         let err = Plan::build(MAX_JOIN_N + 1, Algorithm::Join, None).unwrap_err();
-        assert!(matches!(err, Error::JoinTooLarge { .. }), "{err}");
+        assert!(matches!(err, PlanError::JoinTooLarge { .. }), "{err}");
     }
 }

@@ -6,10 +6,10 @@
 //! in the left half and counts twice; for odd n the middle column of row 0 is taken with row 1
 //! in its left half, also counted twice.
 
+use super::PlanError;
 use super::{Family, MAX_SPLIT_DEPTH, MAX_SUBPROBLEMS, SLICE_SECONDS, target_subproblems};
 use crate::board;
 use crate::engine::kernel::{Frame, Start};
-use crate::error::Error;
 
 /// A kernel subproblem before it gets its id: its frame's index, its start, its weight.
 pub(super) type Root = (u32, Start, u8);
@@ -46,11 +46,11 @@ pub(super) fn split(
     lowest: usize,
     split_depth: Option<usize>,
     n: usize,
-) -> Result<(usize, Vec<Root>), Error> {
+) -> Result<(usize, Vec<Root>), PlanError> {
     if let Some(d) = split_depth
         && (d < lowest || d > MAX_SPLIT_DEPTH)
     {
-        return Err(Error::SplitDepth {
+        return Err(PlanError::SplitDepth {
             depth: d,
             lowest,
             highest: MAX_SPLIT_DEPTH,
@@ -71,7 +71,7 @@ pub(super) fn split(
             break;
         }
         if next > MAX_SUBPROBLEMS {
-            return Err(Error::PlanTooLarge {
+            return Err(PlanError::PlanTooLarge {
                 depth: depth + 1,
                 limit: MAX_SUBPROBLEMS,
             });
@@ -243,7 +243,7 @@ mod tests {
     fn a_split_far_too_deep_is_refused_before_it_is_made() {
         let (frames, _, roots) = roots(32);
         let err = split(&frames, roots, 1, Some(MAX_SPLIT_DEPTH), 32).unwrap_err();
-        assert!(matches!(err, Error::PlanTooLarge { .. }), "{err}");
+        assert!(matches!(err, PlanError::PlanTooLarge { .. }), "{err}");
     }
 
     #[test]

@@ -47,16 +47,10 @@ impl Exit {
     pub fn of_error(e: &Error) -> Exit {
         match e {
             Error::BoardSize(_)
-            | Error::UnknownAlgorithm(_)
-            | Error::SplitDepth { .. }
-            | Error::PlanTooLarge { .. }
-            | Error::JoinSplitDepth(_)
-            | Error::JoinTooLarge { .. }
+            | Error::Plan(_)
             | Error::Threads { .. }
             | Error::Shard(_)
-            | Error::Board(_)
-            | Error::BoardNeeded
-            | Error::CountTooLarge { .. } => Exit::Usage,
+            | Error::Board(_) => Exit::Usage,
             Error::Memory { .. }
             | Error::ForeignPiece { .. }
             | Error::Journal(_)

@@ -89,7 +89,7 @@ pub fn list(args: &ListArgs) -> Exit {
         }
     });
     if let Err(e) = walked {
-        return exit::error(&e);
+        return exit::error(&e.into());
     }
     match args.format {
         ListFormat::Json => out("]"),
