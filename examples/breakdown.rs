@@ -30,9 +30,10 @@ fn main() {
         let piece = engines.solve(&sub);
         let secs = t0.elapsed().as_secs_f64();
         let (family, weight) = match sub.work {
-            Work::Complete { frame, weight, .. } => {
-                (plan.families[frame as usize].describe(), u128::from(weight))
-            }
+            Work::Complete { frame, weight, .. } => (
+                plan.family(frame).expect("a kernel frame").describe(),
+                u128::from(weight),
+            ),
             Work::Invariant { quarter: false, .. } => ("half-turn invariant (unique)", 1),
             Work::Invariant { quarter: true, .. } => ("quarter-turn invariant (unique)", 1),
             Work::Constrained { .. } => ("constrained board", 1),

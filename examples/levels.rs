@@ -23,7 +23,7 @@ fn main() {
     let mut h = [0u64; 64];
     for s in plan.subproblems() {
         if let Work::Complete { frame, start, .. } = s.work {
-            let f = &plan.frames[frame as usize];
+            let f = plan.frame(frame);
             if start.level < f.depth {
                 walk(f, &start, &mut h);
             }

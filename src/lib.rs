@@ -82,6 +82,7 @@ pub mod trace;
 pub(crate) mod tests_support;
 
 pub use config::{Config, MAX_THREADS};
+pub use engine::join::Layout;
 pub use error::{Error, MemoryAdvice};
 pub use plan::{Algorithm, Plan};
 pub use run::{Control, Counts, Estimate, Job, Observer, Outcome, SAVE_EVERY, Status, count};
@@ -115,9 +116,7 @@ mod tests {
     fn plan_tree_nodes(plan: &Plan) -> u64 {
         plan.subproblems()
             .filter_map(|sub| match sub.work {
-                Work::Complete { frame, start, .. } => {
-                    Some(tree_nodes(&plan.frames[frame as usize], &start))
-                }
+                Work::Complete { frame, start, .. } => Some(tree_nodes(plan.frame(frame), &start)),
                 Work::Invariant { .. } | Work::Join { .. } | Work::Constrained { .. } => None,
             })
             .sum()

@@ -44,7 +44,7 @@ fn known_totals_sixteen_and_seventeen() {
 #[test]
 #[ignore = "n = 18 and 19 take some seconds; run in release mode"]
 fn the_bounded_join_gives_the_published_counts_up_to_nineteen() {
-    use nqueens::internals::join::Layout;
+    use nqueens::Layout;
     use nqueens::{Control, Job};
     for n in 1..=19 {
         let config = Config::new(n).algorithm(Algorithm::Join).threads(2);

@@ -374,3 +374,29 @@ fn the_checker_sees_an_import_up_the_layers_and_a_circle() {
         .to_vec();
     assert_eq!(found, BTreeSet::from([want]));
 }
+
+/// The files of `dir` and its folders whose code (comments left out) names `word`.
+fn files_naming(dir: &Path, word: &str) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            found.extend(files_naming(&path, word));
+        } else if path.extension().is_some_and(|e| e == "rs")
+            && code_of(&std::fs::read_to_string(&path).unwrap()).contains(word)
+        {
+            found.push(path);
+        }
+    }
+    found
+}
+
+#[test]
+fn the_command_line_uses_only_the_stable_api() {
+    // `internals` is for benchmarks, examples and tests; the program uses what is documented.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let bin = root.join("src/bin");
+    assert_eq!(files_naming(&bin, "internals"), Vec::<PathBuf>::new());
+    // The check sees a use of it where there is one.
+    assert!(!files_naming(&root.join("examples"), "internals").is_empty());
+}

@@ -191,7 +191,7 @@ fn unsatisfiable_boards_count_zero() {
 fn the_plan_fingerprints_the_board() {
     let a = parse_board("....\n.x..\n....\n....\n", PieceKind::Queen, None).unwrap();
     let b = parse_board("....\n..x.\n....\n....\n", PieceKind::Queen, None).unwrap();
-    let plan = |b: &Board| crate::Plan::constrained(b, None).unwrap().hash;
+    let plan = |b: &Board| crate::Plan::constrained(b, None).unwrap().hash();
     assert_ne!(plan(&a), plan(&b));
     assert_ne!(plan(&a), plan(&a.with_piece(PieceKind::Rook).unwrap()));
     assert_eq!(plan(&a), plan(&a.clone()));
@@ -200,7 +200,7 @@ fn the_plan_fingerprints_the_board() {
         plan(&q(8)),
         crate::Plan::build(8, crate::Algorithm::Plain, None)
             .unwrap()
-            .hash
+            .hash()
     );
 }
 
@@ -352,7 +352,7 @@ fn long_constrained_searches_are_cut_into_slices_that_count_the_same() {
     let whole = Plan::constrained(&b, None).unwrap();
     let cut = whole.clone().sliced(3);
     assert_eq!(cut.len(), 3 * whole.len());
-    assert_ne!(cut.hash, whole.hash);
+    assert_ne!(cut.hash(), whole.hash());
     let total = |p: &Plan| -> u128 {
         p.subproblems()
             .map(|s| crate::run::solve_one(p, &s).count)

@@ -138,7 +138,7 @@ impl Family {
 pub enum Work {
     /// Complete `start` within `frames[frame]`; every completion stands for `weight` solutions.
     Complete {
-        /// Index into [`Plan::frames`].
+        /// Which of the plan's frames ([`Plan::frame`]).
         frame: u32,
         /// The state the plan's pre-placed queens leave.
         start: Start,
@@ -249,9 +249,9 @@ pub struct Plan {
     /// border queens; join: 0).
     pub split_depth: usize,
     /// The row layouts the kernel searches; subproblems refer to them by index.
-    pub frames: Vec<Frame>,
+    frames: Vec<Frame>,
     /// Which family of the plan each frame belongs to (parallel to `frames`).
-    pub families: Vec<Family>,
+    families: Vec<Family>,
     /// The subproblems as listed, in id order: each one, except that a join unit or a kernel
     /// search cut into slices is listed once, with the id of its first slice and its slice 0
     /// (the others are made on demand, [`Plan::subproblem`]).
@@ -266,7 +266,7 @@ pub struct Plan {
     /// The board of a constrained plan.
     pub board: Option<Board>,
     /// Fingerprint of everything above.
-    pub hash: u64,
+    hash: u64,
 }
 
 /// The most subproblems a plan may have (each takes about 100 bytes while the plan is made):
@@ -469,6 +469,22 @@ impl Plan {
             s.estimate /= slice.of as f64;
         }
         s.slice_after(id - s.id)
+    }
+
+    /// The fingerprint of the whole plan: results made for one plan are never mixed into
+    /// another.
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The row layout the kernel searches for frame `frame` of a [`Work::Complete`] piece.
+    pub fn frame(&self, frame: u32) -> &Frame {
+        &self.frames[frame as usize]
+    }
+
+    /// The plan's family of frame `frame` (none for plans without frames).
+    pub fn family(&self, frame: u32) -> Option<Family> {
+        self.families.get(frame as usize).copied()
     }
 
     /// Whether the plan also yields the unique count.

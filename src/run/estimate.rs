@@ -95,7 +95,7 @@ fn stratum(plan: &Plan, work: &Work, estimate: f64) -> u64 {
     match *work {
         Work::Join { unit, .. } => u64::from(join::stratum(plan.n, &unit)),
         Work::Complete { frame, .. } => {
-            let family = plan.families[frame as usize] as u64;
+            let family = plan.family(frame).map_or(0, |f| f as u64);
             let size = estimate.max(1.0).log2().floor() as u64;
             1 << 32 | family << 16 | size
         }

@@ -287,7 +287,7 @@ fn class_key(plan: &Plan, s: &Subproblem) -> u64 {
     let size = (2.0 * s.estimate.max(1.0).log2()).floor() as u64;
     match s.work {
         Work::Complete { frame, .. } => {
-            let family = plan.families.get(frame as usize).map_or(0, |&f| f as u64);
+            let family = plan.family(frame).map_or(0, |f| f as u64);
             2 << 32 | family << 16 | size
         }
         Work::Constrained { .. } => 3 << 32 | size,

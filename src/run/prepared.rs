@@ -93,12 +93,7 @@ impl<'p> Prepared<'p> {
                 start,
                 slice,
                 ..
-            } => kernel::complete_slice_until(
-                &self.plan.frames[frame as usize],
-                &start,
-                slice,
-                stop,
-            )?,
+            } => kernel::complete_slice_until(self.plan.frame(frame), &start, slice, stop)?,
             Work::Invariant {
                 quarter: true,
                 first,

@@ -51,10 +51,9 @@ fn human(e: &Estimate, shard: Option<Shard>, hours: f64) -> String {
         Some(s) => format!("shard {s} of n = {}", e.n),
         None => format!("n = {}", e.n),
     };
-    let layout = e.layout.map_or(String::new(), |l| match l {
-        nqueens::internals::join::Layout::Lists => " (quadrant lists)".into(),
-        nqueens::internals::join::Layout::Bounded => " (memory-bounded)".into(),
-    });
+    let layout = e
+        .layout
+        .map_or(String::new(), |l| format!(" ({})", l.describe()));
     let (lo, hi) = e.wall_range();
     let share = 100.0 * e.cpu_margin / e.cpu_seconds.max(f64::MIN_POSITIVE);
     let peak = e.peak_memory.map_or(String::new(), |p| {
@@ -127,7 +126,7 @@ fn json(e: &Estimate, shard: Option<Shard>, hours: f64) -> String {
     let row = Row {
         n: e.n,
         algorithm: e.algorithm.to_string(),
-        layout: e.layout.map(|l| format!("{l:?}").to_lowercase()),
+        layout: e.layout.map(|l| l.name().to_string()),
         threads: e.threads,
         shard: shard.map(|s| s.to_string()),
         subproblems: e.subproblems,

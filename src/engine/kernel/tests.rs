@@ -155,7 +155,7 @@ fn tight_and_loose_kernels_agree_on_every_subproblem() {
                 };
                 for sub in plan.subproblems() {
                     if let Work::Complete { frame, start, .. } = sub.work {
-                        let f = &plan.frames[frame as usize];
+                        let f = plan.frame(frame);
                         if start.level >= f.depth {
                             continue;
                         }
@@ -210,7 +210,7 @@ fn instruction_set_variants_agree_on_every_subproblem() {
                     let Work::Complete { frame, start, .. } = sub.work else {
                         continue;
                     };
-                    let f = &plan.frames[frame as usize];
+                    let f = plan.frame(frame);
                     if start.level + 3 > f.depth {
                         continue;
                     }
