@@ -147,34 +147,36 @@ impl Kind {
     }
 }
 
-/// The contents of a journal file.
+/// The contents of a journal file. Its fields are read through methods and changed only
+/// through methods that seal it again ([`Journal::set_pieces`], [`Journal::set_meta`]), so
+/// that its checksum stays true.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Journal {
     /// [`Kind::tag`] of the file's kind.
-    pub format: String,
+    pub(crate) format: String,
     /// File format version.
-    pub version: u32,
+    pub(crate) version: u32,
     /// Board size.
-    pub n: usize,
+    pub(crate) n: usize,
     /// Algorithm name.
-    pub algorithm: String,
+    pub(crate) algorithm: String,
     /// The plan's split depth.
-    pub split_depth: usize,
+    pub(crate) split_depth: usize,
     /// The plan's hash (16 hex digits).
-    pub plan: String,
+    pub(crate) plan: String,
     /// Subproblems in the whole plan.
-    pub subproblems: u64,
+    pub(crate) subproblems: u64,
     /// The shard covered, if any.
-    pub shard: Option<Shard>,
+    pub(crate) shard: Option<Shard>,
     /// Finished pieces: `[id, count, nodes]`, sorted by id.
-    pub pieces: Vec<(u64, u128, u64)>,
+    pub(crate) pieces: Vec<(u64, u128, u64)>,
     /// Sums over the pieces (weights applied).
-    pub sums: Sums,
+    pub(crate) sums: Sums,
     /// Free-form facts about the run that wrote the file (program version, host, seconds).
     #[serde(default)]
-    pub meta: BTreeMap<String, String>,
+    pub(crate) meta: BTreeMap<String, String>,
     /// FNV-1a of everything above, as 16 hex digits.
-    pub checksum: String,
+    pub(crate) checksum: String,
 }
 
 impl Journal {
@@ -196,6 +198,46 @@ impl Journal {
         };
         j.seal();
         j
+    }
+
+    /// Board size.
+    pub fn n(&self) -> usize {
+        self.n
+    }
+
+    /// The plan's split depth.
+    pub fn split_depth(&self) -> usize {
+        self.split_depth
+    }
+
+    /// The plan's hash, as 16 hex digits.
+    pub fn plan_hash(&self) -> &str {
+        &self.plan
+    }
+
+    /// Subproblems in the whole plan.
+    pub fn subproblems(&self) -> u64 {
+        self.subproblems
+    }
+
+    /// The shard covered, if any.
+    pub fn shard(&self) -> Option<Shard> {
+        self.shard
+    }
+
+    /// Finished pieces: `(id, count, nodes)`, sorted by id.
+    pub fn pieces(&self) -> &[(u64, u128, u64)] {
+        &self.pieces
+    }
+
+    /// Sums over the pieces (weights applied).
+    pub fn sums(&self) -> &Sums {
+        &self.sums
+    }
+
+    /// Facts about the run that wrote the file (program version, host, seconds).
+    pub fn meta(&self) -> &BTreeMap<String, String> {
+        &self.meta
     }
 
     /// The file's kind (checked when read).

@@ -23,7 +23,7 @@ pub fn merge(args: &MergeArgs) -> Exit {
         .first()
         .filter(|_| !files_given)
         .and_then(|f| persist::Journal::read(f).ok())
-        .map(|j| j.n);
+        .map(|j| j.n());
     let board = match crate::boards::load(&args.constraints, n) {
         Ok(b) => b,
         Err(e) => return e,
