@@ -247,7 +247,7 @@ impl Journal {
 
     /// The algorithm the file names, if this program knows it.
     pub fn algorithm(&self) -> Option<Algorithm> {
-        self.algorithm.parse().ok()
+        Algorithm::from_name(&self.algorithm)
     }
 
     /// The checksum the contents call for.

@@ -333,13 +333,11 @@ fn reference_plan<'a>(
     mut paths: impl Iterator<Item = &'a Path>,
     board: Option<&Board>,
 ) -> Result<Plan, MergeProblem> {
-    let algorithm: Algorithm =
-        key.algorithm
-            .parse()
-            .map_err(|_| MergeProblem::UnknownAlgorithm {
-                path: paths.next().map(Path::to_path_buf).unwrap_or_default(),
-                name: key.algorithm.clone(),
-            })?;
+    let algorithm =
+        Algorithm::from_name(&key.algorithm).ok_or_else(|| MergeProblem::UnknownAlgorithm {
+            path: paths.next().map(Path::to_path_buf).unwrap_or_default(),
+            name: key.algorithm.clone(),
+        })?;
     let plan = match board {
         Some(b) if algorithm == Algorithm::Constrained => {
             Plan::constrained(b, Some(key.split_depth))

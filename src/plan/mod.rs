@@ -85,6 +85,15 @@ impl Algorithm {
         }
     }
 
+    /// The algorithm a file names: one of [`Algorithm::ALL`], or `constrained` for the plan
+    /// of a constrained board.
+    pub fn from_name(name: &str) -> Option<Algorithm> {
+        Algorithm::ALL
+            .into_iter()
+            .chain([Algorithm::Constrained])
+            .find(|a| a.name() == name)
+    }
+
     /// Whether a plan of this algorithm also yields the unique count.
     pub fn has_unique(self) -> bool {
         !matches!(self, Algorithm::Plain | Algorithm::Constrained)
@@ -97,12 +106,13 @@ impl fmt::Display for Algorithm {
     }
 }
 
+/// One of [`Algorithm::ALL`] by its name; `constrained` is not among them (it needs a board,
+/// [`Algorithm::from_name`]).
 impl FromStr for Algorithm {
     type Err = PlanError;
     fn from_str(s: &str) -> Result<Self, PlanError> {
         Algorithm::ALL
             .into_iter()
-            .chain([Algorithm::Constrained])
             .find(|a| a.name() == s)
             .ok_or_else(|| PlanError::UnknownAlgorithm(s.to_string()))
     }
@@ -650,6 +660,14 @@ mod tests {
         for a in Algorithm::ALL {
             assert_eq!(a.name().parse::<Algorithm>().unwrap(), a);
         }
+        // A constrained board's plan is named in files, but is not an algorithm to choose.
+        assert!("constrained".parse::<Algorithm>().is_err());
+        assert_eq!(
+            Algorithm::from_name("constrained"),
+            Some(Algorithm::Constrained)
+        );
+        assert_eq!(Algorithm::from_name("join"), Some(Algorithm::Join));
+        assert_eq!(Algorithm::from_name("fast"), None);
         let err = "fast".parse::<Algorithm>().unwrap_err().to_string();
         assert!(err.contains("'fast'"), "{err}");
     }
