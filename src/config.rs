@@ -10,6 +10,7 @@ use crate::plan::Algorithm;
 pub const MAX_THREADS: usize = 4096;
 
 /// What to count and how.
+#[non_exhaustive]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
     /// Board size, 1..=32.

@@ -12,6 +12,7 @@ use crate::shard::{Shard, ShardError};
 use crate::system::Bytes;
 
 /// Everything that can go wrong in the library.
+#[non_exhaustive]
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// The board size is outside 1..=32.
@@ -99,6 +100,33 @@ pub enum Error {
     ThreadPool(#[from] rayon::ThreadPoolBuildError),
 }
 
+impl Error {
+    /// Whether the request was refused as asked (a board, an algorithm, a split depth, a
+    /// thread count or a shard that cannot be), rather than failing while it ran: a caller
+    /// reports it as a usage error. Every variant is classed here, so a new one must be.
+    pub fn is_refusal(&self) -> bool {
+        match self {
+            Error::BoardSize(_)
+            | Error::Plan(_)
+            | Error::Threads { .. }
+            | Error::Shard(_)
+            | Error::Board(_) => true,
+            Error::Memory { .. }
+            | Error::ForeignPiece { .. }
+            | Error::Journal(_)
+            | Error::Integrity { .. }
+            | Error::NothingSampled { .. }
+            | Error::ThreadPool(_)
+            | Error::EstimateInterrupted => false,
+        }
+    }
+
+    /// Whether a stop (a signal) ended the work before it gave anything.
+    pub fn is_interruption(&self) -> bool {
+        matches!(self, Error::EstimateInterrupted)
+    }
+}
+
 impl From<PlanError> for Error {
     /// The plan's error, with a board size or a board refused where the crate's error keeps
     /// them.
@@ -112,6 +140,7 @@ impl From<PlanError> for Error {
 }
 
 /// What fits when the join algorithm's memory does not.
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MemoryAdvice {
     /// At most this many threads fit.
@@ -146,5 +175,29 @@ impl std::fmt::Display for MemoryAdvice {
                 "the bookkeeping of its pieces does not fit: cut the count into {s} shards"
             ),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refusals_interruptions_and_failures_are_told_apart() {
+        let refused = [
+            Error::from(crate::board::validate(0).unwrap_err()),
+            Error::from(PlanError::BoardNeeded),
+            Error::from(PlanError::from(crate::board::validate(40).unwrap_err())),
+            Error::Threads { asked: 9, max: 8 },
+        ];
+        for e in &refused {
+            assert!(e.is_refusal() && !e.is_interruption(), "{e}");
+        }
+        // A plan's board size arrives as the crate's own board-size error.
+        assert!(matches!(refused[2], Error::BoardSize(_)));
+        assert!(Error::EstimateInterrupted.is_interruption());
+        assert!(!Error::EstimateInterrupted.is_refusal());
+        let failed = Error::NothingSampled { seconds: 5 };
+        assert!(!failed.is_refusal() && !failed.is_interruption());
     }
 }

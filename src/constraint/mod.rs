@@ -121,6 +121,7 @@ pub struct Conflict {
 }
 
 /// Why a board cannot be made or counted: the constrained boards' own error.
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum BoardError {
     /// A size outside what the piece allows.

@@ -6,6 +6,7 @@ use crate::board::SizeError;
 use crate::constraint::BoardError;
 
 /// Why a plan cannot be made as asked.
+#[non_exhaustive]
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PlanError {
     /// The board size is outside 1..=32.

@@ -30,6 +30,7 @@ use crate::system;
 const PER_STRATUM: usize = 256;
 
 /// The projected cost of a count (or of one shard of it).
+#[non_exhaustive]
 #[derive(Clone, Debug, PartialEq)]
 pub struct Estimate {
     /// Board size.

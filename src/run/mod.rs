@@ -512,6 +512,7 @@ fn more_shards(plan: &Plan, shard: Shard, fits: impl Fn(usize) -> bool) -> Resul
 const EXACT_LOTS: u64 = 1 << 24;
 
 /// What a run did: every finished piece of its share (resumed ones included) and their sums.
+#[non_exhaustive]
 #[derive(Clone, Debug)]
 pub struct Outcome {
     /// Board size.
@@ -566,6 +567,7 @@ impl Outcome {
 }
 
 /// The result of a whole count.
+#[non_exhaustive]
 #[derive(Clone, Debug, PartialEq)]
 pub struct Counts {
     /// Board size.

@@ -45,19 +45,12 @@ impl Exit {
     /// The exit of a library error: a request the library refuses as asked is a usage
     /// error; a failure while running is a runtime one.
     pub fn of_error(e: &Error) -> Exit {
-        match e {
-            Error::BoardSize(_)
-            | Error::Plan(_)
-            | Error::Threads { .. }
-            | Error::Shard(_)
-            | Error::Board(_) => Exit::Usage,
-            Error::Memory { .. }
-            | Error::ForeignPiece { .. }
-            | Error::Journal(_)
-            | Error::Integrity { .. }
-            | Error::NothingSampled { .. }
-            | Error::ThreadPool(_) => Exit::Failed,
-            Error::EstimateInterrupted => Exit::Interrupted,
+        if e.is_refusal() {
+            Exit::Usage
+        } else if e.is_interruption() {
+            Exit::Interrupted
+        } else {
+            Exit::Failed
         }
     }
 }
