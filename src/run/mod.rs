@@ -331,6 +331,7 @@ impl Job {
             threads: self.threads,
             elapsed: begun.elapsed(),
             busy: worked.busy,
+            peak_memory: system::peak_memory(),
             pieces,
         })
     }
@@ -545,6 +546,8 @@ pub struct Outcome {
     pub elapsed: Duration,
     /// Time each worker spent inside subproblems.
     pub busy: Vec<Duration>,
+    /// The process's peak resident memory at the end of the run, where the system tells it.
+    pub peak_memory: Option<u64>,
 }
 
 impl Outcome {
@@ -561,7 +564,7 @@ impl Outcome {
             threads: self.threads,
             elapsed: self.elapsed,
             busy: self.busy.clone(),
-            peak_memory: system::peak_memory(),
+            peak_memory: self.peak_memory,
         })
     }
 }

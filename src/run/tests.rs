@@ -137,9 +137,14 @@ fn a_checkpoint_saves_a_cancelled_run_and_resumes_it() {
     assert_eq!(saved.pieces.len(), first.pieces.len());
     let job = make();
     assert_eq!(job.resumed().len(), first.pieces.len());
-    let counts = job.run(Control::default()).unwrap().counts().unwrap();
+    let outcome = job.run(Control::default()).unwrap();
+    let counts = outcome.counts().unwrap();
     assert_eq!(counts.total, 14200);
     assert_eq!(counts.unique, Some(1787));
+    // The counts are the outcome's, read again the same (the peak was taken at the end of
+    // the run, not when they are read).
+    assert_eq!(counts.peak_memory, outcome.peak_memory);
+    assert_eq!(outcome.counts(), Some(counts));
     // Another plan's job refuses the file.
     let other = Job::new(&config(12, Algorithm::Symmetry, 2))
         .unwrap()
