@@ -34,7 +34,16 @@ pub(super) struct Worked {
     pub busy: Vec<Duration>,
 }
 
-/// Counts the subproblems of `plan` whose ids are in `todo` on `threads` threads.
+/// How many threads a pool starts for `blocks` blocks of work on `threads` threads: never
+/// more than there are blocks, since a thread without one would only be started and stopped
+/// (`9 -t 4096` started 4096 threads for 82 blocks and took some 38 s to end), and at least
+/// one.
+fn pool_size(threads: usize, blocks: usize) -> usize {
+    threads.min(blocks).max(1)
+}
+
+/// Counts the subproblems of `plan` whose ids are in `todo` on `threads` threads (at most
+/// one a block of them; `busy` still has one entry per thread asked for).
 pub(super) fn execute(
     plan: &Plan,
     (layout, cache): (Layout, usize),
@@ -42,11 +51,11 @@ pub(super) fn execute(
     threads: usize,
     control: &Control<'_>,
 ) -> Result<Worked, Error> {
+    let order = schedule(plan, todo, threads);
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
+        .num_threads(pool_size(threads, order.len()))
         .thread_name(|i| format!("nqueens-worker-{i}"))
         .build()?;
-    let order = schedule(plan, todo, threads);
     if order.is_empty() {
         return Ok(Worked {
             pieces: Vec::new(),
@@ -341,6 +350,23 @@ fn mix(id: u64) -> u64 {
 mod tests {
     use super::*;
     use crate::plan::Algorithm;
+
+    #[test]
+    fn a_pool_starts_no_thread_without_work() {
+        assert_eq!(pool_size(4096, 16), 16);
+        assert_eq!(pool_size(2, 16), 2);
+        assert_eq!(pool_size(8, 0), 1);
+        // A count on far more threads than blocks: exact, with one busy entry per thread
+        // asked for.
+        let plan = Plan::build(9, Algorithm::Symmetry, None).unwrap();
+        let todo: Vec<u64> = (0..plan.len() as u64).collect();
+        let blocks = schedule(&plan, &todo, 512).len();
+        assert!(blocks < 512, "{blocks}");
+        let worked = execute(&plan, (Layout::Lists, 0), &todo, 512, &Control::default()).unwrap();
+        assert_eq!(worked.busy.len(), 512);
+        let sums = crate::tally::Sums::of(&plan, worked.pieces.iter());
+        assert_eq!(Some(sums.total), crate::known::total(9));
+    }
 
     /// Every piece of a schedule in order, with its class.
     fn pieces(order: &[Block]) -> Vec<(Subproblem, u64)> {
