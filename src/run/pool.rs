@@ -76,11 +76,31 @@ pub(super) fn execute(
     // The cost model is only worth its time where someone watches a run long enough for the
     // time left to matter; elsewhere the plan's estimates weight the progress.
     // A block's pieces are alike but for the slice: one cost stands for each of them.
+    // The pass takes seconds at n = 21 (every unit's groups are sized): a stop skips the
+    // units left, and the run ends as a stopped one.
     let costs: Vec<f64> = if control.observer.is_some() && plan.n >= MODELLED_FROM {
-        pool.install(|| order.par_iter().map(|b| engines.cost(&b.first)).collect())
+        pool.install(|| {
+            order
+                .par_iter()
+                .map(|b| {
+                    if stop.load(Ordering::Relaxed) {
+                        0.0
+                    } else {
+                        engines.cost(&b.first)
+                    }
+                })
+                .collect()
+        })
     } else {
         order.iter().map(|b| b.first.estimate).collect()
     };
+    if stop.load(Ordering::Relaxed) {
+        return Ok(Worked {
+            pieces: Vec::new(),
+            cancelled: true,
+            busy: vec![Duration::ZERO; threads],
+        });
+    }
     let (classes, class_totals) = classes_of(&order, &costs);
     let total = order
         .iter()
