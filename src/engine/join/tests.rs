@@ -3,14 +3,19 @@
 
 use super::*;
 
+/// Every unit of an n×n board counted on `q`, each times its weight: the board's total.
+fn weighted_total(q: &Quadrants, n: usize) -> u128 {
+    units(n)
+        .iter()
+        .map(|(u, w)| u128::from(count_unit(q, u).count) * u128::from(*w))
+        .sum()
+}
+
 #[test]
 fn units_add_up_to_the_known_totals() {
     for n in 1..=12 {
         let q = Quadrants::build(n);
-        let total: u128 = units(n)
-            .iter()
-            .map(|(u, w)| u128::from(count_unit(&q, u).count) * u128::from(*w))
-            .sum();
+        let total = weighted_total(&q, n);
         assert_eq!(Some(total), crate::known::total(n), "n = {n}");
     }
 }
@@ -99,10 +104,7 @@ fn streamed_units_add_up_to_the_known_totals() {
     streaming(Some((0, 1 << 8)), || {
         for n in (2..=14).chain([16]) {
             let q = Quadrants::bounded(n, 1 << 20);
-            let total: u128 = units(n)
-                .iter()
-                .map(|(u, w)| u128::from(count_unit(&q, u).count) * u128::from(*w))
-                .sum();
+            let total = weighted_total(&q, n);
             assert_eq!(Some(total), crate::known::total(n), "n = {n}");
         }
     });
@@ -177,10 +179,7 @@ fn buffers_let_go_between_units_change_no_count() {
         streaming(limits, || {
             for n in [13, 14, 16] {
                 let q = Quadrants::bounded(n, 1 << 20);
-                let total: u128 = units(n)
-                    .iter()
-                    .map(|(u, w)| u128::from(count_unit(&q, u).count) * u128::from(*w))
-                    .sum();
+                let total = weighted_total(&q, n);
                 assert_eq!(Some(total), crate::known::total(n), "n = {n}, {limits:?}");
             }
         });
