@@ -63,6 +63,27 @@ fn a_device_or_a_folder_is_never_replaced() {
 }
 
 #[test]
+fn a_result_file_that_cannot_be_made_is_refused_before_the_count() {
+    // /proc exists as a folder but takes no new file, even for the superuser: the refusal
+    // comes before the count (nothing on stdout), not after it.
+    if !Path::new("/proc").is_dir() {
+        return;
+    }
+    let out = cmd()
+        .args(["13", "--shard", "0/1", "--out", "/proc/nqueens-s.json"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("cannot be written"), "{err}");
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+#[test]
 fn a_temporary_file_left_by_a_killed_run_is_removed_by_the_next() {
     let dir = tempfile::tempdir().unwrap();
     let cp = dir.path().join("k.json");

@@ -45,21 +45,31 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
 }
 
 /// Checks, before any work, that [`write_atomic`] can write `path`: what it names is a regular
-/// file or nothing yet, in a folder that exists.
+/// file or nothing yet, in a folder that exists and takes new files (the temporary file a
+/// write makes there is made and removed, so that a folder the user may not write to, or a
+/// read-only file system, is found before hours of counting rather than after).
 pub fn check_target(path: &Path) -> io::Result<()> {
     let target = resolve(path)?;
     let dir = match target.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    if dir.is_dir() {
-        Ok(())
-    } else {
-        Err(io::Error::new(
+    if !dir.is_dir() {
+        return Err(io::Error::new(
             io::ErrorKind::NotFound,
             format!("the folder {} does not exist", dir.display()),
-        ))
+        ));
     }
+    let name = target
+        .file_name()
+        .map(|s| s.to_string_lossy().into_owned())
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file name"))?;
+    let probe = dir.join(format!(".{name}{TMP_MARK}{}", std::process::id()));
+    fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)?;
+    fs::remove_file(&probe)
 }
 
 /// The file a write to `path` replaces: `path` itself, or what its chain of symbolic links
@@ -126,6 +136,18 @@ mod tests {
             .collect();
         v.sort();
         v
+    }
+
+    #[test]
+    fn a_target_is_checked_by_making_a_file_beside_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let ok = dir.path().join("r.json");
+        check_target(&ok).unwrap();
+        assert!(names(dir.path()).is_empty(), "the probe is removed");
+        assert!(check_target(&dir.path().join("no/r.json")).is_err());
+        // A folder that exists but takes no new file, even for the superuser.
+        assert!(Path::new("/proc").is_dir());
+        assert!(check_target(Path::new("/proc/nqueens-r.json")).is_err());
     }
 
     #[test]
