@@ -84,6 +84,26 @@ fn a_result_file_that_cannot_be_made_is_refused_before_the_count() {
 }
 
 #[test]
+fn a_checkpoint_that_cannot_be_saved_prints_nothing_on_stdout() {
+    // The table's header comes with its first row: a failed count leaves stdout empty.
+    if !Path::new("/proc").is_dir() {
+        return;
+    }
+    let out = cmd()
+        .args(["12", "--checkpoint", "/proc/nqueens-c.json"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+#[test]
 fn a_temporary_file_left_by_a_killed_run_is_removed_by_the_next() {
     let dir = tempfile::tempdir().unwrap();
     let cp = dir.path().join("k.json");

@@ -206,9 +206,6 @@ fn count_one(
         return Ok(None);
     }
     job.check_memory().map_err(|e| exit::error(&e))?;
-    if std::mem::take(header) {
-        out(&output::header());
-    }
     let progress = Progress::new(&job, !args.no_progress);
     let observe = |p: &Piece, s: &Status| progress.piece(p, s);
     let result = job.run(Control {
@@ -241,6 +238,12 @@ fn count_one(
     let verdict = args
         .verify
         .then(|| known::verify(n, counts.total, counts.unique));
+    // The table's header comes with its first row, so that a count that fails (a checkpoint
+    // that cannot be written, a refused sum, threads that do not start) prints nothing on
+    // stdout.
+    if std::mem::take(header) {
+        out(&output::header());
+    }
     out(&if args.json {
         output::json_row(&counts, verdict, machine)
     } else {
