@@ -469,3 +469,17 @@ fn the_dot_tree_is_well_formed_and_renders_where_graphviz_is_installed() {
         .count();
     assert_eq!(titles, 33);
 }
+
+#[test]
+fn an_endless_board_file_is_refused_not_read_forever() {
+    // /dev/zero never ends; the read stops at a size no board comes near.
+    if !Path::new("/dev/zero").exists() {
+        return;
+    }
+    let out = cmd().args(["--board", "/dev/zero"]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("longer than"), "{err}");
+    assert!(out.stdout.is_empty());
+}

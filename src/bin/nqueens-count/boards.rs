@@ -71,20 +71,35 @@ pub fn load(args: &BoardArgs, n: Option<usize>) -> Result<Option<Board>, Exit> {
     Ok(Some(board))
 }
 
-/// A file's text (`-`: standard input); an unreadable file is bad input.
+/// The most bytes a board file is read to: the largest board (64 rows of 64 squares) with
+/// room for comments is a few KiB, and an endless input (`/dev/zero`) must not be read until
+/// memory runs out.
+const MAX_FILE_BYTES: u64 = 1 << 20;
+
+/// A file's text (`-`: standard input); an unreadable or overlong file is bad input.
 fn read(path: &Path) -> Result<String, Exit> {
     let mut text = String::new();
-    let done = if path == Path::new("-") {
-        std::io::stdin().read_to_string(&mut text).map(|_| ())
-    } else {
-        std::fs::File::open(path).and_then(|mut f| f.read_to_string(&mut text).map(|_| ()))
+    let limited = |r: &mut dyn Read, text: &mut String| {
+        r.take(MAX_FILE_BYTES + 1).read_to_string(text).map(|_| ())
     };
-    done.map_err(|e| {
+    let done = if path == Path::new("-") {
+        limited(&mut std::io::stdin(), &mut text)
+    } else {
+        std::fs::File::open(path).and_then(|mut f| limited(&mut f, &mut text))
+    };
+    let cannot = |why: String| {
         fail(
             Exit::Usage,
-            format!("{}: cannot be read: {e}", path.display()),
+            format!("{}: cannot be read: {why}", path.display()),
         )
-    })?;
+    };
+    done.map_err(|e| cannot(e.to_string()))?;
+    if text.len() as u64 > MAX_FILE_BYTES {
+        return Err(cannot(format!(
+            "longer than {} KiB, far more than any board",
+            MAX_FILE_BYTES >> 10
+        )));
+    }
     Ok(text)
 }
 
