@@ -62,25 +62,27 @@ fn a_device_or_a_folder_is_never_replaced() {
     assert!(dir.path().is_dir());
 }
 
+/// Runs the program with `args` and checks that it fails with exit 1, one line on stderr
+/// and nothing on stdout; returns the line.
+fn fails_in_one_line(args: &[&str]) -> String {
+    let out = cmd().args(args).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.is_empty(), "{args:?}: {stdout}");
+    err
+}
+
 #[test]
 fn a_result_file_that_cannot_be_made_is_refused_before_the_count() {
     // /proc exists as a folder but takes no new file, even for the superuser: the refusal
-    // comes before the count (nothing on stdout), not after it.
+    // comes before the count, not after it.
     if !Path::new("/proc").is_dir() {
         return;
     }
-    let out = cmd()
-        .args(["13", "--shard", "0/1", "--out", "/proc/nqueens-s.json"])
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{err}");
+    let err = fails_in_one_line(&["13", "--shard", "0/1", "--out", "/proc/nqueens-s.json"]);
     assert!(err.contains("cannot be written"), "{err}");
-    assert!(
-        out.stdout.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
 }
 
 #[test]
@@ -89,18 +91,7 @@ fn a_checkpoint_that_cannot_be_saved_prints_nothing_on_stdout() {
     if !Path::new("/proc").is_dir() {
         return;
     }
-    let out = cmd()
-        .args(["12", "--checkpoint", "/proc/nqueens-c.json"])
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{err}");
-    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
-    assert!(
-        out.stdout.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
+    fails_in_one_line(&["12", "--checkpoint", "/proc/nqueens-c.json"]);
 }
 
 #[test]
