@@ -17,16 +17,7 @@ const TMP_MARK: &str = ".nqueens-tmp-";
 /// then renamed over it; the folder is synced after the rename.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let target = resolve(path)?;
-    let dir = match target.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = target
-        .file_name()
-        .map(|s| s.to_string_lossy().into_owned())
-        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file name"))?;
-    remove_stale(&dir, &name);
-    let tmp = dir.join(format!(".{name}{TMP_MARK}{}", std::process::id()));
+    let (dir, tmp) = temporary(&target)?;
     let result = (|| {
         let mut f = fs::File::create(&tmp)?;
         f.write_all(bytes)?;
@@ -50,26 +41,31 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
 /// read-only file system, is found before hours of counting rather than after).
 pub fn check_target(path: &Path) -> io::Result<()> {
     let target = resolve(path)?;
-    let dir = match target.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
+    let (dir, tmp) = temporary(&target)?;
     if !dir.is_dir() {
         return Err(io::Error::new(
             io::ErrorKind::NotFound,
             format!("the folder {} does not exist", dir.display()),
         ));
     }
+    fs::File::create(&tmp)?;
+    fs::remove_file(&tmp)
+}
+
+/// The folder of `target` (a resolved path) and the temporary file a write to it uses there,
+/// with the temporary files of `target` that dead processes left removed.
+fn temporary(target: &Path) -> io::Result<(PathBuf, PathBuf)> {
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
     let name = target
         .file_name()
         .map(|s| s.to_string_lossy().into_owned())
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file name"))?;
-    let probe = dir.join(format!(".{name}{TMP_MARK}{}", std::process::id()));
-    fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&probe)?;
-    fs::remove_file(&probe)
+    remove_stale(&dir, &name);
+    let tmp = dir.join(format!(".{name}{TMP_MARK}{}", std::process::id()));
+    Ok((dir, tmp))
 }
 
 /// The file a write to `path` replaces: `path` itself, or what its chain of symbolic links
