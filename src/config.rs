@@ -13,19 +13,21 @@ pub const MAX_THREADS: usize = 4096;
 #[non_exhaustive]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
-    /// Board size, 1..=32.
-    pub n: usize,
-    /// Worker threads, 1..=[`MAX_THREADS`]; 0 means every hardware thread.
-    pub threads: usize,
-    /// Counting method.
-    pub algorithm: Algorithm,
-    /// Rows the plan pre-places; `None` picks a depth that makes plenty of subproblems.
-    pub split_depth: Option<usize>,
-    /// Bytes the run may use; `None`: what this process may use
-    /// ([`crate::system::available_memory`]).
-    pub memory: Option<u64>,
-    /// A constrained board to count instead of the empty `n`×`n` one (see [`Config::board`]).
-    pub board: Option<Board>,
+    board: Target,
+    threads: usize,
+    algorithm: Option<Algorithm>,
+    split_depth: Option<usize>,
+    memory: Option<u64>,
+}
+
+/// The board a configuration counts: its size and a method are only free for the empty
+/// board, as a constrained board carries its size and has one method.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Target {
+    /// The empty `n`×`n` board.
+    Empty(usize),
+    /// A constrained board.
+    Board(Board),
 }
 
 impl Config {
@@ -33,12 +35,11 @@ impl Config {
     /// ([`Algorithm::default_for`]) on every hardware thread.
     pub fn new(n: usize) -> Config {
         Config {
-            n,
+            board: Target::Empty(n),
             threads: 0,
-            algorithm: Algorithm::default_for(n),
+            algorithm: None,
             split_depth: None,
             memory: None,
-            board: None,
         }
     }
 
@@ -46,9 +47,7 @@ impl Config {
     /// algorithm; no symmetry, no unique count) on every hardware thread.
     pub fn board(board: Board) -> Config {
         Config {
-            n: board.n(),
-            algorithm: Algorithm::Constrained,
-            board: Some(board),
+            board: Target::Board(board),
             ..Config::new(1)
         }
     }
@@ -59,9 +58,11 @@ impl Config {
         self
     }
 
-    /// The same configuration with another algorithm.
+    /// The same configuration with another algorithm. A constrained board has one method,
+    /// [`Algorithm::Constrained`]: making a [`Job`](crate::Job) of a board's configuration
+    /// with any other is refused.
     pub fn algorithm(mut self, algorithm: Algorithm) -> Config {
-        self.algorithm = algorithm;
+        self.algorithm = Some(algorithm);
         self
     }
 
@@ -76,6 +77,46 @@ impl Config {
     pub fn memory(mut self, bytes: u64) -> Config {
         self.memory = Some(bytes);
         self
+    }
+
+    /// The board size.
+    pub fn n(&self) -> usize {
+        match &self.board {
+            Target::Empty(n) => *n,
+            Target::Board(board) => board.n(),
+        }
+    }
+
+    /// The constrained board counted, if any (else the empty board).
+    pub fn constrained_board(&self) -> Option<&Board> {
+        match &self.board {
+            Target::Empty(_) => None,
+            Target::Board(board) => Some(board),
+        }
+    }
+
+    /// The counting method: the one chosen, else the default for the board.
+    pub fn chosen_algorithm(&self) -> Algorithm {
+        match (&self.board, self.algorithm) {
+            (_, Some(algorithm)) => algorithm,
+            (Target::Empty(n), None) => Algorithm::default_for(*n),
+            (Target::Board(_), None) => Algorithm::Constrained,
+        }
+    }
+
+    /// The worker threads asked for (0: every hardware thread).
+    pub fn thread_count(&self) -> usize {
+        self.threads
+    }
+
+    /// The split depth asked for, if fixed.
+    pub fn fixed_split_depth(&self) -> Option<usize> {
+        self.split_depth
+    }
+
+    /// The memory budget asked for, if any.
+    pub fn memory_budget(&self) -> Option<u64> {
+        self.memory
     }
 
     /// The worker threads a run of this configuration uses.

@@ -1,4 +1,6 @@
-//! The library's one error type: every way a count can be refused or fail, as values.
+//! The runner's error, which the library's public functions return: every way a count can be
+//! refused or fail, as values. It sits just below the runner: the layers under it have their
+//! own errors (board size, shard, constrained board, plan, journal), which it holds.
 //!
 //! Messages speak of the values involved (board sizes, depths, bytes, threads), never of
 //! command-line flags: the library does not know how it was called. The command line adds its

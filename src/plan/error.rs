@@ -49,6 +49,12 @@ pub enum PlanError {
         /// Largest allowed.
         largest: usize,
     },
+    /// Another method asked for on a constrained board, which only the constrained search
+    /// counts.
+    #[error(
+        "a constrained board is counted by the constrained search; the {0} algorithm cannot count it"
+    )]
+    MethodForBoard(crate::plan::Algorithm),
     /// A constrained count asked for without its board.
     #[error("the constrained algorithm counts a given board: build its plan from the board")]
     BoardNeeded,

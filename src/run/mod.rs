@@ -28,7 +28,7 @@ use crate::engine::join;
 use crate::engine::join::Layout;
 use crate::error::{Error, MemoryAdvice};
 use crate::persist::{Journal, JournalError, Kind, Recorder, Shard};
-use crate::plan::{Algorithm, Plan};
+use crate::plan::{Algorithm, Plan, PlanError};
 use crate::system::{self, Bytes};
 use crate::tally::{Piece, Sums};
 
@@ -68,21 +68,23 @@ pub struct Job {
 impl Job {
     /// Checks `config` and builds its plan.
     pub fn new(config: &Config) -> Result<Job, Error> {
-        if config.threads > MAX_THREADS {
+        if config.thread_count() > MAX_THREADS {
             return Err(Error::Threads {
-                asked: config.threads,
+                asked: config.thread_count(),
                 max: MAX_THREADS,
             });
         }
-        let plan = match &config.board {
-            Some(board) => Plan::constrained(board, config.split_depth)?,
-            None => Plan::build(config.n, config.algorithm, config.split_depth)?,
+        let depth = config.fixed_split_depth();
+        let plan = match (config.constrained_board(), config.chosen_algorithm()) {
+            (Some(board), Algorithm::Constrained) => Plan::constrained(board, depth)?,
+            (Some(_), other) => return Err(PlanError::MethodForBoard(other).into()),
+            (None, algorithm) => Plan::build(config.n(), algorithm, depth)?,
         };
         Ok(Job {
             plan,
-            fixed_depth: config.split_depth.is_some(),
+            fixed_depth: depth.is_some(),
             threads: config.resolved_threads().min(MAX_THREADS),
-            memory: config.memory,
+            memory: config.memory_budget(),
             shard: None,
             resumed: BTreeMap::new(),
             checkpoint: None,

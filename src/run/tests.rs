@@ -161,6 +161,32 @@ fn thread_counts_past_the_bound_are_refused() {
     assert_eq!(Job::new(&Config::new(4).threads(3)).unwrap().threads(), 3);
 }
 
+#[test]
+fn a_board_is_counted_by_its_one_method_and_keeps_its_size() {
+    use crate::constraint::{Board, PieceKind};
+    let board = Board::empty(6, PieceKind::Queen).unwrap();
+    let config = Config::board(board.clone());
+    assert_eq!(
+        (config.n(), config.chosen_algorithm()),
+        (6, Algorithm::Constrained)
+    );
+    assert_eq!(config.constrained_board(), Some(&board));
+    let job = Job::new(&config.clone().algorithm(Algorithm::Constrained)).unwrap();
+    assert_eq!(
+        job.run(Control::default()).unwrap().counts().unwrap().total,
+        4
+    );
+    for other in Algorithm::ALL {
+        let err = Job::new(&config.clone().algorithm(other)).unwrap_err();
+        assert!(
+            matches!(err, Error::Plan(PlanError::MethodForBoard(a)) if a == other),
+            "{err}"
+        );
+    }
+    assert_eq!(Config::new(9).chosen_algorithm(), Algorithm::default_for(9));
+    assert_eq!(Config::new(9).constrained_board(), None);
+}
+
 /// The budget of a whole count of `plan` on `threads` threads with `available` bytes.
 fn whole(plan: &Plan, threads: usize, available: Option<u64>) -> Budget {
     Budget {
