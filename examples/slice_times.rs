@@ -45,7 +45,7 @@ fn main() {
         for index in chosen {
             let sub = plan.subproblem(first + index);
             let key = match sub.work {
-                Work::Join { unit, .. } => format!("{:x}", stratum(n, &unit)),
+                Work::Join { unit, .. } => stratum(n, &unit).to_string(),
                 _ => format!("{:.3e}", sub.estimate),
             };
             let begun = std::time::Instant::now();

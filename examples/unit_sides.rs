@@ -38,7 +38,7 @@ fn main() {
     let q = Quadrants::bounded(n, 0);
     let units = join::units(n);
     let ids: Vec<usize> = (0..units.len())
-        .filter(|&i| join::stratum(n, &units[i].0) & 0xff == north)
+        .filter(|&i| u32::from(join::stratum(n, &units[i].0).north_rows) == north)
         .collect();
     assert!(
         !ids.is_empty(),
@@ -133,7 +133,7 @@ fn one_thread(n: usize, k: usize, of: u64) {
     let mut chosen = Vec::new();
     for north in 0..=geo.h as u32 {
         let ids: Vec<usize> = (0..units.len())
-            .filter(|&i| join::stratum(n, &units[i].0) & 0xff == north)
+            .filter(|&i| u32::from(join::stratum(n, &units[i].0).north_rows) == north)
             .collect();
         if !ids.is_empty() {
             chosen.extend((0..k).map(|k| (north, units[ids[(k * 7919 + 13) % ids.len()]].0)));

@@ -18,7 +18,7 @@ fn main() {
     let per: usize = args.next().map_or(2, |s| s.parse().expect("a count"));
     let q = Quadrants::bounded(n, 256 << 20);
     let units = join::units(n);
-    let mut strata: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
+    let mut strata: BTreeMap<join::Stratum, Vec<usize>> = BTreeMap::new();
     for (i, (u, _)) in units.iter().enumerate() {
         strata.entry(join::stratum(n, u)).or_default().push(i);
     }
@@ -42,7 +42,7 @@ fn main() {
         let mean = secs.iter().sum::<f64>() / secs.len() as f64;
         let max = secs.iter().copied().fold(0.0, f64::max);
         total += mean * ids.len() as f64;
-        println!("{stratum:x}\t{}\t{mean:.3}\t{max:.3}", ids.len());
+        println!("{stratum}\t{}\t{mean:.3}\t{max:.3}", ids.len());
     }
     println!(
         "n = {n}: {} units, {:.0} CPU-hours projected, {:.2} s a unit on average",

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::Shard;
-use crate::plan::{Algorithm, Plan};
+use crate::plan::{Algorithm, Plan, PlanHash};
 use crate::tally::{Piece, Sums};
 
 /// Why a journal file was refused or could not be written.
@@ -88,11 +88,11 @@ pub enum Problem {
         /// The file's split depth.
         file_depth: usize,
         /// The file's plan hash.
-        file_plan: String,
+        file_plan: PlanHash,
         /// This run's split depth.
         run_depth: usize,
         /// This run's plan hash.
-        run_plan: String,
+        run_plan: PlanHash,
     },
     /// Written for another shard, or for a whole run when a shard runs (or the reverse).
     #[error("written for {}, not {}", describe(.file), describe(.run))]
@@ -162,8 +162,8 @@ pub struct Journal {
     pub(crate) algorithm: String,
     /// The plan's split depth.
     pub(crate) split_depth: usize,
-    /// The plan's hash (16 hex digits).
-    pub(crate) plan: String,
+    /// The plan's hash.
+    pub(crate) plan: PlanHash,
     /// Subproblems in the whole plan.
     pub(crate) subproblems: u64,
     /// The shard covered, if any.
@@ -188,7 +188,7 @@ impl Journal {
             n: plan.n,
             algorithm: plan.algorithm.name().to_string(),
             split_depth: plan.split_depth,
-            plan: plan.hash_hex(),
+            plan: plan.hash(),
             subproblems: plan.len() as u64,
             shard,
             pieces: Vec::new(),
@@ -210,9 +210,9 @@ impl Journal {
         self.split_depth
     }
 
-    /// The plan's hash, as 16 hex digits.
-    pub fn plan_hash(&self) -> &str {
-        &self.plan
+    /// The plan's hash.
+    pub fn plan_hash(&self) -> PlanHash {
+        self.plan
     }
 
     /// Subproblems in the whole plan.
@@ -344,12 +344,12 @@ impl Journal {
                 run: plan.algorithm,
             });
         }
-        if self.plan != plan.hash_hex() || self.subproblems != plan.len() as u64 {
+        if self.plan != plan.hash() || self.subproblems != plan.len() as u64 {
             return Err(Problem::Plan {
                 file_depth: self.split_depth,
-                file_plan: self.plan.clone(),
+                file_plan: self.plan,
                 run_depth: plan.split_depth,
-                run_plan: plan.hash_hex(),
+                run_plan: plan.hash(),
             });
         }
         if self.shard != shard {

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use super::{Journal, JournalError, Kind, Problem};
 use crate::constraint::Board;
-use crate::plan::{Algorithm, Plan, PlanError};
+use crate::plan::{Algorithm, Plan, PlanError, PlanHash};
 use crate::tally::Sums;
 
 /// A verified merge.
@@ -21,7 +21,7 @@ pub struct Merged {
     /// Number of shards.
     pub shards: u64,
     /// The plan's hash.
-    pub plan: String,
+    pub plan: PlanHash,
     /// Sums over all shards.
     pub sums: Sums,
     /// Unique solutions, when the algorithm counts them.
@@ -40,7 +40,7 @@ pub struct PlanKey {
     /// Split depth.
     pub split_depth: usize,
     /// Plan hash.
-    pub plan: String,
+    pub plan: PlanHash,
     /// Shard count.
     pub shards: u64,
 }
@@ -51,7 +51,7 @@ impl PlanKey {
             n: j.n,
             algorithm: j.algorithm.clone(),
             split_depth: j.split_depth,
-            plan: j.plan.clone(),
+            plan: j.plan,
             shards: j.shard.map_or(0, |s| s.count),
         }
     }
@@ -101,9 +101,9 @@ pub enum MergeProblem {
     )]
     OtherPlan {
         /// The files' hash.
-        theirs: String,
+        theirs: PlanHash,
         /// This program's.
-        ours: String,
+        ours: PlanHash,
         /// Board size.
         n: usize,
         /// Algorithm.
@@ -345,10 +345,10 @@ fn reference_plan<'a>(
         _ => Plan::build(key.n, algorithm, Some(key.split_depth)),
     }
     .map_err(MergeProblem::ImpossiblePlan)?;
-    if plan.hash_hex() != key.plan {
+    if plan.hash() != key.plan {
         return Err(MergeProblem::OtherPlan {
-            theirs: key.plan.clone(),
-            ours: plan.hash_hex(),
+            theirs: key.plan,
+            ours: plan.hash(),
             n: key.n,
             algorithm,
             split_depth: key.split_depth,

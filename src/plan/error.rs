@@ -55,6 +55,9 @@ pub enum PlanError {
         "a constrained board is counted by the constrained search; the {0} algorithm cannot count it"
     )]
     MethodForBoard(crate::plan::Algorithm),
+    /// A plan hash that is not 16 lowercase hex digits.
+    #[error("'{0}' is not a plan hash: 16 lowercase hex digits")]
+    BadHash(String),
     /// A constrained count asked for without its board.
     #[error("the constrained algorithm counts a given board: build its plan from the board")]
     BoardNeeded,

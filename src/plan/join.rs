@@ -100,12 +100,10 @@ const STREAMED_FROM: usize = 28;
 /// The measured mean seconds of a unit's stratum, where measured.
 fn unit_seconds(n: usize, unit: &join::Unit) -> Option<f64> {
     let stratum = join::stratum(n, unit);
-    let two = stratum >> 8 == 1;
-    let north = (stratum & 0xff) as usize;
     STRATUM_SECONDS
         .iter()
-        .find(|&&(m, t, _)| m == n && t == two)
-        .and_then(|(_, _, by)| by.get(north))
+        .find(|&&(m, two, _)| m == n && two == stratum.two_middles)
+        .and_then(|(_, _, by)| by.get(usize::from(stratum.north_rows)))
         .copied()
 }
 

@@ -19,6 +19,7 @@
 //! unique count (Burnside's lemma, [`crate::symmetry`]; `invariants.rs`). Which lots of the
 //! plan a shard owns is `shards.rs`.
 
+mod class;
 pub mod constellation;
 mod constrained;
 mod entries;
@@ -38,6 +39,7 @@ use crate::engine::join::{MAX_JOIN_N, Unit};
 use crate::engine::kernel::{Frame, Start};
 use entries::Entries;
 
+pub use class::Class;
 pub use error::PlanError;
 pub use shards::LOT_SLICES;
 
@@ -115,6 +117,42 @@ impl FromStr for Algorithm {
             .into_iter()
             .find(|a| a.name() == s)
             .ok_or_else(|| PlanError::UnknownAlgorithm(s.to_string()))
+    }
+}
+
+/// A plan's fingerprint ([`Plan::hash`]), written in files as 16 lowercase hex digits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PlanHash(u64);
+
+impl fmt::Display for PlanHash {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:016x}", self.0)
+    }
+}
+
+impl FromStr for PlanHash {
+    type Err = PlanError;
+
+    /// Exactly 16 lowercase hex digits, as written.
+    fn from_str(s: &str) -> Result<PlanHash, PlanError> {
+        let digits = s.len() == 16 && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+        match u64::from_str_radix(s, 16) {
+            Ok(h) if digits => Ok(PlanHash(h)),
+            _ => Err(PlanError::BadHash(s.chars().take(40).collect())),
+        }
+    }
+}
+
+impl serde::Serialize for PlanHash {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for PlanHash {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<PlanHash, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
     }
 }
 
@@ -483,8 +521,8 @@ impl Plan {
 
     /// The fingerprint of the whole plan: results made for one plan are never mixed into
     /// another.
-    pub fn hash(&self) -> u64 {
-        self.hash
+    pub fn hash(&self) -> PlanHash {
+        PlanHash(self.hash)
     }
 
     /// The row layout the kernel searches for frame `frame` of a [`Work::Complete`] piece.
@@ -500,11 +538,6 @@ impl Plan {
     /// Whether the plan also yields the unique count.
     pub fn has_unique(&self) -> bool {
         self.algorithm.has_unique()
-    }
-
-    /// The plan's hash as 16 hex digits, as written in files.
-    pub fn hash_hex(&self) -> String {
-        format!("{:016x}", self.hash)
     }
 
     fn fingerprint(&self) -> u64 {
@@ -624,6 +657,32 @@ impl Plan {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_plan_hash_is_written_and_read_as_sixteen_hex_digits() {
+        let plan = Plan::build(10, Algorithm::Symmetry, None).unwrap();
+        let text = plan.hash().to_string();
+        assert_eq!(text.len(), 16);
+        assert_eq!(text.parse::<PlanHash>().unwrap(), plan.hash());
+        let json = serde_json::to_string(&plan.hash()).unwrap();
+        assert_eq!(json, format!("\"{text}\""));
+        assert_eq!(
+            serde_json::from_str::<PlanHash>(&json).unwrap(),
+            plan.hash()
+        );
+        for bad in [
+            "",
+            "0123",
+            &text.to_uppercase(),
+            &format!("{text}0"),
+            "+123456789abcdef",
+            "0x23456789abcdef",
+        ] {
+            if bad != text {
+                assert!(bad.parse::<PlanHash>().is_err(), "{bad}");
+            }
+        }
+    }
 
     #[test]
     fn ids_are_positions_and_plans_are_deterministic() {

@@ -22,7 +22,7 @@ use super::Job;
 use super::allocation::{Allocation, largest_spread, mean_variance};
 use crate::engine::join::{self, Layout};
 use crate::error::Error;
-use crate::plan::{Algorithm, Plan, Subproblem, Work};
+use crate::plan::{Algorithm, Class, Plan, Subproblem};
 use crate::random::XorShift;
 use crate::system;
 
@@ -91,20 +91,6 @@ impl Estimate {
     }
 }
 
-/// A class of subproblems of similar cost.
-fn stratum(plan: &Plan, work: &Work, estimate: f64) -> u64 {
-    match *work {
-        Work::Join { unit, .. } => u64::from(join::stratum(plan.n, &unit)),
-        Work::Complete { frame, .. } => {
-            let family = plan.family(frame).map_or(0, |f| f as u64);
-            let size = estimate.max(1.0).log2().floor() as u64;
-            1 << 32 | family << 16 | size
-        }
-        Work::Invariant { quarter, .. } => 2 << 32 | u64::from(quarter),
-        Work::Constrained { .. } => 3 << 32 | estimate.max(1.0).log2().floor() as u64,
-    }
-}
-
 impl Job {
     /// Projects the cost of running this job ([`Estimate`]) by timing a sample of its
     /// subproblems for about `budget` (plus the set-up), drawn with `seed`; raising `cancel`
@@ -124,11 +110,9 @@ impl Job {
         // millions of pieces is never listed.
         let mut rng = XorShift::new(seed);
         // Per stratum: its subproblems, the entries seen, and the sample.
-        let mut strata: BTreeMap<u64, (usize, u64, Vec<u64>)> = BTreeMap::new();
+        let mut strata: BTreeMap<Class, (usize, u64, Vec<u64>)> = BTreeMap::new();
         let mut draw = |s: &Subproblem, slices: u64, rng: &mut XorShift| {
-            let (size, seen, kept) = strata
-                .entry(stratum(plan, &s.work, s.estimate))
-                .or_default();
+            let (size, seen, kept) = strata.entry(plan.class(s)).or_default();
             // The slices of an entry (a join unit, a kernel search) are alike but for the
             // slice, and a stratum holds slices alike in cost (the join units of a stratum are
             // cut alike; kernel searches fall into strata by the size of a slice): one entry
@@ -164,7 +148,7 @@ impl Job {
         let todo: usize = strata.values().map(|s| s.0).sum();
         // Each stratum's sample in a seeded random order, and the strata first sampled in
         // one ([`Allocation`]).
-        let keys: Vec<u64> = strata.keys().copied().collect();
+        let keys: Vec<Class> = strata.keys().copied().collect();
         let sizes: Vec<usize> = strata.values().map(|s| s.0).collect();
         let queues: Vec<Vec<u64>> = strata
             .into_values()

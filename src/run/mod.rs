@@ -148,9 +148,9 @@ impl Job {
         let journal = match existing {
             Some(j) => {
                 if !self.fixed_depth
-                    && j.plan != self.plan.hash_hex()
+                    && j.plan != self.plan.hash()
                     && let Ok(p) = self.plan.resplit(j.split_depth)
-                    && p.hash_hex() == j.plan
+                    && p.hash() == j.plan
                 {
                     self.plan = p;
                 }

@@ -17,10 +17,10 @@ use std::time::{Duration, Instant};
 
 use super::Control;
 use super::prepared::Prepared;
-use super::status::Tracker;
+use super::status::{Classes, Tracker};
 use crate::engine::join::Layout;
 use crate::error::Error;
-use crate::plan::{Plan, Subproblem, Work};
+use crate::plan::{Class, Plan, Subproblem, Work};
 use crate::tally::Piece;
 
 /// What the workers did.
@@ -213,7 +213,7 @@ fn schedule(plan: &Plan, todo: &[u64], threads: usize) -> Vec<Block> {
     // out), so that at any time the threads run the same mix of pieces: the time left can cost
     // each class at a rate measured on many of its pieces, in the company they will keep.
     let weight = |b: &Block| b.first.estimate.max(f64::MIN_POSITIVE) * f64::from(b.len);
-    let mut queues: HashMap<u64, (f64, f64, VecDeque<usize>)> = HashMap::new();
+    let mut queues: HashMap<Option<Class>, (f64, f64, VecDeque<usize>)> = HashMap::new();
     for (i, b) in order.iter().enumerate() {
         let q = queues.entry(b.key).or_default();
         q.0 += weight(b);
@@ -223,7 +223,7 @@ fn schedule(plan: &Plan, todo: &[u64], threads: usize) -> Vec<Block> {
     // a class's first small piece look slow.
     let warm = (WARM_UP * threads).min(order.len());
     let mut positions: Vec<usize> = (0..warm).collect();
-    let mut heap: BinaryHeap<(Reverse<Share>, u64)> = BinaryHeap::new();
+    let mut heap: BinaryHeap<(Reverse<Share>, Option<Class>)> = BinaryHeap::new();
     for (&key, q) in &mut queues {
         while let Some(&i) = q.2.front().filter(|&&i| i < warm) {
             q.2.pop_front();
@@ -258,7 +258,7 @@ struct Block {
     /// The pieces: `first` and the slices after it.
     len: u32,
     /// The class of its pieces for the time left ([`class_key`]).
-    key: u64,
+    key: Option<Class>,
 }
 
 /// The blocks of the subproblems `todo` (in increasing order) of `plan`.
@@ -309,27 +309,19 @@ impl Ord for Share {
 /// Pieces a thread the schedule gives, largest first, before the classes start their pace.
 const WARM_UP: usize = 2;
 
-/// The class of a piece for the time left ([`Tracker`]): kernel pieces by family and by the
-/// half-octave of their estimate, join units together (their cost model is calibrated), and
-/// the small searches of the unique count apart.
-fn class_key(plan: &Plan, s: &Subproblem) -> u64 {
-    let size = (2.0 * s.estimate.max(1.0).log2()).floor() as u64;
-    match s.work {
-        Work::Complete { frame, .. } => {
-            let family = plan.family(frame).map_or(0, |f| f as u64);
-            2 << 32 | family << 16 | size
-        }
-        Work::Constrained { .. } => 3 << 32 | size,
-        Work::Join { .. } => 0,
-        // The quarter-turn searches take next to nothing, the half-turn ones seconds.
-        Work::Invariant { quarter, .. } => 1 | u64::from(quarter) << 1,
+/// The class a piece is paced with for the time left ([`Tracker`]): its [`Class`], but the
+/// join units all together (`None`), as their cost model is calibrated.
+fn class_key(plan: &Plan, s: &Subproblem) -> Option<Class> {
+    match plan.class(s) {
+        Class::Join(_) => None,
+        class => Some(class),
     }
 }
 
 /// The dense class index of each block (of cost `costs[i]` a piece), and the cost and the
 /// number of pieces of each class.
-fn classes_of(blocks: &[Block], costs: &[f64]) -> (Vec<usize>, (Vec<f64>, Vec<usize>)) {
-    let mut index: HashMap<u64, usize> = HashMap::new();
+fn classes_of(blocks: &[Block], costs: &[f64]) -> (Vec<usize>, Classes) {
+    let mut index: HashMap<Option<Class>, usize> = HashMap::new();
     let mut totals = Vec::new();
     let mut pieces = Vec::new();
     let classes = blocks
@@ -347,7 +339,11 @@ fn classes_of(blocks: &[Block], costs: &[f64]) -> (Vec<usize>, (Vec<f64>, Vec<us
             k
         })
         .collect();
-    (classes, (totals, pieces))
+    let totals = Classes {
+        cost: totals,
+        pieces,
+    };
+    (classes, totals)
 }
 
 /// Boards from which an observed run weights its progress by the engines' cost model
@@ -389,7 +385,7 @@ mod tests {
     }
 
     /// Every piece of a schedule in order, with its class.
-    fn pieces(order: &[Block]) -> Vec<(Subproblem, u64)> {
+    fn pieces(order: &[Block]) -> Vec<(Subproblem, Option<Class>)> {
         order
             .iter()
             .flat_map(|b| (0..b.len).map(move |i| (b.first.slice_after(u64::from(i)), b.key)))
@@ -444,7 +440,7 @@ mod tests {
             assert!(order.iter().all(|(s, k)| class_key(&plan, s) == *k));
             // Halfway through the schedule, every class of many pieces has had about half of
             // its estimate handed out.
-            let mut total: HashMap<u64, (f64, usize)> = HashMap::new();
+            let mut total: HashMap<Option<Class>, (f64, usize)> = HashMap::new();
             for (s, k) in &order {
                 let t = total.entry(*k).or_default();
                 t.0 += s.estimate;
@@ -452,7 +448,7 @@ mod tests {
             }
             assert!(total.len() > 2, "n = {n}: {} classes", total.len());
             let all: f64 = total.values().map(|t| t.0).sum();
-            let (mut so_far, mut given) = (0.0, HashMap::<u64, f64>::new());
+            let (mut so_far, mut given) = (0.0, HashMap::<Option<Class>, f64>::new());
             for (s, k) in &order {
                 if so_far >= all / 2.0 {
                     break;
@@ -465,7 +461,7 @@ mod tests {
                 if *count >= 16 {
                     assert!(
                         (0.3..=0.7).contains(&share),
-                        "n = {n}: class {k:x} at {share}"
+                        "n = {n}: class {k:?} at {share}"
                     );
                 }
             }

@@ -44,9 +44,7 @@ pub(super) struct Tracker {
     total: f64,
     todo: usize,
     threads: usize,
-    /// The modelled cost of each class, and its number of pieces.
-    class_totals: Vec<f64>,
-    class_pieces: Vec<usize>,
+    classes: Classes,
     state: Mutex<Tally>,
     started: Instant,
 }
@@ -62,24 +60,28 @@ struct Tally {
     classes: Vec<(f64, f64)>,
 }
 
+/// The classes of the pieces to run, by dense index: the modelled cost of each and its
+/// number of pieces.
+#[derive(Debug, Default)]
+pub(super) struct Classes {
+    /// Modelled cost of each class.
+    pub cost: Vec<f64>,
+    /// Pieces of each class.
+    pub pieces: Vec<usize>,
+}
+
 impl Tracker {
     /// A tracker for `todo` pieces of `total` estimated work on `threads` threads, the work
     /// of each class in `class_totals`; its clock starts now.
-    pub fn new(
-        total: f64,
-        todo: usize,
-        threads: usize,
-        (class_totals, class_pieces): (Vec<f64>, Vec<usize>),
-    ) -> Tracker {
-        let classes = vec![(0.0, 0.0); class_totals.len()];
+    pub fn new(total: f64, todo: usize, threads: usize, classes: Classes) -> Tracker {
+        let done = vec![(0.0, 0.0); classes.cost.len()];
         Tracker {
             total,
             todo,
             threads,
-            class_totals,
-            class_pieces,
+            classes,
             state: Mutex::new(Tally {
-                classes,
+                classes: done,
                 ..Tally::default()
             }),
             started: Instant::now(),
@@ -97,7 +99,7 @@ impl Tracker {
             c.0 += work;
             c.1 += seconds;
         }
-        let busy_left = seconds_left(&self.class_totals, &self.class_pieces, &st);
+        let busy_left = seconds_left(&self.classes.cost, &self.classes.pieces, &st);
         let (done, work_done, busy) = (st.done, st.work, st.busy);
         drop(st);
         let elapsed = self.started.elapsed();
@@ -194,7 +196,15 @@ mod tests {
 
     #[test]
     fn the_tracker_counts_pieces_and_work() {
-        let t = Tracker::new(10.0, 4, 1, (vec![10.0], vec![4]));
+        let t = Tracker::new(
+            10.0,
+            4,
+            1,
+            Classes {
+                cost: vec![10.0],
+                pieces: vec![4],
+            },
+        );
         t.finished(2.0, 0, 0.2);
         let s = t.finished(3.0, 0, 0.3);
         assert_eq!((s.done, s.todo), (2, 4));

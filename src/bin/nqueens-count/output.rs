@@ -9,6 +9,7 @@ use std::path::Path;
 
 use nqueens::known::Verdict;
 use nqueens::persist::{Merged, Shard};
+use nqueens::plan::PlanHash;
 use nqueens::system::{Bytes, Machine};
 use nqueens::{Counts, Outcome};
 use serde::Serialize;
@@ -106,7 +107,7 @@ struct Row<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     shards: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    plan: Option<&'a str>,
+    plan: Option<PlanHash>,
     #[serde(skip_serializing_if = "Option::is_none")]
     shard_seconds: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -177,7 +178,7 @@ pub fn merge_line(m: &Merged, verdict: Option<Verdict>, json: bool) -> String {
             unique: Some(m.unique),
             algorithm: Some(m.algorithm.name()),
             shards: Some(m.shards),
-            plan: Some(&m.plan),
+            plan: Some(m.plan),
             nodes: Some(m.sums.nodes),
             shard_seconds: Some((m.shard_seconds * 1000.0).round() / 1000.0),
             verified: verdict.map(verdict_name),

@@ -76,7 +76,7 @@ pub use matching::{count_fitting, count_fitting_until, count_slice_until, time_f
 pub use memory::{LISTS_BY_DEFAULT_UNTIL, Layout, MAX_JOIN_N, MAX_LISTED_N, memory_needed};
 pub use quadrant::Quadrants;
 pub use tables::Tables;
-pub use units::{Middle, Unit, for_each_unit, stratum, units};
+pub use units::{Middle, Stratum, Unit, for_each_unit, stratum, units};
 
 use halves::{each_half, halves, halves_even, side_pairs};
 use matching::count_part_until;

@@ -106,16 +106,36 @@ pub fn for_each_unit(n: usize, mut f: impl FnMut(Unit, u8)) {
     }
 }
 
-/// A class of units of similar cost, for sampling them: whether two middle queens are placed
-/// (odd n, off the centre) and how many east rows lie in the north half (the split of the
-/// row set between the quadrants decides the sizes of its groups).
-pub fn stratum(n: usize, unit: &Unit) -> u32 {
+/// A class of units of similar cost ([`stratum`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Stratum {
+    /// Whether two middle queens are placed (odd n, off the centre).
+    pub two_middles: bool,
+    /// How many east rows lie in the north half: the split of the row set between the
+    /// quadrants decides the sizes of its groups.
+    pub north_rows: u8,
+}
+
+impl std::fmt::Display for Stratum {
+    /// `north_rows`, with a `+2` for two middle queens: `5`, `5+2`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let two = if self.two_middles { "+2" } else { "" };
+        write!(f, "{}{two}", self.north_rows)
+    }
+}
+
+/// The class of units of similar cost that `unit` is in, for sampling them and for cutting
+/// them into slices.
+pub fn stratum(n: usize, unit: &Unit) -> Stratum {
     let geo = Geometry::new(n);
-    let two = unit
+    let two_middles = unit
         .middle
         .is_some_and(|m| usize::from(m.column_queen) != geo.h);
     let north = unit.east_rows & ((1u32 << geo.h) - 1);
-    (u32::from(two) << 8) | north.count_ones()
+    Stratum {
+        two_middles,
+        north_rows: north.count_ones() as u8,
+    }
 }
 
 /// The canonical middle-queen pairs of an odd board with their orbit sizes.

@@ -1,0 +1,90 @@
+//! The classes of pieces alike in cost: one classing for the two places that group pieces by
+//! cost, the estimate (which samples each class apart, stratified sampling) and the pool's
+//! time left (which paces each class by its own measured rate).
+
+use super::{Family, Plan, Subproblem, Work};
+use crate::engine::join::{self, Stratum};
+
+/// A class of pieces alike in cost ([`Plan::class`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Class {
+    /// Join units of one stratum: their row sets split alike between the quadrants.
+    Join(Stratum),
+    /// Kernel searches of one family whose estimates lie in one half-octave.
+    Search {
+        /// The family of the search's frame (none for plans without frames).
+        family: Option<Family>,
+        /// `floor(2 log2 estimate)`: the half-octave of the estimate.
+        size: u32,
+    },
+    /// The searches of the unique count: the quarter-turn ones take next to nothing, the
+    /// half-turn ones seconds.
+    Invariant {
+        /// Quarter turn rather than half turn.
+        quarter: bool,
+    },
+    /// Searches of a constrained board whose estimates lie in one half-octave.
+    Constrained {
+        /// `floor(2 log2 estimate)`.
+        size: u32,
+    },
+}
+
+/// The half-octave of an estimate: estimates within a factor of √2 share it.
+fn half_octave(estimate: f64) -> u32 {
+    (2.0 * estimate.max(1.0).log2()).floor() as u32
+}
+
+impl Plan {
+    /// The class of piece or entry `s` of this plan.
+    pub fn class(&self, s: &Subproblem) -> Class {
+        match s.work {
+            Work::Join { unit, .. } => Class::Join(join::stratum(self.n, &unit)),
+            Work::Complete { frame, .. } => Class::Search {
+                family: self.family(frame),
+                size: half_octave(s.estimate),
+            },
+            Work::Invariant { quarter, .. } => Class::Invariant { quarter },
+            Work::Constrained { .. } => Class::Constrained {
+                size: half_octave(s.estimate),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::Algorithm;
+
+    #[test]
+    fn estimates_within_a_half_octave_share_a_class() {
+        assert_eq!(half_octave(0.0), 0);
+        assert_eq!(half_octave(1.0), 0);
+        assert_eq!(half_octave(1.4), 0);
+        assert_eq!(half_octave(1.5), 1);
+        assert_eq!(half_octave(4.0), 4);
+        assert_eq!(half_octave(5.0), 4);
+    }
+
+    #[test]
+    fn every_kind_of_work_has_its_class() {
+        let join = Plan::build(15, Algorithm::Join, None).unwrap();
+        let (first, _) = join.entries().next().unwrap();
+        assert!(matches!(join.class(&first), Class::Join(_)));
+        let symmetry = Plan::build(12, Algorithm::Symmetry, None).unwrap();
+        let classes: std::collections::BTreeSet<Class> = symmetry
+            .entries()
+            .map(|(s, _)| symmetry.class(&s))
+            .collect();
+        assert!(classes.contains(&Class::Invariant { quarter: true }));
+        assert!(classes.contains(&Class::Invariant { quarter: false }));
+        assert!(classes.iter().any(|c| matches!(
+            c,
+            Class::Search {
+                family: Some(Family::Corner),
+                ..
+            }
+        )));
+    }
+}
