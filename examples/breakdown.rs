@@ -34,8 +34,8 @@ fn main() {
                 plan.family(frame).expect("a kernel frame").describe(),
                 u128::from(weight),
             ),
-            Work::Invariant { quarter: false, .. } => ("half-turn invariant (unique)", 1),
-            Work::Invariant { quarter: true, .. } => ("quarter-turn invariant (unique)", 1),
+            Work::HalfTurn { .. } => ("half-turn invariant (unique)", 1),
+            Work::QuarterTurn { .. } => ("quarter-turn invariant (unique)", 1),
             Work::Constrained { .. } => ("constrained board", 1),
             Work::Join { unit, weight } => match unit.middle {
                 None => ("join: row sets", u128::from(weight)),

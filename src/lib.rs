@@ -5,7 +5,7 @@
 //! a [`Job`] runs them on a local thread pool, with cancellation, progress, checkpoints and
 //! shards (`run`, `persist`); the engines count each subproblem: an iterative bitmask backtrack
 //! for the `plain` and `symmetry` plans, half-boards from quadrant lists paired by diagonal
-//! patterns for `join`, the default for n = 12 and 14..=23 ([`internals`]); [`Sums`] add the
+//! patterns for `join`, the default from n = 14 on and for 12 ([`Algorithm::default_for`]); [`Sums`] add the
 //! pieces up in `u128`. The library never prints and never touches rayon's global pool, so it
 //! can be embedded anywhere. `ARCHITECTURE.md` maps each stage to its files.
 //!
@@ -44,7 +44,7 @@
 //! let job = Job::new(&Config::new(12).threads(2)).unwrap();
 //! let (stop, done) = (AtomicBool::new(false), AtomicUsize::new(0));
 //! let observe = |_: &Piece, _: &Status| {
-//!     // Stop after ten pieces; the pieces in flight still finish.
+//!     // Stop after ten pieces; pieces in flight are dropped and counted again on resume.
 //!     if done.fetch_add(1, Ordering::SeqCst) + 1 == 10 {
 //!         stop.store(true, Ordering::SeqCst);
 //!     }
@@ -117,7 +117,10 @@ mod tests {
         plan.subproblems()
             .filter_map(|sub| match sub.work {
                 Work::Complete { frame, start, .. } => Some(tree_nodes(plan.frame(frame), &start)),
-                Work::Invariant { .. } | Work::Join { .. } | Work::Constrained { .. } => None,
+                Work::HalfTurn { .. }
+                | Work::QuarterTurn { .. }
+                | Work::Join { .. }
+                | Work::Constrained { .. } => None,
             })
             .sum()
     }

@@ -3,7 +3,8 @@
 //! that any layer may use it.
 
 /// A small, fast, seedable generator (xorshift64, Marsaglia 2003) for reproducible random
-/// choices and test data; not for anything that needs real randomness.
+/// choices: the estimate's sample, test and benchmark data; not for anything that needs
+/// real randomness.
 #[derive(Clone, Debug)]
 pub struct XorShift(u64);
 

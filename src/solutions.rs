@@ -1,8 +1,8 @@
 //! Streaming the n-queens solutions themselves, not just their count.
 //!
 //! The counting kernels only need to know *how many* placements exist, so they
-//! never materialise a board. Listing solutions (`--list`, `--limit`, board
-//! output) needs the actual column tuples, in a stable and predictable order,
+//! never materialise a board. Listing solutions (the `list` command: its
+//! `--limit` and board pictures) needs the actual column tuples, in a stable and predictable order,
 //! without holding them all in memory: n = 16 alone has 14 772 512 of them.
 //!
 //! [`for_each_solution`] therefore walks the search tree iteratively with bit

@@ -55,8 +55,8 @@ impl Sums {
             w @ (Work::Complete { .. } | Work::Join { .. }) => {
                 self.total += c * u128::from(w.weight())
             }
-            Work::Invariant { quarter: false, .. } => self.half_turn += c,
-            Work::Invariant { quarter: true, .. } => self.quarter_turn += c,
+            Work::HalfTurn { .. } => self.half_turn += c,
+            Work::QuarterTurn { .. } => self.quarter_turn += c,
         }
         self.nodes += u128::from(piece.nodes);
         self.pieces += 1;

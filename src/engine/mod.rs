@@ -7,8 +7,9 @@
 //! * [`half_turn`]: the solutions a half turn leaves unchanged, for the unique count of every
 //!   plan that gives one.
 //!
-//! Engines know nothing of plans, threads, files or terminals: they take one piece of work
-//! and return what they [`Found`]. They are internal; benchmarks and the tools in `examples/`
+//! Engines know nothing of plans, files or terminals: they take one piece of work and return
+//! what they [`Found`]. They run on the caller's thread, except the join's quadrant lists,
+//! built once per run, which share out their rows on the rayon pool they are called from. They are internal; benchmarks and the tools in `examples/`
 //! reach them through [`crate::internals`].
 
 pub mod half_turn;

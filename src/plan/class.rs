@@ -17,12 +17,10 @@ pub enum Class {
         /// `floor(2 log2 estimate)`: the half-octave of the estimate.
         size: u32,
     },
-    /// The searches of the unique count: the quarter-turn ones take next to nothing, the
-    /// half-turn ones seconds.
-    Invariant {
-        /// Quarter turn rather than half turn.
-        quarter: bool,
-    },
+    /// The half-turn searches of the unique count (seconds each at large n).
+    HalfTurn,
+    /// The quarter-turn searches of the unique count (next to nothing each).
+    QuarterTurn,
     /// Searches of a constrained board whose estimates lie in one half-octave.
     Constrained {
         /// `floor(2 log2 estimate)`.
@@ -44,7 +42,8 @@ impl Plan {
                 family: self.family(frame),
                 size: half_octave(s.estimate),
             },
-            Work::Invariant { quarter, .. } => Class::Invariant { quarter },
+            Work::HalfTurn { .. } => Class::HalfTurn,
+            Work::QuarterTurn { .. } => Class::QuarterTurn,
             Work::Constrained { .. } => Class::Constrained {
                 size: half_octave(s.estimate),
             },
@@ -77,8 +76,8 @@ mod tests {
             .entries()
             .map(|(s, _)| symmetry.class(&s))
             .collect();
-        assert!(classes.contains(&Class::Invariant { quarter: true }));
-        assert!(classes.contains(&Class::Invariant { quarter: false }));
+        assert!(classes.contains(&Class::HalfTurn));
+        assert!(classes.contains(&Class::QuarterTurn));
         assert!(classes.iter().any(|c| matches!(
             c,
             Class::Search {

@@ -207,7 +207,7 @@ mod tests {
             assert!(
                 e.rest
                     .iter()
-                    .all(|s| matches!(s.work, Work::Invariant { .. }))
+                    .all(|s| matches!(s.work, Work::HalfTurn { .. } | Work::QuarterTurn { .. }))
             );
             assert_eq!(e.rest.len(), 2 * n, "n = {n}");
             let mut again = Entries::new(n);

@@ -13,19 +13,21 @@ pub(super) fn push(n: usize, subproblems: &mut Entries) {
         return;
     }
     subproblems.reserve_rest(2 * n);
-    for quarter in [false, true] {
-        let of = if quarter { 1 } else { half_turn_slices(n) };
-        for first in 0..n {
-            subproblems.push(Subproblem {
-                id: 0,
-                work: Work::Invariant {
-                    quarter,
-                    first: first as u8,
-                    slice: Slice { index: 0, of },
-                },
-                estimate: 1.0,
-            });
-        }
+    let slices = half_turn_slices(n);
+    let half_turns = (0..n as u8).map(|first| Work::HalfTurn {
+        first,
+        slice: Slice {
+            index: 0,
+            of: slices,
+        },
+    });
+    let quarter_turns = (0..n as u8).map(|first| Work::QuarterTurn { first });
+    for work in half_turns.chain(quarter_turns) {
+        subproblems.push(Subproblem {
+            id: 0,
+            work,
+            estimate: 1.0,
+        });
     }
 }
 
@@ -60,7 +62,7 @@ mod tests {
         push(28, &mut entries);
         let halves: Vec<u64> = entries
             .iter()
-            .filter(|e| matches!(e.work, Work::Invariant { quarter: false, .. }))
+            .filter(|e| matches!(e.work, Work::HalfTurn { .. }))
             .map(|e| slices_of(&e))
             .collect();
         assert_eq!(halves, vec![half_turn_slices(28); 28]);
@@ -68,7 +70,7 @@ mod tests {
         for n in [11, 12] {
             let mut plan = Plan::build(n, Algorithm::Symmetry, None).unwrap();
             plan.entries = plan.entries.map(|e| {
-                if let Work::Invariant { quarter: false, .. } = e.work {
+                if let Work::HalfTurn { .. } = e.work {
                     *e.slice_mut().unwrap() = Slice { index: 0, of: 7 };
                 }
             });

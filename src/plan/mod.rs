@@ -212,17 +212,21 @@ pub enum Work {
         /// queens search into slices; a rook board's pieces are always whole).
         slice: Slice,
     },
-    /// Count the solutions a half turn (`quarter == false`) or a quarter turn leaves unchanged,
-    /// whose row-0 queen stands in column `first`.
-    Invariant {
-        /// Quarter turn rather than half turn.
-        quarter: bool,
+    /// Count the solutions a half turn leaves unchanged whose row-0 queen stands in column
+    /// `first` (for the unique count).
+    HalfTurn {
         /// Column of the queen in row 0.
         first: u8,
-        /// Which share of a half-turn search is counted (all of it unless the plan cuts a
-        /// long one into slices, [`crate::engine::half_turn`]); a quarter-turn search, a
-        /// small fraction of a second even at n = 32, is always whole.
+        /// Which share of the search is counted (all of it unless the plan cuts a long one
+        /// into slices, [`crate::engine::half_turn`]).
         slice: Slice,
+    },
+    /// Count the solutions a quarter turn leaves unchanged whose row-0 queen stands in column
+    /// `first` (for the unique count): a small fraction of a second even at n = 32, so never
+    /// cut into slices.
+    QuarterTurn {
+        /// Column of the queen in row 0.
+        first: u8,
     },
 }
 
@@ -232,7 +236,7 @@ impl Work {
     pub fn weight(&self) -> u8 {
         match *self {
             Work::Complete { weight, .. } | Work::Join { weight, .. } => weight,
-            Work::Invariant { .. } | Work::Constrained { .. } => 1,
+            Work::HalfTurn { .. } | Work::QuarterTurn { .. } | Work::Constrained { .. } => 1,
         }
     }
 }
@@ -265,12 +269,8 @@ impl Subproblem {
             }
             | Work::Complete { slice, .. }
             | Work::Constrained { slice, .. }
-            | Work::Invariant {
-                quarter: false,
-                slice,
-                ..
-            } => Some(slice),
-            Work::Invariant { quarter: true, .. } => None,
+            | Work::HalfTurn { slice, .. } => Some(slice),
+            Work::QuarterTurn { .. } => None,
         }
     }
 
@@ -307,7 +307,7 @@ pub struct Plan {
     /// The number of subproblems.
     pieces: u64,
     /// The number of the first lot of each entry (`shards.rs`); empty where every entry is
-    /// one lot, as in every plan up to n = 29.
+    /// one lot (no entry passes [`LOT_SLICES`]).
     lot_starts: Vec<u64>,
     /// The number of lots.
     lots: u64,
@@ -576,14 +576,14 @@ impl Plan {
                     h.write_u64(u64::from(weight));
                     slice_fingerprint(&mut h, slice);
                 }
-                Work::Invariant {
-                    quarter,
-                    first,
-                    slice,
-                } => {
-                    h.write_u64(1 + u64::from(quarter));
+                Work::HalfTurn { first, slice } => {
+                    h.write_u64(1);
                     h.write_u64(u64::from(first));
                     slice_fingerprint(&mut h, slice);
+                }
+                Work::QuarterTurn { first } => {
+                    h.write_u64(2);
+                    h.write_u64(u64::from(first));
                 }
                 Work::Constrained { start, slice } => {
                     h.write_u64(4);
@@ -638,7 +638,7 @@ impl Plan {
     /// `slices` (for tests at small n); the half-turn searches are left as they are.
     pub(crate) fn sliced(mut self, slices: u64) -> Plan {
         self.entries = self.entries.map(|s| {
-            if matches!(s.work, Work::Invariant { .. }) {
+            if matches!(s.work, Work::HalfTurn { .. } | Work::QuarterTurn { .. }) {
                 return;
             }
             if let Some(slice) = s.slice_mut() {
@@ -655,193 +655,4 @@ impl Plan {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_plan_hash_is_written_and_read_as_sixteen_hex_digits() {
-        let plan = Plan::build(10, Algorithm::Symmetry, None).unwrap();
-        let text = plan.hash().to_string();
-        assert_eq!(text.len(), 16);
-        assert_eq!(text.parse::<PlanHash>().unwrap(), plan.hash());
-        let json = serde_json::to_string(&plan.hash()).unwrap();
-        assert_eq!(json, format!("\"{text}\""));
-        assert_eq!(
-            serde_json::from_str::<PlanHash>(&json).unwrap(),
-            plan.hash()
-        );
-        for bad in [
-            "",
-            "0123",
-            &text.to_uppercase(),
-            &format!("{text}0"),
-            "+123456789abcdef",
-            "0x23456789abcdef",
-        ] {
-            if bad != text {
-                assert!(bad.parse::<PlanHash>().is_err(), "{bad}");
-            }
-        }
-    }
-
-    #[test]
-    fn ids_are_positions_and_plans_are_deterministic() {
-        for alg in Algorithm::ALL {
-            let a = Plan::build(12, alg, None).unwrap();
-            let b = Plan::build(12, alg, None).unwrap();
-            assert_eq!(a.families.len(), a.frames.len());
-            assert_eq!(a.hash, b.hash);
-            assert!(a.subproblems().enumerate().all(|(i, s)| s.id == i as u64));
-            if alg == Algorithm::Join {
-                // The join plan has no split depth; asking for one is an error, 0 is its own.
-                assert!(Plan::build(12, alg, Some(1)).is_err());
-                assert_eq!(Plan::build(12, alg, Some(0)).unwrap().hash, a.hash);
-                assert_ne!(Plan::build(13, alg, None).unwrap().hash, a.hash);
-                continue;
-            }
-            let c = Plan::build(12, alg, Some(a.split_depth + 1)).unwrap();
-            assert_ne!(a.hash, c.hash);
-        }
-    }
-
-    #[test]
-    fn the_default_algorithm_is_the_measured_fastest() {
-        let join: Vec<usize> = (1..=32)
-            .filter(|&n| Algorithm::default_for(n) == Algorithm::Join)
-            .collect();
-        let mut want = vec![12];
-        want.extend(14..=MAX_JOIN_N);
-        assert_eq!(join, want);
-    }
-
-    #[test]
-    fn algorithm_names_round_trip_and_unknown_ones_are_refused() {
-        for a in Algorithm::ALL {
-            assert_eq!(a.name().parse::<Algorithm>().unwrap(), a);
-        }
-        // A constrained board's plan is named in files, but is not an algorithm to choose.
-        assert!("constrained".parse::<Algorithm>().is_err());
-        assert_eq!(
-            Algorithm::from_name("constrained"),
-            Some(Algorithm::Constrained)
-        );
-        assert_eq!(Algorithm::from_name("join"), Some(Algorithm::Join));
-        assert_eq!(Algorithm::from_name("fast"), None);
-        let err = "fast".parse::<Algorithm>().unwrap_err().to_string();
-        assert!(err.contains("'fast'"), "{err}");
-    }
-
-    #[test]
-    fn bad_split_depths_are_refused() {
-        assert!(Plan::build(8, Algorithm::Plain, Some(0)).is_err());
-        assert!(Plan::build(8, Algorithm::Plain, Some(MAX_SPLIT_DEPTH + 1)).is_err());
-        assert!(Plan::build(8, Algorithm::Symmetry, Some(0)).is_ok());
-        let err = Plan::build(14, Algorithm::Join, Some(2))
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("join") && !err.contains("--"), "{err}");
-    }
-
-    #[test]
-    fn default_plans_make_enough_pieces() {
-        let p = Plan::build(16, Algorithm::Symmetry, None).unwrap();
-        assert!(p.len() >= 1024);
-        let p = Plan::build(12, Algorithm::Plain, None).unwrap();
-        assert!(p.len() >= 1024);
-    }
-
-    #[test]
-    fn every_default_plan_up_to_the_largest_board_can_be_made() {
-        for n in [1, 2, 3, 9, 17, 24, 28, 32] {
-            for alg in [Algorithm::Plain, Algorithm::Symmetry] {
-                let p = Plan::build(n, alg, None).unwrap();
-                assert!(p.entries.len() <= MAX_SUBPROBLEMS, "n = {n} {alg}");
-            }
-        }
-    }
-
-    #[test]
-    fn a_default_kernel_plan_cuts_only_long_searches_into_slices() {
-        let slices = |p: &Plan| -> Vec<u64> { p.entries.iter().map(|e| slices_of(&e)).collect() };
-        // Up to n = 22 every search takes seconds: no slices, the plan is as it was.
-        for alg in [Algorithm::Plain, Algorithm::Symmetry] {
-            let p = Plan::build(20, alg, None).unwrap();
-            assert!(slices(&p).iter().all(|&k| k == 1), "{alg}");
-        }
-        // At n = 25 the largest searches take hours: each slice stays within the slice time,
-        // and the slices of an entry are numbered one after another.
-        let p = Plan::build(25, Algorithm::Symmetry, None).unwrap();
-        let k = slices(&p);
-        assert!(k.iter().any(|&k| k > 100), "{:?}", k.iter().max());
-        assert_eq!(p.len() as u64, k.iter().sum::<u64>());
-        for e in p.entries.iter() {
-            let slice = p.subproblem(e.id + slices_of(&e) - 1);
-            assert!(slice.estimate * prefix::SECONDS_PER_ESTIMATE <= SLICE_SECONDS);
-            if let Work::Complete { slice, .. } = slice.work {
-                assert_eq!(slice.index + 1, slice.of);
-            }
-        }
-        // A chosen split depth keeps its pieces whole.
-        let p = Plan::build(25, Algorithm::Symmetry, Some(2)).unwrap();
-        assert!(slices(&p).iter().all(|&k| k == 1));
-    }
-
-    #[test]
-    fn a_kernel_plan_cut_into_slices_gives_the_published_counts() {
-        for alg in [Algorithm::Plain, Algorithm::Symmetry] {
-            for slices in [3, 300] {
-                let plan = Plan::build(11, alg, None).unwrap().sliced(slices);
-                let pieces: Vec<_> = plan
-                    .subproblems()
-                    .map(|s| crate::run::solve_one(&plan, &s))
-                    .collect();
-                let sums = crate::tally::Sums::of(&plan, pieces.iter());
-                assert_eq!(Some(sums.total), crate::known::total(11), "{alg} {slices}");
-                if alg == Algorithm::Symmetry {
-                    assert_eq!(sums.unique(&plan), crate::known::unique(11));
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn a_sliced_plan_lists_every_slice_of_every_unit_once() {
-        for n in [13, 14] {
-            let whole = Plan::build(n, Algorithm::Join, None).unwrap();
-            let plan = whole.clone().sliced(3);
-            let units = whole
-                .subproblems()
-                .filter(|s| matches!(s.work, Work::Join { .. }))
-                .count();
-            assert_eq!(plan.len(), whole.len() + 2 * units);
-            assert_ne!(plan.hash, whole.hash);
-            let mut seen = std::collections::HashSet::new();
-            for (i, s) in plan.subproblems().enumerate() {
-                assert_eq!(s.id, i as u64);
-                match s.work {
-                    Work::Join { unit, .. } => {
-                        assert_eq!(unit.slice.of, 3);
-                        assert!(seen.insert(unit), "{unit:?} twice");
-                        assert!(i < 3 * units);
-                    }
-                    _ => assert!(i >= 3 * units),
-                }
-            }
-            assert_eq!(seen.len(), 3 * units);
-            // Counted slice by slice, the plan gives the published counts.
-            let pieces: Vec<_> = plan
-                .subproblems()
-                .map(|s| crate::run::solve_one(&plan, &s))
-                .collect();
-            let sums = crate::tally::Sums::of(&plan, pieces.iter());
-            assert_eq!(Some(sums.total), crate::known::total(n), "n = {n}");
-            assert_eq!(sums.unique(&plan), crate::known::unique(n), "n = {n}");
-        }
-    }
-
-    #[test]
-    fn boards_past_the_join_range_are_refused_before_any_list() {
-        let err = Plan::build(MAX_JOIN_N + 1, Algorithm::Join, None).unwrap_err();
-        assert!(matches!(err, PlanError::JoinTooLarge { .. }), "{err}");
-    }
-}
+mod tests;

@@ -7,14 +7,14 @@
 //! it comes from (the largest searches of n = 32 are cut into some 2 × 10^10 slices).
 //!
 //! Membership depends only on the plan, the index and the count, so every task of an array
-//! job agrees on it without talking to the others ([`crate::persist::Shard`]). No entry of a
-//! plan up to n = 29 reaches the cap, so there a lot is an entry.
+//! job agrees on it without talking to the others ([`crate::persist::Shard`]). Where no entry
+//! reaches the cap, a lot is an entry.
 
 use super::{Plan, Subproblem, slices_of};
 use crate::shard::Shard;
 
 /// The most slices of one entry a lot holds: 2^23, whose bookkeeping (about 1 GiB at 128
-/// bytes a piece) fits in a shard. Up to n = 29 no entry has as many (at most 7.5 million).
+/// bytes a piece) fits in a shard.
 pub const LOT_SLICES: u64 = 1 << 23;
 
 impl Plan {

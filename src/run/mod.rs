@@ -245,8 +245,11 @@ impl Job {
 
     /// The bytes of partitions each thread may keep in the join's memory-bounded layout: half
     /// of what the budget leaves once the layout's own need is met, at most 256 MiB a thread
-    /// (also where the budget is unknown).
+    /// (also where the budget is unknown); none for the other plans.
     pub(super) fn cache_per_thread(&self) -> usize {
+        if self.plan.algorithm != Algorithm::Join {
+            return 0;
+        }
         let available = self.memory.or_else(system::available_memory);
         let threads = self.threads as u64;
         let cache = match available {

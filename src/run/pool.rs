@@ -112,8 +112,9 @@ pub(super) fn execute(
     let busy: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
     let next = AtomicUsize::new(0);
     let stopped = AtomicBool::new(false);
-    // Every worker takes the next subproblem in the shared order (largest estimate first), so
-    // the small pieces fill the last seconds of the run on every thread.
+    // Every worker takes the next block in the shared order ([`schedule`]: classes at one
+    // pace, largest estimate first within a class), so the small pieces fill the last
+    // seconds of the run on every thread.
     let collected: Vec<Vec<Piece>> = pool.broadcast(|ctx| {
         let mut mine = Vec::new();
         'blocks: loop {
@@ -154,7 +155,7 @@ pub(super) fn execute(
 }
 
 /// The engines of `plan`, prepared on `pool`; `None` if `stop` rose first. The join's quadrant
-/// lists take seconds from n = 21 on (20 s at n = 23), so they are built by a job of their own
+/// lists take seconds from n = 21 on (`results/join-log.md`), so they are built by a job of their own
 /// while this thread watches the stop flag; a stopped build is left to end on the pool, which
 /// is dropped without waiting for it.
 pub(super) fn prepare<'p>(
@@ -186,8 +187,8 @@ pub(super) fn prepare<'p>(
 /// Within a class of pieces ([`class_key`]), largest estimate first, so that the small pieces
 /// fill the last seconds on every thread. The classes are interleaved so that each has the
 /// same share of its estimate handed out at any time: then the pieces a class is costed by
-/// ran beside the same mix of others as the rest of it will (on this VM, small kernel pieces
-/// ran 40% slower beside the largest ones than beside each other, so a class measured early
+/// ran beside the same mix of others as the rest of it will (small kernel pieces were measured
+/// to run much slower beside the largest ones than beside each other, so a class measured early
 /// and run late was misjudged; `results/eta-checks.md`). Pieces of equal estimate come in runs of
 /// [`RUN`] consecutive ids (neighbours share cached quadrant groups), the runs in a fixed
 /// pseudo-random order, so that the share of them done is a fair measure of the work done
@@ -198,7 +199,10 @@ fn schedule(plan: &Plan, todo: &[u64], threads: usize) -> Vec<Block> {
         Work::Join { unit, .. } => unit.middle.map_or(0, |m| {
             1 + (u32::from(m.column_queen) << 8 | u32::from(m.row_queen))
         }),
-        Work::Complete { .. } | Work::Invariant { .. } | Work::Constrained { .. } => 0,
+        Work::Complete { .. }
+        | Work::HalfTurn { .. }
+        | Work::QuarterTurn { .. }
+        | Work::Constrained { .. } => 0,
     };
     let mut order = blocks_of(plan, todo);
     order.sort_by(|a, b| {
@@ -418,7 +422,7 @@ mod tests {
                     );
                 }
                 if let Some(k) = b.first.slice()
-                    && !matches!(b.first.work, Work::Invariant { .. })
+                    && !matches!(b.first.work, Work::HalfTurn { .. })
                 {
                     assert_eq!(k.of, slices);
                     assert_eq!(u64::from(b.len), (slices - k.index).min(BLOCK as u64));

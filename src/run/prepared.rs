@@ -94,19 +94,13 @@ impl<'p> Prepared<'p> {
                 slice,
                 ..
             } => kernel::complete_slice_until(self.plan.frame(frame), &start, slice, stop)?,
-            Work::Invariant {
-                quarter: true,
-                first,
-                ..
-            } => {
+            Work::QuarterTurn { first } => {
                 let (count, nodes) = symmetry::count_invariant(self.plan.n, true, first.into());
                 Found { count, nodes }
             }
-            Work::Invariant {
-                quarter: false,
-                first,
-                slice,
-            } => half_turn::count_half_turn_until(self.plan.n, first.into(), slice, stop)?,
+            Work::HalfTurn { first, slice } => {
+                half_turn::count_half_turn_until(self.plan.n, first.into(), slice, stop)?
+            }
             Work::Constrained { start, slice } => {
                 return self.solve_constrained(sub.id, &start, slice, stop);
             }

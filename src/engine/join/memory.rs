@@ -108,7 +108,7 @@ pub fn memory_needed(n: usize, threads: usize, layout: Layout) -> u64 {
     let geo = Geometry::new(n);
     // The largest side of a unit: about 3000 half-boards at n = 16, five times more per two rows.
     let side = (3000.0 * 5f64.powf((n as f64 - 16.0) / 2.0)).max(1000.0) as u64;
-    let per_thread = 100 * side;
+    let per_thread = side.saturating_mul(100);
     if layout == Layout::Bounded {
         return threads as u64 * bounded_per_thread(n) + (16 << 20);
     }

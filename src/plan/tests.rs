@@ -1,0 +1,206 @@
+//! The plan's tests: ids, hashes, algorithms, depths and slices.
+
+use super::*;
+
+/// Files name their plan by its hash, so a plan's hash must not drift between versions:
+/// a checkpoint or shard file written by an older version still resumes and merges.
+#[test]
+fn plans_keep_the_hashes_their_files_name() {
+    let cases = [
+        (14, Algorithm::Symmetry, None, "7c388bfd26f4dff5"),
+        (12, Algorithm::Symmetry, Some(3), "77db5a5c961ae5e7"),
+        (15, Algorithm::Join, None, "7edc409a339d6396"),
+        (13, Algorithm::Plain, None, "72640124012fd41b"),
+    ];
+    for (n, algorithm, depth, hash) in cases {
+        let plan = Plan::build(n, algorithm, depth).unwrap();
+        assert_eq!(plan.hash().to_string(), hash, "n = {n}, {algorithm}");
+    }
+}
+
+#[test]
+fn a_plan_hash_is_written_and_read_as_sixteen_hex_digits() {
+    let plan = Plan::build(10, Algorithm::Symmetry, None).unwrap();
+    let text = plan.hash().to_string();
+    assert_eq!(text.len(), 16);
+    assert_eq!(text.parse::<PlanHash>().unwrap(), plan.hash());
+    let json = serde_json::to_string(&plan.hash()).unwrap();
+    assert_eq!(json, format!("\"{text}\""));
+    assert_eq!(
+        serde_json::from_str::<PlanHash>(&json).unwrap(),
+        plan.hash()
+    );
+    for bad in [
+        "",
+        "0123",
+        &text.to_uppercase(),
+        &format!("{text}0"),
+        "+123456789abcdef",
+        "0x23456789abcdef",
+    ] {
+        if bad != text {
+            assert!(bad.parse::<PlanHash>().is_err(), "{bad}");
+        }
+    }
+}
+
+#[test]
+fn ids_are_positions_and_plans_are_deterministic() {
+    for alg in Algorithm::ALL {
+        let a = Plan::build(12, alg, None).unwrap();
+        let b = Plan::build(12, alg, None).unwrap();
+        assert_eq!(a.families.len(), a.frames.len());
+        assert_eq!(a.hash, b.hash);
+        assert!(a.subproblems().enumerate().all(|(i, s)| s.id == i as u64));
+        if alg == Algorithm::Join {
+            // The join plan has no split depth; asking for one is an error, 0 is its own.
+            assert!(Plan::build(12, alg, Some(1)).is_err());
+            assert_eq!(Plan::build(12, alg, Some(0)).unwrap().hash, a.hash);
+            assert_ne!(Plan::build(13, alg, None).unwrap().hash, a.hash);
+            continue;
+        }
+        let c = Plan::build(12, alg, Some(a.split_depth + 1)).unwrap();
+        assert_ne!(a.hash, c.hash);
+    }
+}
+
+#[test]
+fn the_default_algorithm_is_the_measured_fastest() {
+    let join: Vec<usize> = (1..=32)
+        .filter(|&n| Algorithm::default_for(n) == Algorithm::Join)
+        .collect();
+    let mut want = vec![12];
+    want.extend(14..=MAX_JOIN_N);
+    assert_eq!(join, want);
+}
+
+#[test]
+fn algorithm_names_round_trip_and_unknown_ones_are_refused() {
+    for a in Algorithm::ALL {
+        assert_eq!(a.name().parse::<Algorithm>().unwrap(), a);
+    }
+    // A constrained board's plan is named in files, but is not an algorithm to choose.
+    assert!("constrained".parse::<Algorithm>().is_err());
+    assert_eq!(
+        Algorithm::from_name("constrained"),
+        Some(Algorithm::Constrained)
+    );
+    assert_eq!(Algorithm::from_name("join"), Some(Algorithm::Join));
+    assert_eq!(Algorithm::from_name("fast"), None);
+    let err = "fast".parse::<Algorithm>().unwrap_err().to_string();
+    assert!(err.contains("'fast'"), "{err}");
+}
+
+#[test]
+fn bad_split_depths_are_refused() {
+    assert!(Plan::build(8, Algorithm::Plain, Some(0)).is_err());
+    assert!(Plan::build(8, Algorithm::Plain, Some(MAX_SPLIT_DEPTH + 1)).is_err());
+    assert!(Plan::build(8, Algorithm::Symmetry, Some(0)).is_ok());
+    let err = Plan::build(14, Algorithm::Join, Some(2))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("join") && !err.contains("--"), "{err}");
+}
+
+#[test]
+fn default_plans_make_enough_pieces() {
+    let p = Plan::build(16, Algorithm::Symmetry, None).unwrap();
+    assert!(p.len() >= 1024);
+    let p = Plan::build(12, Algorithm::Plain, None).unwrap();
+    assert!(p.len() >= 1024);
+}
+
+#[test]
+fn every_default_plan_up_to_the_largest_board_can_be_made() {
+    for n in [1, 2, 3, 9, 17, 24, 28, 32] {
+        for alg in [Algorithm::Plain, Algorithm::Symmetry] {
+            let p = Plan::build(n, alg, None).unwrap();
+            assert!(p.entries.len() <= MAX_SUBPROBLEMS, "n = {n} {alg}");
+        }
+    }
+}
+
+#[test]
+fn a_default_kernel_plan_cuts_only_long_searches_into_slices() {
+    let slices = |p: &Plan| -> Vec<u64> { p.entries.iter().map(|e| slices_of(&e)).collect() };
+    // Up to n = 22 every search takes seconds: no slices, the plan is as it was.
+    for alg in [Algorithm::Plain, Algorithm::Symmetry] {
+        let p = Plan::build(20, alg, None).unwrap();
+        assert!(slices(&p).iter().all(|&k| k == 1), "{alg}");
+    }
+    // At n = 25 the largest searches take hours: each slice stays within the slice time,
+    // and the slices of an entry are numbered one after another.
+    let p = Plan::build(25, Algorithm::Symmetry, None).unwrap();
+    let k = slices(&p);
+    assert!(k.iter().any(|&k| k > 100), "{:?}", k.iter().max());
+    assert_eq!(p.len() as u64, k.iter().sum::<u64>());
+    for e in p.entries.iter() {
+        let slice = p.subproblem(e.id + slices_of(&e) - 1);
+        assert!(slice.estimate * prefix::SECONDS_PER_ESTIMATE <= SLICE_SECONDS);
+        if let Work::Complete { slice, .. } = slice.work {
+            assert_eq!(slice.index + 1, slice.of);
+        }
+    }
+    // A chosen split depth keeps its pieces whole.
+    let p = Plan::build(25, Algorithm::Symmetry, Some(2)).unwrap();
+    assert!(slices(&p).iter().all(|&k| k == 1));
+}
+
+#[test]
+fn a_kernel_plan_cut_into_slices_gives_the_published_counts() {
+    for alg in [Algorithm::Plain, Algorithm::Symmetry] {
+        for slices in [3, 300] {
+            let plan = Plan::build(11, alg, None).unwrap().sliced(slices);
+            let pieces: Vec<_> = plan
+                .subproblems()
+                .map(|s| crate::run::solve_one(&plan, &s))
+                .collect();
+            let sums = crate::tally::Sums::of(&plan, pieces.iter());
+            assert_eq!(Some(sums.total), crate::known::total(11), "{alg} {slices}");
+            if alg == Algorithm::Symmetry {
+                assert_eq!(sums.unique(&plan), crate::known::unique(11));
+            }
+        }
+    }
+}
+
+#[test]
+fn a_sliced_plan_lists_every_slice_of_every_unit_once() {
+    for n in [13, 14] {
+        let whole = Plan::build(n, Algorithm::Join, None).unwrap();
+        let plan = whole.clone().sliced(3);
+        let units = whole
+            .subproblems()
+            .filter(|s| matches!(s.work, Work::Join { .. }))
+            .count();
+        assert_eq!(plan.len(), whole.len() + 2 * units);
+        assert_ne!(plan.hash, whole.hash);
+        let mut seen = std::collections::HashSet::new();
+        for (i, s) in plan.subproblems().enumerate() {
+            assert_eq!(s.id, i as u64);
+            match s.work {
+                Work::Join { unit, .. } => {
+                    assert_eq!(unit.slice.of, 3);
+                    assert!(seen.insert(unit), "{unit:?} twice");
+                    assert!(i < 3 * units);
+                }
+                _ => assert!(i >= 3 * units),
+            }
+        }
+        assert_eq!(seen.len(), 3 * units);
+        // Counted slice by slice, the plan gives the published counts.
+        let pieces: Vec<_> = plan
+            .subproblems()
+            .map(|s| crate::run::solve_one(&plan, &s))
+            .collect();
+        let sums = crate::tally::Sums::of(&plan, pieces.iter());
+        assert_eq!(Some(sums.total), crate::known::total(n), "n = {n}");
+        assert_eq!(sums.unique(&plan), crate::known::unique(n), "n = {n}");
+    }
+}
+
+#[test]
+fn boards_past_the_join_range_are_refused_before_any_list() {
+    let err = Plan::build(MAX_JOIN_N + 1, Algorithm::Join, None).unwrap_err();
+    assert!(matches!(err, PlanError::JoinTooLarge { .. }), "{err}");
+}
