@@ -41,19 +41,21 @@
 //! (half-boards from quadrant groups), `matching.rs` (counting fitting pairs, portable) with
 //! `sieve.rs` (large units sorted into classes by a few of their diagonals first; which ones,
 //! `split.rs`; units too large to hold, `stream.rs`) and `x86.rs`
-//! (its vector builds), `memory.rs` (size limits and the memory estimate). This file
-//! holds the entry point, [`count_unit`], and the per-thread buffers it reuses.
+//! (its vector builds), `memory.rs` (size limits and the memory estimate), `counting.rs` (one
+//! unit counted row set by row set). This file holds the entry points, [`count_unit`] and
+//! [`time_unit`], and the per-thread buffers they reuse.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 use super::Found;
 
 #[macro_use]
 mod rows;
 mod cost;
+mod counting;
 mod deal;
 mod geometry;
 mod halves;
@@ -78,13 +80,11 @@ pub use quadrant::Quadrants;
 pub use tables::Tables;
 pub use units::{Middle, Stratum, Unit, for_each_unit, stratum, units};
 
-use halves::{each_half, halves, halves_even, side_pairs};
-use matching::count_part_until;
+use counting::count_unit_with;
+use halves::halves;
 use partition::{Cache, Key, Partition};
 use quadrant::{Lists, View};
-use sieve::Part;
-use stream::Reads;
-use units::{free_lines, next_row_set};
+use units::free_lines;
 
 /// Buffers one thread reuses from unit to unit.
 #[derive(Default)]
@@ -132,6 +132,38 @@ fn release_above<T>(v: &mut Vec<T>, limit: usize) {
 }
 
 impl Scratch {
+    /// Readies the lists for a unit of the middle-queen pair `middle` (odd n): units of one
+    /// pair come one after another, so the whole lists are filtered about once per pair and
+    /// shared by the threads (the memory-bounded layout filters as it makes partitions).
+    fn enter_pair(&mut self, q: &Quadrants, middle: Option<Middle>) {
+        let Some(m) = middle else { return };
+        let fresh = !matches!(&self.middle, Some((n, f, _)) if *n == q.geo.n && *f == m);
+        if !q.is_bounded() && fresh {
+            // Let go of the old pair's copy first, so it can be freed while filtering.
+            self.middle = None;
+            self.middle = Some((q.geo.n, m, q.filtered(m)));
+        }
+    }
+
+    /// The size past which buffers are let go between units ([`RELEASE_ABOVE`]).
+    fn release_limit(&self) -> usize {
+        #[cfg(test)]
+        if let Some(limit) = self.release {
+            return limit;
+        }
+        RELEASE_ABOVE
+    }
+
+    /// The candidate pairs past which a unit streams ([`counting::STREAM_ABOVE`]) and the
+    /// table patterns a streamed group holds ([`stream::GROUP_PATTERNS`]).
+    fn stream_limits(&self) -> (u64, usize) {
+        #[cfg(test)]
+        if let Some(limits) = self.limits {
+            return limits;
+        }
+        (counting::STREAM_ABOVE, stream::GROUP_PATTERNS)
+    }
+
     /// Lets go of the buffers larger than `limit` bytes (the kept partitions stay: they are
     /// within their own budget, and the next units may share them).
     fn release_above(&mut self, limit: usize) {
@@ -230,30 +262,11 @@ pub fn unit_sides(q: &Quadrants, unit: &Unit) -> (Vec<u64>, Vec<u64>) {
     static NEVER: AtomicBool = AtomicBool::new(false);
     let geo = &q.geo;
     let free = free_lines(geo, unit.middle);
-    let side = (1u32 << geo.h) - 1;
     let east_rows = unit.east_rows;
     let west_rows = free.rows & !east_rows;
     let mut parts = Cache::default();
-    let wanted = [
-        ((0, 0), west_rows & side, free.west_cols),
-        ((0, geo.far), east_rows & side, free.east_cols),
-        ((geo.far, 0), (west_rows >> geo.far) & side, free.west_cols),
-        (
-            (geo.far, geo.far),
-            (east_rows >> geo.far) & side,
-            free.east_cols,
-        ),
-    ];
-    let got = wanted.map(|(origin, rows, cols)| {
-        let key = Key {
-            n: geo.n,
-            origin,
-            rows,
-            cols,
-            forbid: (0, 0),
-        };
-        parts.get(0, geo, &q.index, key)
-    });
+    let keys = counting::partition_keys(geo, unit.middle, (east_rows, west_rows));
+    let got = keys.map(|key| parts.get(0, geo, &q.index, key));
     let view = View::parts([0, 1, 2, 3].map(|k| &*got[k]));
     let (mut east, mut west) = (Vec::new(), Vec::new());
     halves(
@@ -275,360 +288,6 @@ pub fn unit_sides(q: &Quadrants, unit: &Unit) -> (Vec<u64>, Vec<u64>) {
     )
     .unwrap();
     (east, west)
-}
-
-/// Candidate pairs of north and south quadrant placements (an upper bound of a unit's
-/// half-boards) past which a unit's sides are not held whole but read anew block by block
-/// ([`stream::count_streamed`]): held, two sides of at most this many patterns and their
-/// sorted copies take up to 512 MiB; the largest units of n = 26 (some 32 million
-/// half-boards) and most of n = 28 pass it.
-pub(super) const STREAM_ABOVE: u64 = 1 << 25;
-
-/// One side of a unit as a [`stream::Source`]: its half-boards made from the partitions each
-/// time it is read.
-struct HalfSource<'a, 'v> {
-    q: &'a Quadrants,
-    view: &'a View<'v>,
-    sides: [usize; 2],
-    rows_cols: (u32, u32),
-    buf: &'a mut Vec<u64>,
-    stop: &'a AtomicBool,
-}
-
-impl stream::Source for HalfSource<'_, '_> {
-    fn each(&mut self, f: &mut dyn FnMut(&[u64])) -> Option<()> {
-        let (q, view, sides, rc) = (self.q, self.view, self.sides, self.rows_cols);
-        each_half(q, view, sides, rc, self.buf, self.stop, f)
-    }
-}
-
-/// How [`streamed_unit`] counts: the pattern length, a timing sample (table classes, seed)
-/// or the slice, and for a later slice of the same unit, which side its table was.
-struct Streamed {
-    bits: usize,
-    sample: Option<(usize, usize)>,
-    slice: Slice,
-    west_table: Option<bool>,
-    /// Table patterns a group holds ([`stream::GROUP_PATTERNS`]).
-    group: usize,
-}
-
-/// Counts (or times) a unit whose sides are read anew each time ([`STREAM_ABOVE`]): the
-/// count, the seconds spent reading and sorting the sides and the (projected) seconds of
-/// the matching, and whether the west side was the table (the larger side, as
-/// [`matching::count_part_until`] chooses it) where the next slice of the unit may start from
-/// what `t` holds.
-fn streamed_unit(
-    east: &mut HalfSource<'_, '_>,
-    west: &mut HalfSource<'_, '_>,
-    how: Streamed,
-    t: &mut Tables,
-    stop: &AtomicBool,
-) -> Option<(Found, (Reads, f64), Option<bool>)> {
-    use stream::Source;
-    let begun = std::time::Instant::now();
-    let (stats, west_table) = match how.west_table {
-        Some(w) => (None, w),
-        None => {
-            let (mut se, mut sw) = (split::Stats::default(), split::Stats::default());
-            east.each(&mut |b| se.add(b))?;
-            west.each(&mut |b| sw.add(b))?;
-            let w = sw.len >= se.len;
-            (Some((se, sw)), w)
-        }
-    };
-    if let Some((se, sw)) = &stats {
-        let (large, small) = (se.len.max(sw.len), se.len.min(sw.len));
-        if !matching::sieved(small, large) {
-            // Small after all: held whole, as any unit.
-            let (mut e, mut w) = (Vec::new(), Vec::new());
-            east.each(&mut |b| e.extend_from_slice(b))?;
-            west.each(&mut |b| w.extend_from_slice(b))?;
-            let nodes = (e.len() + w.len()) as u64;
-            let (tq, qq) = if w.len() >= e.len() {
-                (&w, &e)
-            } else {
-                (&e, &w)
-            };
-            let part = Part::fresh(how.slice);
-            let count = match how.sample {
-                Some(classes) => {
-                    let secs = time_fitting(tq, qq, how.bits, t, stop, classes)?;
-                    return Some((Found { count: 0, nodes }, (Reads::default(), secs), None));
-                }
-                None => count_part_until(tq, qq, how.bits, t, part, stop)?,
-            };
-            return Some((Found { count, nodes }, (Reads::default(), 0.0), None));
-        }
-    }
-    let ordered = stats
-        .as_ref()
-        .map(|(se, sw)| if west_table { (sw, se) } else { (se, sw) });
-    let share = match how.sample {
-        Some((classes, seed)) => {
-            let len = ordered.map_or(0, |(ts, _)| ts.len);
-            let stride = (sieve::classes_for(len) / classes.max(1)).max(1);
-            sieve::Share::Sampled {
-                stride,
-                offset: seed % stride,
-            }
-        }
-        None => sieve::Share::Slice(Part {
-            slice: how.slice,
-            sorted: how.west_table.is_some(),
-        }),
-    };
-    let (table, queries): (&mut dyn Source, &mut dyn Source) = if west_table {
-        (west, east)
-    } else {
-        (east, west)
-    };
-    let figures = begun.elapsed().as_secs_f64();
-    let (count, mut reads, matching) = stream::count_streamed(
-        table,
-        queries,
-        ordered,
-        (how.bits, how.group),
-        t,
-        stop,
-        share,
-    )?;
-    let nodes = (t.table_starts.last().copied().unwrap_or(0)
-        + t.query_starts.last().copied().unwrap_or(0)) as u64;
-    let found = Found { count, nodes };
-    reads.fixed += figures;
-    Some((found, (reads, matching), Some(west_table)))
-}
-
-/// Counts `unit` (or, with `sample`, a share of it) and returns what it found with the
-/// seconds the whole unit is projected to take (only measured when sampling).
-fn count_unit_with(
-    q: &Quadrants,
-    unit: &Unit,
-    s: &mut Scratch,
-    stop: &AtomicBool,
-    sample: Option<Sample>,
-) -> Option<(Found, f64)> {
-    let geo = &q.geo;
-    let free = free_lines(geo, unit.middle);
-    // The middle queens' diagonals, which the partitions avoid as they are made.
-    let mut forbid = (0, 0);
-    if let Some(m) = unit.middle {
-        for (r, c) in m.squares(geo.n) {
-            let (a, b) = geo.diagonals(r, c);
-            forbid = (forbid.0 | a, forbid.1 | b);
-        }
-        // Units of one middle-queen pair come one after another, so the lists are filtered
-        // about once per pair and shared by the threads.
-        let fresh = !matches!(&s.middle, Some((n, f, _)) if *n == geo.n && *f == m);
-        if !q.is_bounded() && fresh {
-            // Let go of the old pair's copy first, so it can be freed while filtering.
-            s.middle = None;
-            s.middle = Some((geo.n, m, q.filtered(m)));
-        }
-    }
-    // A slice of the unit this thread counted last starts from its half-boards.
-    let key = (unit.span == 1 && sample.is_none()).then_some((geo.n, unit.east_rows, unit.middle));
-    let made = key.is_some() && s.made_for == key;
-    s.made_for = None;
-    if !made {
-        s.streamed = None;
-        #[cfg(not(test))]
-        let limit = RELEASE_ABOVE;
-        #[cfg(test)]
-        let limit = s.release.unwrap_or(RELEASE_ABOVE);
-        s.release_above(limit);
-    }
-    // Disjoint borrows of the buffers, so that the filtered lists' view can be held while the
-    // others are written.
-    let Scratch {
-        east,
-        west,
-        tables,
-        south,
-        middle,
-        parts,
-        made_for,
-        streamed,
-        #[cfg(test)]
-        limits,
-        #[cfg(test)]
-            release: _,
-    } = s;
-    #[cfg(not(test))]
-    let (stream_above, group) = (STREAM_ABOVE, stream::GROUP_PATTERNS);
-    #[cfg(test)]
-    let (stream_above, group) = limits.unwrap_or((STREAM_ABOVE, stream::GROUP_PATTERNS));
-    let filtered = match (unit.middle, middle) {
-        (Some(_), Some((_, _, lists))) if !q.is_bounded() => Some(View::of(lists)),
-        _ => None,
-    };
-    let mut total = Found::default();
-    let mut rows = Some(unit.east_rows);
-    let side = (1u32 << geo.h) - 1;
-    // Sampling: every `stride`-th row set (of the slice's), each standing for `stride` of them.
-    let own_sets = if unit.span > 1 && unit.slice.of > 1 {
-        // A unit of several row sets has at most `span` slices.
-        unit.span.div_ceil(unit.slice.of as u32)
-    } else {
-        unit.span
-    };
-    let stride = sample.map_or(1, |x| own_sets.div_ceil(x.row_sets.max(1)));
-    let mut seconds = 0.0;
-    // A slice of a unit of several row sets takes every `of`-th of them, each whole; a slice
-    // of a one-row-set unit takes its share of the matching.
-    let by_rows = unit.span > 1 && unit.slice.of > 1;
-    let (of, index) = (unit.slice.of, unit.slice.index);
-    let matching_slice = if by_rows { Slice::WHOLE } else { unit.slice };
-    for i in 0..unit.span {
-        let Some(east_rows) = rows else { break };
-        rows = next_row_set(east_rows, free.rows);
-        if by_rows && u64::from(i) % of != index {
-            continue;
-        }
-        let i = if by_rows {
-            (u64::from(i) / of) as u32
-        } else {
-            i
-        };
-        if i % stride != 0 {
-            continue;
-        }
-        let begun = std::time::Instant::now();
-        let west_rows = free.rows & !east_rows;
-        // A streamed unit's slice after another of it keeps its partitions and sorted
-        // sides.
-        let streamed_before = if made { streamed.take() } else { None };
-        *streamed = None;
-        let west_table_before = streamed_before.as_ref().map(|&(_, w)| w);
-        // The held sides and their sorted copies are this unit's.
-        let held = made && streamed_before.is_none();
-        if held {
-            // `east` and `west` are this unit's already.
-        } else if q.is_bounded() {
-            let parts = match streamed_before {
-                Some((held, _)) => held,
-                None => {
-                    // North-west, north-east, south-west, south-east: each quadrant's rows of
-                    // this row set.
-                    let wanted = [
-                        ((0, 0), west_rows & side, free.west_cols),
-                        ((0, geo.far), east_rows & side, free.east_cols),
-                        ((geo.far, 0), (west_rows >> geo.far) & side, free.west_cols),
-                        (
-                            (geo.far, geo.far),
-                            (east_rows >> geo.far) & side,
-                            free.east_cols,
-                        ),
-                    ];
-                    // Each partition takes up to a second or two at n = 28: the stop flag is
-                    // looked at between them (and between the groups of a side).
-                    let mut got: [Option<Rc<Partition>>; 4] = Default::default();
-                    for (slot, (origin, rows, cols)) in got.iter_mut().zip(wanted) {
-                        if stop.load(Ordering::Relaxed) {
-                            return None;
-                        }
-                        let key = Key {
-                            n: geo.n,
-                            origin,
-                            rows,
-                            cols,
-                            forbid,
-                        };
-                        *slot = Some(parts.get(q.cache, geo, &q.index, key));
-                    }
-                    got.map(|p| p.expect("every partition was made above"))
-                }
-            };
-            let view = View::parts([0, 1, 2, 3].map(|k| &*parts[k]));
-            let east_side = (east_rows, free.east_cols);
-            let west_side = (west_rows, free.west_cols);
-            let large = unit.span == 1
-                && side_pairs(q, &view, [1, 3], east_side.0, east_side.1)
-                    + side_pairs(q, &view, [0, 2], west_side.0, west_side.1)
-                    > stream_above;
-            if large {
-                let mut east_src = HalfSource {
-                    q,
-                    view: &view,
-                    sides: [1, 3],
-                    rows_cols: east_side,
-                    buf: east,
-                    stop,
-                };
-                let mut west_src = HalfSource {
-                    q,
-                    view: &view,
-                    sides: [0, 2],
-                    rows_cols: west_side,
-                    buf: west,
-                    stop,
-                };
-                let how = Streamed {
-                    bits: geo.pattern_bits(),
-                    sample: sample.map(|x| (x.classes, x.seed + i as usize)),
-                    slice: matching_slice,
-                    west_table: west_table_before,
-                    group,
-                };
-                let (found, (reads, matching), reusable) =
-                    streamed_unit(&mut east_src, &mut west_src, how, tables, stop)?;
-                total.count += found.count;
-                total.nodes += found.nodes;
-                if sample.is_some() {
-                    let of = unit.slice.of as f64;
-                    seconds += f64::from(stride) * (reads.per_unit(of) + matching) / of;
-                }
-                if let Some(west_table) = reusable {
-                    *streamed = Some((parts, west_table));
-                    *made_for = key;
-                }
-                continue;
-            }
-            halves(q, &view, [1, 3], east_side, east, stop)?;
-            halves(q, &view, [0, 2], west_side, west, stop)?;
-        } else {
-            match &filtered {
-                Some(view) => {
-                    halves(q, view, [1, 3], (east_rows, free.east_cols), east, stop)?;
-                    halves(q, view, [0, 2], (west_rows, free.west_cols), west, stop)?;
-                }
-                None => {
-                    halves_even(q, true, east_rows, free.east_cols, south, east);
-                    halves_even(q, false, west_rows, free.west_cols, south, west);
-                }
-            }
-        }
-        // The larger side becomes the tables, sieved into classes
-        // (`results/join-log.md`, section 15).
-        let (table, queries): (&[u64], &[u64]) = if east.len() >= west.len() {
-            (east, west)
-        } else {
-            (west, east)
-        };
-        total.nodes += (east.len() + west.len()) as u64;
-        let bits = geo.pattern_bits();
-        if let Some(x) = sample {
-            let made = begun.elapsed().as_secs_f64();
-            let classes = (x.classes, x.seed + i as usize);
-            let matching = time_fitting(table, queries, bits, tables, stop, classes)?;
-            // A slice of a one-row-set unit matches its share of the pairs; its half-boards
-            // are made once for the slices a worker takes one after another, so it is charged
-            // its share of them too.
-            let dealt = if by_rows { 1.0 } else { unit.slice.of as f64 };
-            seconds += f64::from(stride) * (made + matching) / dealt;
-            continue;
-        }
-        let part = Part {
-            slice: matching_slice,
-            sorted: held,
-        };
-        // A matching that ends has left the sides sorted wherever it sieves them; one that
-        // stopped may not have.
-        total.count += count_part_until(table, queries, bits, tables, part, stop)?;
-        *made_for = key;
-    }
-    Some((total, seconds))
 }
 
 #[cfg(test)]

@@ -1,0 +1,382 @@
+//! Counting one unit: its row sets one by one, each row set's two sides of half-boards made
+//! from the quadrant lists or from its four partitions (or streamed, where they are too large
+//! to hold), and the matching of one side against the other. [`count_unit_with`] is what
+//! [`super::count_unit`] and [`super::time_unit`] run on the thread's buffers.
+
+use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::halves::{each_half, halves, halves_even, side_pairs};
+use super::matching::{count_part_until, time_fitting};
+use super::partition::{Cache, Key, Partition};
+use super::quadrant::View;
+use super::sieve::{self, Part};
+use super::stream::{self, Reads};
+use super::units::{free_lines, next_row_set};
+use super::{
+    Found, Geometry, Middle, Quadrants, Sample, Scratch, Slice, Tables, Unit, matching, split,
+};
+
+/// Candidate pairs of north and south quadrant placements (an upper bound of a unit's
+/// half-boards) past which a unit's sides are not held whole but read anew block by block
+/// ([`stream::count_streamed`]): held, two sides of at most this many patterns and their
+/// sorted copies take up to 512 MiB; the largest units of n = 26 (some 32 million
+/// half-boards) and most of n = 28 pass it.
+pub(super) const STREAM_ABOVE: u64 = 1 << 25;
+
+/// One side of a unit as a [`stream::Source`]: its half-boards made from the partitions each
+/// time it is read.
+struct HalfSource<'a, 'v> {
+    q: &'a Quadrants,
+    view: &'a View<'v>,
+    sides: [usize; 2],
+    rows_cols: (u32, u32),
+    buf: &'a mut Vec<u64>,
+    stop: &'a AtomicBool,
+}
+
+impl stream::Source for HalfSource<'_, '_> {
+    fn each(&mut self, f: &mut dyn FnMut(&[u64])) -> Option<()> {
+        let (q, view, sides, rc) = (self.q, self.view, self.sides, self.rows_cols);
+        each_half(q, view, sides, rc, self.buf, self.stop, f)
+    }
+}
+
+/// How [`streamed_unit`] counts: the pattern length, a timing sample (table classes, seed)
+/// or the slice, and for a later slice of the same unit, which side its table was.
+struct Streamed {
+    bits: usize,
+    sample: Option<(usize, usize)>,
+    slice: Slice,
+    west_table: Option<bool>,
+    /// Table patterns a group holds ([`stream::GROUP_PATTERNS`]).
+    group: usize,
+}
+
+/// Counts (or times) a unit whose sides are read anew each time ([`STREAM_ABOVE`]): the
+/// count, the seconds spent reading and sorting the sides and the (projected) seconds of
+/// the matching, and whether the west side was the table (the larger side, as
+/// [`matching::count_part_until`] chooses it) where the next slice of the unit may start from
+/// what `t` holds.
+fn streamed_unit(
+    east: &mut HalfSource<'_, '_>,
+    west: &mut HalfSource<'_, '_>,
+    how: Streamed,
+    t: &mut Tables,
+    stop: &AtomicBool,
+) -> Option<(Found, (Reads, f64), Option<bool>)> {
+    use stream::Source;
+    let begun = std::time::Instant::now();
+    let (stats, west_table) = match how.west_table {
+        Some(w) => (None, w),
+        None => {
+            let (mut se, mut sw) = (split::Stats::default(), split::Stats::default());
+            east.each(&mut |b| se.add(b))?;
+            west.each(&mut |b| sw.add(b))?;
+            let w = sw.len >= se.len;
+            (Some((se, sw)), w)
+        }
+    };
+    if let Some((se, sw)) = &stats {
+        let (large, small) = (se.len.max(sw.len), se.len.min(sw.len));
+        if !matching::sieved(small, large) {
+            // Small after all: held whole, as any unit.
+            let (mut e, mut w) = (Vec::new(), Vec::new());
+            east.each(&mut |b| e.extend_from_slice(b))?;
+            west.each(&mut |b| w.extend_from_slice(b))?;
+            let nodes = (e.len() + w.len()) as u64;
+            let (tq, qq) = if w.len() >= e.len() {
+                (&w, &e)
+            } else {
+                (&e, &w)
+            };
+            let part = Part::fresh(how.slice);
+            let count = match how.sample {
+                Some(classes) => {
+                    let secs = time_fitting(tq, qq, how.bits, t, stop, classes)?;
+                    return Some((Found { count: 0, nodes }, (Reads::default(), secs), None));
+                }
+                None => count_part_until(tq, qq, how.bits, t, part, stop)?,
+            };
+            return Some((Found { count, nodes }, (Reads::default(), 0.0), None));
+        }
+    }
+    let ordered = stats
+        .as_ref()
+        .map(|(se, sw)| if west_table { (sw, se) } else { (se, sw) });
+    let share = match how.sample {
+        Some((classes, seed)) => {
+            let len = ordered.map_or(0, |(ts, _)| ts.len);
+            let stride = (sieve::classes_for(len) / classes.max(1)).max(1);
+            sieve::Share::Sampled {
+                stride,
+                offset: seed % stride,
+            }
+        }
+        None => sieve::Share::Slice(Part {
+            slice: how.slice,
+            sorted: how.west_table.is_some(),
+        }),
+    };
+    let (table, queries): (&mut dyn Source, &mut dyn Source) = if west_table {
+        (west, east)
+    } else {
+        (east, west)
+    };
+    let figures = begun.elapsed().as_secs_f64();
+    let (count, mut reads, matching) = stream::count_streamed(
+        table,
+        queries,
+        ordered,
+        (how.bits, how.group),
+        t,
+        stop,
+        share,
+    )?;
+    let nodes = (t.table_starts.last().copied().unwrap_or(0)
+        + t.query_starts.last().copied().unwrap_or(0)) as u64;
+    let found = Found { count, nodes };
+    reads.fixed += figures;
+    Some((found, (reads, matching), Some(west_table)))
+}
+
+/// Counts `unit` (or, with `sample`, a share of it) and returns what it found with the
+/// seconds the whole unit is projected to take (only measured when sampling).
+///
+/// Row set by row set ([`row_sets`]): each one's two sides of half-boards come from the
+/// quadrant lists (filtered by the middle queens for odd n) or, in the memory-bounded layout,
+/// from the row set's four partitions ([`partitions`]); sides too large to hold are streamed
+/// ([`streamed_unit`]); then the larger side becomes the tables and the other is matched
+/// against it. A slice of the unit this thread counted last starts from what it left.
+pub(super) fn count_unit_with(
+    q: &Quadrants,
+    unit: &Unit,
+    s: &mut Scratch,
+    stop: &AtomicBool,
+    sample: Option<Sample>,
+) -> Option<(Found, f64)> {
+    let geo = &q.geo;
+    let free = free_lines(geo, unit.middle);
+    s.enter_pair(q, unit.middle);
+    // A slice of the unit this thread counted last starts from its half-boards.
+    let key = (unit.span == 1 && sample.is_none()).then_some((geo.n, unit.east_rows, unit.middle));
+    let made = key.is_some() && s.made_for == key;
+    s.made_for = None;
+    if !made {
+        s.streamed = None;
+        s.release_above(s.release_limit());
+    }
+    let (stream_above, group) = s.stream_limits();
+    // Disjoint borrows of the buffers, so that the filtered lists' view can be held while the
+    // others are written.
+    let Scratch {
+        east,
+        west,
+        tables,
+        south,
+        middle,
+        parts,
+        made_for,
+        streamed,
+        ..
+    } = s;
+    let filtered = match (unit.middle, middle) {
+        (Some(_), Some((_, _, lists))) if !q.is_bounded() => Some(View::of(lists)),
+        _ => None,
+    };
+    let mut total = Found::default();
+    let mut seconds = 0.0;
+    let stride = sample.map_or(1, |x| own_row_sets(unit).div_ceil(x.row_sets.max(1)));
+    // A slice of a unit of several row sets takes every `of`-th of them, each whole; a slice
+    // of a one-row-set unit takes its share of the matching.
+    let by_rows = unit.span > 1 && unit.slice.of > 1;
+    let matching_slice = if by_rows { Slice::WHOLE } else { unit.slice };
+    let bits = geo.pattern_bits();
+    for (i, east_rows) in row_sets(unit, free.rows, stride) {
+        let begun = std::time::Instant::now();
+        let west_rows = free.rows & !east_rows;
+        let east_side = (east_rows, free.east_cols);
+        let west_side = (west_rows, free.west_cols);
+        // A streamed unit's slice after another of it keeps its partitions and sorted
+        // sides.
+        let streamed_before = if made { streamed.take() } else { None };
+        let west_table_before = streamed_before.as_ref().map(|&(_, w)| w);
+        // The held sides and their sorted copies are this unit's.
+        let held = made && streamed_before.is_none();
+        if held {
+            // `east` and `west` are this unit's already.
+        } else if q.is_bounded() {
+            let got = match streamed_before {
+                Some((got, _)) => got,
+                None => partitions(q, parts, unit.middle, (east_rows, west_rows), stop)?,
+            };
+            let view = View::parts([0, 1, 2, 3].map(|k| &*got[k]));
+            let large = unit.span == 1
+                && side_pairs(q, &view, [1, 3], east_side.0, east_side.1)
+                    + side_pairs(q, &view, [0, 2], west_side.0, west_side.1)
+                    > stream_above;
+            if large {
+                let source = |sides, rows_cols, buf| HalfSource {
+                    q,
+                    view: &view,
+                    sides,
+                    rows_cols,
+                    buf,
+                    stop,
+                };
+                let how = Streamed {
+                    bits,
+                    sample: sample.map(|x| (x.classes, x.seed + i as usize)),
+                    slice: matching_slice,
+                    west_table: west_table_before,
+                    group,
+                };
+                let (found, (reads, matching), reusable) = streamed_unit(
+                    &mut source([1, 3], east_side, east),
+                    &mut source([0, 2], west_side, west),
+                    how,
+                    tables,
+                    stop,
+                )?;
+                total.count += found.count;
+                total.nodes += found.nodes;
+                if sample.is_some() {
+                    let of = unit.slice.of as f64;
+                    seconds += f64::from(stride) * (reads.per_unit(of) + matching) / of;
+                }
+                if let Some(west_table) = reusable {
+                    *streamed = Some((got, west_table));
+                    *made_for = key;
+                }
+                continue;
+            }
+            halves(q, &view, [1, 3], east_side, east, stop)?;
+            halves(q, &view, [0, 2], west_side, west, stop)?;
+        } else {
+            match &filtered {
+                Some(view) => {
+                    halves(q, view, [1, 3], east_side, east, stop)?;
+                    halves(q, view, [0, 2], west_side, west, stop)?;
+                }
+                None => {
+                    halves_even(q, true, east_rows, free.east_cols, south, east);
+                    halves_even(q, false, west_rows, free.west_cols, south, west);
+                }
+            }
+        }
+        // The larger side becomes the tables, sieved into classes
+        // (`results/join-log.md`, section 15).
+        let (table, queries): (&[u64], &[u64]) = if east.len() >= west.len() {
+            (east, west)
+        } else {
+            (west, east)
+        };
+        total.nodes += (east.len() + west.len()) as u64;
+        if let Some(x) = sample {
+            let made = begun.elapsed().as_secs_f64();
+            let classes = (x.classes, x.seed + i as usize);
+            let matching = time_fitting(table, queries, bits, tables, stop, classes)?;
+            // A slice of a one-row-set unit matches its share of the pairs; its half-boards
+            // are made once for the slices a worker takes one after another, so it is charged
+            // its share of them too.
+            let dealt = if by_rows { 1.0 } else { unit.slice.of as f64 };
+            seconds += f64::from(stride) * (made + matching) / dealt;
+            continue;
+        }
+        let part = Part {
+            slice: matching_slice,
+            sorted: held,
+        };
+        // A matching that ends has left the sides sorted wherever it sieves them; one that
+        // stopped may not have.
+        total.count += count_part_until(table, queries, bits, tables, part, stop)?;
+        *made_for = key;
+    }
+    Some((total, seconds))
+}
+
+/// How many row sets this share of `unit` holds: a slice of a unit of several row sets has
+/// every `of`-th of them.
+fn own_row_sets(unit: &Unit) -> u32 {
+    if unit.span > 1 && unit.slice.of > 1 {
+        // A unit of several row sets has at most `span` slices.
+        unit.span.div_ceil(unit.slice.of as u32)
+    } else {
+        unit.span
+    }
+}
+
+/// The row sets this share of `unit` counts, each with its index among the share's own: the
+/// unit's `span` consecutive east row sets (of the free rows `free_rows`), every `of`-th of
+/// them for a slice of a unit of several, and every `stride`-th of those when sampling (each
+/// then standing for `stride`).
+fn row_sets(unit: &Unit, free_rows: u32, stride: u32) -> impl Iterator<Item = (u32, u32)> {
+    let by_rows = unit.span > 1 && unit.slice.of > 1;
+    let (of, index) = (unit.slice.of, unit.slice.index);
+    std::iter::successors(Some(unit.east_rows), move |&rows| {
+        next_row_set(rows, free_rows)
+    })
+    .take(unit.span as usize)
+    .zip(0u64..)
+    .filter_map(move |(rows, i)| match by_rows {
+        true => (i % of == index).then_some(((i / of) as u32, rows)),
+        false => Some((i as u32, rows)),
+    })
+    .filter(move |&(i, _)| i % stride == 0)
+}
+
+/// The keys of the four partitions (north-west, north-east, south-west, south-east) whose
+/// placements make up the half-boards of the east rows `east_rows` and the west rows
+/// `west_rows`: each quadrant's rows of the row set and its side's free columns, avoiding the
+/// diagonals of the middle queens, which the partitions leave out as they are made.
+pub(super) fn partition_keys(
+    geo: &Geometry,
+    middle: Option<Middle>,
+    (east_rows, west_rows): (u32, u32),
+) -> [Key; 4] {
+    let free = free_lines(geo, middle);
+    let mut forbid = (0, 0);
+    for (r, c) in middle.iter().flat_map(|m| m.squares(geo.n)) {
+        let (a, b) = geo.diagonals(r, c);
+        forbid = (forbid.0 | a, forbid.1 | b);
+    }
+    let side = (1u32 << geo.h) - 1;
+    let wanted = [
+        ((0, 0), west_rows & side, free.west_cols),
+        ((0, geo.far), east_rows & side, free.east_cols),
+        ((geo.far, 0), (west_rows >> geo.far) & side, free.west_cols),
+        (
+            (geo.far, geo.far),
+            (east_rows >> geo.far) & side,
+            free.east_cols,
+        ),
+    ];
+    wanted.map(|(origin, rows, cols)| Key {
+        n: geo.n,
+        origin,
+        rows,
+        cols,
+        forbid,
+    })
+}
+
+/// The four partitions of a row set ([`partition_keys`]), from the thread's cache or made;
+/// `None` if `stop` rose. Each takes up to a second or two at n = 28, so the stop flag is
+/// looked at between them (and between the groups of a side).
+fn partitions(
+    q: &Quadrants,
+    parts: &mut Cache,
+    middle: Option<Middle>,
+    row_set: (u32, u32),
+    stop: &AtomicBool,
+) -> Option<[Rc<Partition>; 4]> {
+    let keys = partition_keys(&q.geo, middle, row_set);
+    let mut got: [Option<Rc<Partition>>; 4] = Default::default();
+    for (slot, key) in got.iter_mut().zip(keys) {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        *slot = Some(parts.get(q.cache, &q.geo, &q.index, key));
+    }
+    Some(got.map(|p| p.expect("every partition was made above")))
+}
