@@ -45,8 +45,10 @@ pub struct Estimate {
     pub subproblems: usize,
     /// Subproblems timed.
     pub sampled: usize,
-    /// Strata the subproblems fell into, and how many of them were sampled.
-    pub strata: (usize, usize),
+    /// Strata (classes, [`crate::plan::Class`]) the subproblems fell into.
+    pub strata: usize,
+    /// Strata of which at least one subproblem was timed.
+    pub strata_sampled: usize,
     /// Projected CPU seconds of the whole count (all threads together).
     pub cpu_seconds: f64,
     /// Half-width of the 95% interval of `cpu_seconds`.
@@ -105,60 +107,14 @@ impl Job {
         let plan = &self.plan;
         // The sample holds no run's bookkeeping: only the engines must fit.
         let layout = self.check_memory_for(0)?;
-        // Each stratum's size, and a seeded random sample of its ids drawn while the ids go
-        // by (reservoir sampling, Vitter's algorithm R), so that a plan of hundreds of
-        // millions of pieces is never listed.
         let mut rng = XorShift::new(seed);
-        // Per stratum: its subproblems, the entries seen, and the sample.
-        let mut strata: BTreeMap<Class, (usize, u64, Vec<u64>)> = BTreeMap::new();
-        let mut draw = |s: &Subproblem, slices: u64, rng: &mut XorShift| {
-            let (size, seen, kept) = strata.entry(plan.class(s)).or_default();
-            // The slices of an entry (a join unit, a kernel search) are alike but for the
-            // slice, and a stratum holds slices alike in cost (the join units of a stratum are
-            // cut alike; kernel searches fall into strata by the size of a slice): one entry
-            // stands for all its slices, and one of them is drawn if the entry is.
-            *size += slices as usize;
-            *seen += 1;
-            let id = s.id + rng.next() % slices;
-            if kept.len() < PER_STRATUM {
-                kept.push(id);
-            } else if let Some(slot) = kept.get_mut((rng.next() % *seen) as usize) {
-                *slot = id;
-            }
-        };
-        if self.resumed.is_empty() {
-            match self.shard {
-                // A whole count: entry by entry (n = 32 has some 70 times as many lots).
-                None => {
-                    for (s, slices) in plan.entries() {
-                        draw(&s, slices, &mut rng);
-                    }
-                }
-                Some(shard) => {
-                    for (s, slices) in plan.shard_lots(shard) {
-                        draw(&s, u64::from(slices), &mut rng);
-                    }
-                }
-            }
-        } else {
-            for s in plan.subproblems_at(self.todo_ids()) {
-                draw(&s, 1, &mut rng);
-            }
-        }
-        let todo: usize = strata.values().map(|s| s.0).sum();
-        // Each stratum's sample in a seeded random order, and the strata first sampled in
-        // one ([`Allocation`]).
-        let keys: Vec<Class> = strata.keys().copied().collect();
-        let sizes: Vec<usize> = strata.values().map(|s| s.0).collect();
-        let queues: Vec<Vec<u64>> = strata
-            .into_values()
-            .map(|(_, _, mut kept)| {
-                shuffle(&mut kept, &mut rng);
-                kept
-            })
-            .collect();
-        let mut first: Vec<usize> = (0..keys.len()).collect();
-        shuffle(&mut first, &mut rng);
+        let Drawn {
+            sizes,
+            queues,
+            first,
+        } = self.draw(&mut rng);
+        let todo: usize = sizes.iter().sum();
+        let strata = sizes.len();
         let allocation = Mutex::new(Allocation::new(&sizes, queues, first));
         let lock = || allocation.lock().unwrap_or_else(|e| e.into_inner());
         let pool = rayon::ThreadPoolBuilder::new()
@@ -212,7 +168,7 @@ impl Job {
                     let mean = t.iter().map(|x| x.1).sum::<f64>() / t.len() as f64;
                     let wall = mean * todo as f64 / self.threads as f64;
                     let sampling = sampling_began.elapsed().as_secs_f64();
-                    if t.len() >= keys.len() && sampling * 4.0 > wall {
+                    if t.len() >= strata && sampling * 4.0 > wall {
                         stop.store(true, Ordering::Relaxed);
                     }
                 }
@@ -242,12 +198,13 @@ impl Job {
             threads: self.threads,
             subproblems: todo,
             sampled: times.len(),
-            strata: (keys.len(), sampled_strata),
+            strata,
+            strata_sampled: sampled_strata,
             cpu_seconds,
             cpu_margin,
             setup_seconds,
             memory_needed: join_memory(plan, self.threads, layout)
-                .saturating_add(super::bookkeeping(plan, todo))
+                .saturating_add(super::budget::bookkeeping(plan, todo))
                 .saturating_add(if layout == Layout::Bounded {
                     (self.threads * self.cache_per_thread()) as u64
                 } else {
@@ -256,6 +213,90 @@ impl Job {
             peak_memory: system::peak_memory(),
             spent: begun.elapsed(),
         })
+    }
+}
+
+/// The sample an estimate times, drawn before any timing: per stratum its size and its ids
+/// to time in a seeded random order, and the order in which the strata are first sampled
+/// ([`Allocation`]).
+struct Drawn {
+    sizes: Vec<usize>,
+    queues: Vec<Vec<u64>>,
+    first: Vec<usize>,
+}
+
+/// One stratum's size and a uniform random sample of at most [`PER_STRATUM`] of its ids,
+/// drawn while the ids go by (reservoir sampling, Vitter's algorithm R), so that a plan of
+/// hundreds of millions of pieces is never listed.
+#[derive(Default)]
+struct Reservoir {
+    /// Pieces of the stratum.
+    size: usize,
+    /// Entries offered.
+    seen: u64,
+    kept: Vec<u64>,
+}
+
+impl Reservoir {
+    /// Offers an entry of `slices` pieces from `first` on. The slices of an entry (a join
+    /// unit, a kernel search) are alike but for the slice, and a stratum holds slices alike in
+    /// cost (the join units of a stratum are cut alike; kernel searches fall into strata by
+    /// the size of a slice): one entry stands for all its slices, and one of them is drawn if
+    /// the entry is.
+    fn offer(&mut self, first: u64, slices: u64, rng: &mut XorShift) {
+        self.size += slices as usize;
+        self.seen += 1;
+        let id = first + rng.next() % slices;
+        if self.kept.len() < PER_STRATUM {
+            self.kept.push(id);
+        } else if let Some(slot) = self.kept.get_mut((rng.next() % self.seen) as usize) {
+            *slot = id;
+        }
+    }
+}
+
+impl Job {
+    /// Draws the sample of the pieces this job would count, stratum by stratum.
+    fn draw(&self, rng: &mut XorShift) -> Drawn {
+        let plan = &self.plan;
+        let mut strata: BTreeMap<Class, Reservoir> = BTreeMap::new();
+        let mut offer = |s: &Subproblem, slices: u64, rng: &mut XorShift| {
+            let stratum = strata.entry(plan.class(s)).or_default();
+            stratum.offer(s.id, slices, rng);
+        };
+        match (self.resumed.is_empty(), self.shard) {
+            // A whole count: entry by entry (n = 32 has some 70 times as many lots).
+            (true, None) => {
+                for (s, slices) in plan.entries() {
+                    offer(&s, slices, rng);
+                }
+            }
+            (true, Some(shard)) => {
+                for (s, slices) in plan.shard_lots(shard) {
+                    offer(&s, u64::from(slices), rng);
+                }
+            }
+            (false, _) => {
+                for s in plan.subproblems_at(self.todo_ids()) {
+                    offer(&s, 1, rng);
+                }
+            }
+        }
+        let sizes = strata.values().map(|r| r.size).collect();
+        let queues = strata
+            .into_values()
+            .map(|mut r| {
+                shuffle(&mut r.kept, rng);
+                r.kept
+            })
+            .collect::<Vec<_>>();
+        let mut first: Vec<usize> = (0..queues.len()).collect();
+        shuffle(&mut first, rng);
+        Drawn {
+            sizes,
+            queues,
+            first,
+        }
     }
 }
 
@@ -341,7 +382,8 @@ mod tests {
             threads: 4,
             subproblems: 100,
             sampled: 10,
-            strata: (3, 3),
+            strata: 3,
+            strata_sampled: 3,
             cpu_seconds: 4.0 * 3600.0 * 10.0,
             cpu_margin: 4.0 * 3600.0,
             setup_seconds: 0.0,
@@ -364,10 +406,10 @@ mod tests {
             assert_eq!(e.subproblems, job.todo().len());
             assert!(e.sampled > 0 && e.sampled <= e.subproblems);
             assert!(e.cpu_seconds > 0.0 && e.cpu_seconds < 60.0, "{e:?}");
-            assert!(e.strata.1 <= e.strata.0);
+            assert!(e.strata_sampled <= e.strata);
             // The memory the count needs covers its plan and its pieces' bookkeeping, as the
             // run's own check counts them.
-            let book = super::super::bookkeeping(job.plan(), e.subproblems);
+            let book = crate::run::budget::bookkeeping(job.plan(), e.subproblems);
             assert!(e.memory_needed > book);
             if alg == Algorithm::Symmetry {
                 assert_eq!(

@@ -9,7 +9,9 @@
 //! result file of a shard are made.
 
 mod allocation;
+mod budget;
 mod estimate;
+mod outcome;
 mod pool;
 mod prepared;
 mod status;
@@ -20,16 +22,19 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 pub use estimate::Estimate;
+pub use outcome::{Counts, Outcome};
 pub use prepared::{Prepared, solve_one};
 pub use status::Status;
+
+use budget::{Budget, fit_budget};
 
 use crate::config::{Config, MAX_THREADS};
 use crate::engine::join;
 use crate::engine::join::Layout;
-use crate::error::{Error, MemoryAdvice};
+use crate::error::Error;
 use crate::persist::{Journal, JournalError, Kind, Recorder, Shard};
 use crate::plan::{Algorithm, Plan, PlanError};
-use crate::system::{self, Bytes};
+use crate::system;
 use crate::tally::{Piece, Sums};
 
 /// How often a checkpoint is rewritten while a run goes on, unless told otherwise.
@@ -356,259 +361,6 @@ impl Job {
 /// The program named in the files it writes.
 fn program() -> String {
     format!("nqueens-count {}", env!("CARGO_PKG_VERSION"))
-}
-
-/// What a count may use: its threads, the pieces it keeps account of, the shards the plan is
-/// cut into (1 for a whole count) and the bytes available (unknown: no limit).
-#[derive(Clone, Copy, Debug)]
-struct Budget {
-    threads: usize,
-    pieces: usize,
-    /// The shard counted, [`Shard::WHOLE`] for a whole count.
-    shard: Shard,
-    available: Option<u64>,
-}
-
-/// Bytes of bookkeeping a run keeps for each of its pieces: the schedule, the progress weights,
-/// the finished pieces and their sums (about 128 bytes).
-const BYTES_PER_PIECE: u64 = 128;
-
-/// Bytes a run of `pieces` pieces of `plan` keeps besides its engines: the plan and the
-/// pieces' bookkeeping.
-fn bookkeeping(plan: &Plan, pieces: usize) -> u64 {
-    plan.bytes()
-        .saturating_add((pieces as u64).saturating_mul(BYTES_PER_PIECE))
-}
-
-/// Checks a count of `plan` against its [`Budget`] and picks the join's layout: the whole
-/// lists for the boards where they are the faster layout, while they fit; else the
-/// memory-bounded one. A refusal advises fewer threads, or more shards where the plan's
-/// bookkeeping is what does not fit.
-fn fit_budget(plan: &Plan, budget: Budget, fixed: Option<Layout>) -> Result<Layout, Error> {
-    let Budget {
-        threads,
-        pieces,
-        shard,
-        available,
-    } = budget;
-    let n = plan.n;
-    if plan.algorithm != Algorithm::Join {
-        // The kernel's searches need next to nothing; a plan of long searches cut into
-        // billions of slices needs its bookkeeping.
-        let needs = |pieces: usize| bookkeeping(plan, pieces);
-        let needed = needs(pieces);
-        return match available {
-            Some(available) if needed > available => Err(Error::Memory {
-                n,
-                algorithm: plan.algorithm,
-                threads,
-                needed: Bytes(needed),
-                available: Bytes(available),
-                advice: match more_shards(plan, shard, |p| needs(p) <= available) {
-                    Ok(s) => MemoryAdvice::Shards(shard.count.saturating_mul(s)),
-                    Err(largest) => MemoryAdvice::OneThreadNeeds(Bytes(needs(largest))),
-                },
-            }),
-            _ => Ok(Layout::Lists),
-        };
-    }
-    // The lists where they are the faster layout (or asked for), while they fit.
-    let listed = match fixed {
-        Some(Layout::Lists) => n <= join::MAX_LISTED_N,
-        Some(Layout::Bounded) => false,
-        None => n <= join::LISTS_BY_DEFAULT_UNTIL,
-    };
-    // The plan itself and the bookkeeping of the pieces of this run.
-    let needs_for = |t: usize, layout: Layout, pieces: usize| {
-        join::memory_needed(n, t, layout).saturating_add(bookkeeping(plan, pieces))
-    };
-    let needs = |t: usize, layout: Layout| needs_for(t, layout, pieces);
-    let Some(available) = available else {
-        return Ok(if listed {
-            Layout::Lists
-        } else {
-            Layout::Bounded
-        });
-    };
-    if listed && (needs(threads, Layout::Lists) <= available || fixed == Some(Layout::Lists)) {
-        // A fixed list layout is refused below only if it does not fit.
-        let needed = needs(threads, Layout::Lists);
-        if needed <= available {
-            return Ok(Layout::Lists);
-        }
-        return Err(Error::Memory {
-            n,
-            algorithm: plan.algorithm,
-            threads,
-            needed: Bytes(needed),
-            available: Bytes(available),
-            advice: MemoryAdvice::OtherAlgorithm,
-        });
-    }
-    let needed = needs(threads, Layout::Bounded);
-    if needed <= available {
-        return Ok(Layout::Bounded);
-    }
-    let fits = (1..threads)
-        .rev()
-        .find(|&t| needs(t, Layout::Bounded) <= available);
-    // Where one thread's buffers fit but the bookkeeping does not, more shards do.
-    let more_shards = more_shards(plan, shard, |p| {
-        needs_for(threads, Layout::Bounded, p) <= available
-    })
-    .ok();
-    Err(Error::Memory {
-        n,
-        algorithm: plan.algorithm,
-        threads,
-        needed: Bytes(needed),
-        available: Bytes(available),
-        advice: match (fits, more_shards) {
-            (Some(t), _) => MemoryAdvice::Threads(t),
-            (None, Some(s)) => MemoryAdvice::Shards(shard.count.saturating_mul(s)),
-            // Past the listed boards the kernel's algorithms would take years.
-            (None, None) if n > join::MAX_LISTED_N => {
-                MemoryAdvice::OneThreadNeeds(Bytes(needs_for(1, Layout::Bounded, 0)))
-            }
-            (None, None) => MemoryAdvice::OtherAlgorithm,
-        },
-    })
-}
-
-/// The smallest power of two `s` such that cutting `shard` of `plan` (the whole plan for
-/// [`Shard::WHOLE`]) into `s` (shards `index + count × j` of `count × s`) leaves no part
-/// whose pieces' bookkeeping does not `fit`. A part owns whole lots of the plan
-/// ([`Plan::shard_lots`]), so the largest part is found lot by lot, not as an average; past
-/// [`EXACT_LOTS`] lots (boards from n = 31 on), by the bound that a part of `k` lots holds at
-/// most `k` full lots. If no cut will do, the pieces of the largest lot, which no cut divides.
-fn more_shards(plan: &Plan, shard: Shard, fits: impl Fn(usize) -> bool) -> Result<u64, usize> {
-    let lots = plan.shard_lot_count(shard);
-    let mut shares = (1..=62).map(|k| 1u64 << k);
-    if lots > EXACT_LOTS {
-        let full = crate::plan::LOT_SLICES;
-        return shares
-            .map(|s| (s, lots.div_ceil(s).saturating_mul(full)))
-            .find(|&(_, most)| fits(usize::try_from(most).unwrap_or(usize::MAX)))
-            .map(|(s, _)| s)
-            .ok_or(full as usize);
-    }
-    let sizes: Vec<u64> = plan
-        .shard_lots(shard)
-        .map(|(_, slices)| u64::from(slices))
-        .collect();
-    let largest = sizes.iter().copied().max().unwrap_or(0);
-    let mut parts = Vec::new();
-    let mut most = |s: u64| {
-        if s as usize >= sizes.len() {
-            return largest;
-        }
-        parts.clear();
-        parts.resize(s as usize, 0);
-        for (t, &k) in sizes.iter().enumerate() {
-            parts[t % s as usize] += k;
-        }
-        parts.iter().copied().max().unwrap_or(0)
-    };
-    shares
-        .find(|&s| fits(most(s) as usize))
-        .ok_or(largest as usize)
-}
-
-/// The most lots [`more_shards`] weighs one by one (a list of 128 MiB).
-const EXACT_LOTS: u64 = 1 << 24;
-
-/// What a run did: every finished piece of its share (resumed ones included) and their sums.
-#[non_exhaustive]
-#[derive(Clone, Debug)]
-pub struct Outcome {
-    /// Board size.
-    pub n: usize,
-    /// Counting method.
-    pub algorithm: Algorithm,
-    /// Subproblems in the whole plan.
-    pub subproblems: usize,
-    /// The plan's split depth.
-    pub split_depth: usize,
-    /// The shard covered, if any.
-    pub shard: Option<Shard>,
-    /// Every finished piece of the run's share, by id.
-    pub pieces: BTreeMap<u64, Piece>,
-    /// Their sums.
-    pub sums: Sums,
-    /// The unique count, when the plan makes one and the whole count is done.
-    pub unique: Option<u128>,
-    /// Nodes of the pieces this run counted (resumed ones not included).
-    pub nodes: u128,
-    /// Pieces this run counted.
-    pub fresh: usize,
-    /// Whether every piece of the share is done.
-    pub complete: bool,
-    /// Whether the run was cancelled before the end.
-    pub cancelled: bool,
-    /// Worker threads.
-    pub threads: usize,
-    /// Wall-clock time of the run.
-    pub elapsed: Duration,
-    /// Time each worker spent inside subproblems.
-    pub busy: Vec<Duration>,
-    /// The process's peak resident memory at the end of the run, where the system tells it.
-    pub peak_memory: Option<u64>,
-}
-
-impl Outcome {
-    /// The counts of a whole, finished count (`None` for a shard or an unfinished run).
-    pub fn counts(&self) -> Option<Counts> {
-        (self.complete && self.shard.is_none()).then(|| Counts {
-            n: self.n,
-            total: self.sums.total,
-            unique: self.unique,
-            nodes: self.nodes,
-            algorithm: self.algorithm,
-            subproblems: self.subproblems,
-            split_depth: self.split_depth,
-            threads: self.threads,
-            elapsed: self.elapsed,
-            busy: self.busy.clone(),
-            peak_memory: self.peak_memory,
-        })
-    }
-}
-
-/// The result of a whole count.
-#[non_exhaustive]
-#[derive(Clone, Debug, PartialEq)]
-pub struct Counts {
-    /// Board size.
-    pub n: usize,
-    /// Number of solutions (OEIS A000170).
-    pub total: u128,
-    /// Number of solutions up to rotation and reflection (OEIS A002562), when the algorithm
-    /// computes it.
-    pub unique: Option<u128>,
-    /// Search nodes visited by this run (resumed pieces not included).
-    pub nodes: u128,
-    /// Counting method.
-    pub algorithm: Algorithm,
-    /// Subproblems in the plan.
-    pub subproblems: usize,
-    /// Rows the plan pre-placed.
-    pub split_depth: usize,
-    /// Worker threads used.
-    pub threads: usize,
-    /// Wall-clock time of the count.
-    pub elapsed: Duration,
-    /// Time each worker spent inside subproblems.
-    pub busy: Vec<Duration>,
-    /// The process's peak resident memory after the count, in bytes, when known.
-    pub peak_memory: Option<u64>,
-}
-
-impl Counts {
-    /// Nodes per second of wall-clock time.
-    pub fn nodes_per_second(&self) -> f64 {
-        let s = self.elapsed.as_secs_f64();
-        if s > 0.0 { self.nodes as f64 / s } else { 0.0 }
-    }
 }
 
 /// Counts the solutions `config` describes, on the calling thread's behalf (it blocks).

@@ -3,7 +3,9 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
+use super::budget::*;
 use super::*;
+use crate::error::MemoryAdvice;
 use crate::known;
 
 /// Shard `index` of `count`, unchecked.

@@ -72,8 +72,8 @@ fn human(e: &Estimate, shard: Option<Shard>, hours: f64) -> String {
             "  sampled     {} of {} subproblems in {} of {} strata, in {}",
             e.sampled,
             e.subproblems,
-            e.strata.1,
-            e.strata.0,
+            e.strata_sampled,
+            e.strata,
             span(e.spent.as_secs_f64())
         ),
         format!(
@@ -131,8 +131,8 @@ fn json(e: &Estimate, shard: Option<Shard>, hours: f64) -> String {
         shard: shard.map(|s| s.to_string()),
         subproblems: e.subproblems,
         sampled: e.sampled,
-        strata: e.strata.0,
-        strata_sampled: e.strata.1,
+        strata: e.strata,
+        strata_sampled: e.strata_sampled,
         wall_seconds: e.wall_seconds(),
         wall_seconds_low: lo,
         wall_seconds_high: hi,

@@ -1,0 +1,176 @@
+//! The memory check of a run: what its engines, its plan and its pieces' bookkeeping need
+//! against the bytes it may use, which layout the join takes, and, where it does not fit,
+//! the advice (fewer threads, more shards, another algorithm) that the refusal carries.
+
+use crate::engine::join::{self, Layout};
+use crate::error::{Error, MemoryAdvice};
+use crate::plan::{Algorithm, Plan};
+use crate::shard::Shard;
+use crate::system::Bytes;
+
+/// What a count may use: its threads, the pieces it keeps account of, the shards the plan is
+/// cut into (1 for a whole count) and the bytes available (unknown: no limit).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Budget {
+    pub threads: usize,
+    pub pieces: usize,
+    /// The shard counted, [`Shard::WHOLE`] for a whole count.
+    pub shard: Shard,
+    pub available: Option<u64>,
+}
+
+/// Bytes of bookkeeping a run keeps for each of its pieces: the schedule, the progress weights,
+/// the finished pieces and their sums (about 128 bytes).
+pub(super) const BYTES_PER_PIECE: u64 = 128;
+
+/// Bytes a run of `pieces` pieces of `plan` keeps besides its engines: the plan and the
+/// pieces' bookkeeping.
+pub(super) fn bookkeeping(plan: &Plan, pieces: usize) -> u64 {
+    plan.bytes()
+        .saturating_add((pieces as u64).saturating_mul(BYTES_PER_PIECE))
+}
+
+/// Checks a count of `plan` against its [`Budget`] and picks the join's layout: the whole
+/// lists for the boards where they are the faster layout, while they fit; else the
+/// memory-bounded one. A refusal advises fewer threads, or more shards where the plan's
+/// bookkeeping is what does not fit.
+pub(super) fn fit_budget(
+    plan: &Plan,
+    budget: Budget,
+    fixed: Option<Layout>,
+) -> Result<Layout, Error> {
+    let Budget {
+        threads,
+        pieces,
+        shard,
+        available,
+    } = budget;
+    let n = plan.n;
+    if plan.algorithm != Algorithm::Join {
+        // The kernel's searches need next to nothing; a plan of long searches cut into
+        // billions of slices needs its bookkeeping.
+        let needs = |pieces: usize| bookkeeping(plan, pieces);
+        let needed = needs(pieces);
+        return match available {
+            Some(available) if needed > available => Err(Error::Memory {
+                n,
+                algorithm: plan.algorithm,
+                threads,
+                needed: Bytes(needed),
+                available: Bytes(available),
+                advice: match more_shards(plan, shard, |p| needs(p) <= available) {
+                    Ok(s) => MemoryAdvice::Shards(shard.count.saturating_mul(s)),
+                    Err(largest) => MemoryAdvice::OneThreadNeeds(Bytes(needs(largest))),
+                },
+            }),
+            _ => Ok(Layout::Lists),
+        };
+    }
+    // The lists where they are the faster layout (or asked for), while they fit.
+    let listed = match fixed {
+        Some(Layout::Lists) => n <= join::MAX_LISTED_N,
+        Some(Layout::Bounded) => false,
+        None => n <= join::LISTS_BY_DEFAULT_UNTIL,
+    };
+    // The plan itself and the bookkeeping of the pieces of this run.
+    let needs_for = |t: usize, layout: Layout, pieces: usize| {
+        join::memory_needed(n, t, layout).saturating_add(bookkeeping(plan, pieces))
+    };
+    let needs = |t: usize, layout: Layout| needs_for(t, layout, pieces);
+    let Some(available) = available else {
+        return Ok(if listed {
+            Layout::Lists
+        } else {
+            Layout::Bounded
+        });
+    };
+    if listed && (needs(threads, Layout::Lists) <= available || fixed == Some(Layout::Lists)) {
+        // A fixed list layout is refused below only if it does not fit.
+        let needed = needs(threads, Layout::Lists);
+        if needed <= available {
+            return Ok(Layout::Lists);
+        }
+        return Err(Error::Memory {
+            n,
+            algorithm: plan.algorithm,
+            threads,
+            needed: Bytes(needed),
+            available: Bytes(available),
+            advice: MemoryAdvice::OtherAlgorithm,
+        });
+    }
+    let needed = needs(threads, Layout::Bounded);
+    if needed <= available {
+        return Ok(Layout::Bounded);
+    }
+    let fits = (1..threads)
+        .rev()
+        .find(|&t| needs(t, Layout::Bounded) <= available);
+    // Where one thread's buffers fit but the bookkeeping does not, more shards do.
+    let more_shards = more_shards(plan, shard, |p| {
+        needs_for(threads, Layout::Bounded, p) <= available
+    })
+    .ok();
+    Err(Error::Memory {
+        n,
+        algorithm: plan.algorithm,
+        threads,
+        needed: Bytes(needed),
+        available: Bytes(available),
+        advice: match (fits, more_shards) {
+            (Some(t), _) => MemoryAdvice::Threads(t),
+            (None, Some(s)) => MemoryAdvice::Shards(shard.count.saturating_mul(s)),
+            // Past the listed boards the kernel's algorithms would take years.
+            (None, None) if n > join::MAX_LISTED_N => {
+                MemoryAdvice::OneThreadNeeds(Bytes(needs_for(1, Layout::Bounded, 0)))
+            }
+            (None, None) => MemoryAdvice::OtherAlgorithm,
+        },
+    })
+}
+
+/// The smallest power of two `s` such that cutting `shard` of `plan` (the whole plan for
+/// [`Shard::WHOLE`]) into `s` (shards `index + count × j` of `count × s`) leaves no part
+/// whose pieces' bookkeeping does not `fit`. A part owns whole lots of the plan
+/// ([`Plan::shard_lots`]), so the largest part is found lot by lot, not as an average; past
+/// [`EXACT_LOTS`] lots (boards from n = 31 on), by the bound that a part of `k` lots holds at
+/// most `k` full lots. If no cut will do, the pieces of the largest lot, which no cut divides.
+pub(super) fn more_shards(
+    plan: &Plan,
+    shard: Shard,
+    fits: impl Fn(usize) -> bool,
+) -> Result<u64, usize> {
+    let lots = plan.shard_lot_count(shard);
+    let mut shares = (1..=62).map(|k| 1u64 << k);
+    if lots > EXACT_LOTS {
+        let full = crate::plan::LOT_SLICES;
+        return shares
+            .map(|s| (s, lots.div_ceil(s).saturating_mul(full)))
+            .find(|&(_, most)| fits(usize::try_from(most).unwrap_or(usize::MAX)))
+            .map(|(s, _)| s)
+            .ok_or(full as usize);
+    }
+    let sizes: Vec<u64> = plan
+        .shard_lots(shard)
+        .map(|(_, slices)| u64::from(slices))
+        .collect();
+    let largest = sizes.iter().copied().max().unwrap_or(0);
+    let mut parts = Vec::new();
+    let mut most = |s: u64| {
+        if s as usize >= sizes.len() {
+            return largest;
+        }
+        parts.clear();
+        parts.resize(s as usize, 0);
+        for (t, &k) in sizes.iter().enumerate() {
+            parts[t % s as usize] += k;
+        }
+        parts.iter().copied().max().unwrap_or(0)
+    };
+    shares
+        .find(|&s| fits(most(s) as usize))
+        .ok_or(largest as usize)
+}
+
+/// The most lots [`more_shards`] weighs one by one (a list of 128 MiB).
+const EXACT_LOTS: u64 = 1 << 24;
