@@ -64,6 +64,31 @@ pub enum Error {
         /// The run's shard.
         shard: Option<Shard>,
     },
+    /// A resumed piece whose count passes what its subproblem can hold.
+    #[error("subproblem {id} claims {count} solutions, more than it can hold ({bound})")]
+    ImpossibleCount {
+        /// The piece's id.
+        id: u64,
+        /// Its count.
+        count: u128,
+        /// The most its subproblem can count ([`crate::Plan::count_bound`]).
+        bound: u128,
+    },
+    /// A piece counted again gave another count than its file claims.
+    #[error("{}subproblem {id} claims {claimed} solutions, but counted again it has {counted}: the file was altered or its count went wrong", .file.as_ref().map(|f| format!("{}: ", f.display())).unwrap_or_default())]
+    Recount {
+        /// The piece's id.
+        id: u64,
+        /// The count the file gives.
+        claimed: u128,
+        /// The count found again.
+        counted: u128,
+        /// The file the piece came from, if any.
+        file: Option<std::path::PathBuf>,
+    },
+    /// A stop (a signal) ended a recount before it was done.
+    #[error("the recount was interrupted")]
+    RecountInterrupted,
     /// A checkpoint or result file that cannot be used or written.
     #[error(transparent)]
     Journal(#[from] JournalError),
@@ -115,6 +140,9 @@ impl Error {
             | Error::Board(_) => true,
             Error::Memory { .. }
             | Error::ForeignPiece { .. }
+            | Error::ImpossibleCount { .. }
+            | Error::Recount { .. }
+            | Error::RecountInterrupted
             | Error::Journal(_)
             | Error::Integrity { .. }
             | Error::NothingSampled { .. }
@@ -125,7 +153,7 @@ impl Error {
 
     /// Whether a stop (a signal) ended the work before it gave anything.
     pub fn is_interruption(&self) -> bool {
-        matches!(self, Error::EstimateInterrupted)
+        matches!(self, Error::EstimateInterrupted | Error::RecountInterrupted)
     }
 }
 

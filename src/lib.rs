@@ -85,7 +85,10 @@ pub use config::{Config, MAX_THREADS};
 pub use engine::join::Layout;
 pub use error::{Error, MemoryAdvice};
 pub use plan::{Algorithm, Plan};
-pub use run::{Control, Counts, Estimate, Job, Observer, Outcome, SAVE_EVERY, Status, count};
+pub use run::{
+    Control, Counts, Estimate, Job, Observer, Outcome, Recount, Recounted, SAVE_EVERY, Status,
+    count, recount,
+};
 pub use tally::{Piece, Sums};
 
 /// The engines' internals, for the benchmarks and the tools in `examples/`: **not a stable

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 /// Shard `index` of `count`: the lots of a plan whose number is `index` modulo `count`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Shard {
     /// 0-based shard number.
     pub index: u64,

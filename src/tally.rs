@@ -24,6 +24,7 @@ pub struct Piece {
 
 /// Running sums over a set of pieces of one plan.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Sums {
     /// Solutions: each completion times its subproblem's weight.
     pub total: u128,

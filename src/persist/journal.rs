@@ -102,6 +102,16 @@ pub enum Problem {
         /// This run's.
         run: Option<Shard>,
     },
+    /// A piece whose count passes what its subproblem can hold ([`Plan::count_bound`]).
+    #[error("subproblem {id} claims {count} solutions, more than it can hold ({bound})")]
+    CountTooLarge {
+        /// The piece.
+        id: u64,
+        /// Its count as the file gives it.
+        count: u128,
+        /// The most its subproblem can count.
+        bound: u128,
+    },
     /// A piece outside the file's own shard.
     #[error("subproblem {id} does not belong to shard {shard}")]
     NotInShard {
@@ -151,6 +161,7 @@ impl Kind {
 /// through methods that seal it again ([`Journal::set_pieces`], [`Journal::set_meta`]), so
 /// that its checksum stays true.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Journal {
     /// [`Kind::tag`] of the file's kind.
     pub(crate) format: String,
@@ -177,6 +188,21 @@ pub struct Journal {
     pub(crate) meta: BTreeMap<String, String>,
     /// FNV-1a of everything above, as 16 hex digits.
     pub(crate) checksum: String,
+}
+
+/// Checks every `(id, count)` of `pieces` (ids of `plan`) against what its subproblem can
+/// hold ([`Plan::count_bound`]).
+pub fn check_bounds(
+    plan: &Plan,
+    pieces: impl IntoIterator<Item = (u64, u128)>,
+) -> Result<(), Problem> {
+    for (id, count) in pieces {
+        let bound = plan.count_bound(&plan.subproblem(id));
+        if count > bound {
+            return Err(Problem::CountTooLarge { id, count, bound });
+        }
+    }
+    Ok(())
 }
 
 impl Journal {
@@ -363,6 +389,7 @@ impl Journal {
         {
             return Err(Problem::NotInShard { id: p.0, shard: s });
         }
+        check_bounds(plan, self.pieces.iter().map(|&(id, count, _)| (id, count)))?;
         if Sums::of(plan, self.piece_map().values()) != self.sums {
             return Err(Problem::Sums);
         }
@@ -437,6 +464,12 @@ mod tests {
 
         fs::write(&path, "hello").unwrap();
         assert!(Journal::read(&path).is_err(), "not json");
+
+        // A field this program does not write is refused, not ignored.
+        let extra = text.replacen("{", "{\"note\":\"hi\",", 1);
+        fs::write(&path, extra).unwrap();
+        let err = Journal::read(&path).unwrap_err().to_string();
+        assert!(err.contains("unknown field `note`"), "{err}");
 
         let other = Plan::build(10, Algorithm::Symmetry, None).unwrap();
         fs::write(&path, &text).unwrap();

@@ -5,10 +5,12 @@
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use super::{Journal, JournalError, Kind, Problem};
 use crate::constraint::Board;
 use crate::plan::{Algorithm, Plan, PlanError, PlanHash};
+use crate::random::{Reservoir, XorShift};
 use crate::tally::Sums;
 
 /// A verified merge.
@@ -209,6 +211,30 @@ impl fmt::Display for MergeProblems {
 
 impl std::error::Error for MergeProblems {}
 
+/// A finished piece as a file gives it: what a recount checks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Claim {
+    /// The piece.
+    pub id: u64,
+    /// Its count, before its weight.
+    pub count: u128,
+    /// The file that gave it, if any.
+    pub file: Option<Arc<Path>>,
+}
+
+/// A merge with what a recount needs ([`merge_sampled`]).
+#[derive(Debug)]
+pub struct Sampled {
+    /// The merge.
+    pub merged: Merged,
+    /// The plan the files were checked against.
+    pub plan: Plan,
+    /// A uniform random sample of the files' pieces, in a random order.
+    pub sample: Vec<Claim>,
+    /// The pieces the sample was drawn from.
+    pub pieces: u64,
+}
+
 /// Reads, checks and adds up shard result files. On failure, every problem is named, with the
 /// files and the shard numbers to resubmit.
 pub fn merge(files: &[PathBuf]) -> Result<Merged, MergeProblems> {
@@ -218,6 +244,17 @@ pub fn merge(files: &[PathBuf]) -> Result<Merged, MergeProblems> {
 /// [`merge`] for the shards of a constrained board's count: the plan is rebuilt from `board`
 /// (a file of another board is refused by the plan's hash).
 pub fn merge_board(files: &[PathBuf], board: Option<&Board>) -> Result<Merged, MergeProblems> {
+    merge_sampled(files, board, 0, 0).map(|s| s.merged)
+}
+
+/// [`merge_board`], also drawing `keep` of the files' pieces at random (seeded by `seed`) for
+/// a recount.
+pub fn merge_sampled(
+    files: &[PathBuf],
+    board: Option<&Board>,
+    keep: usize,
+    seed: u64,
+) -> Result<Sampled, MergeProblems> {
     let mut problems = Vec::new();
     let mut good: Vec<(&Path, Journal)> = Vec::new();
     for path in files {
@@ -304,8 +341,19 @@ pub fn merge_board(files: &[PathBuf], board: Option<&Board>) -> Result<Merged, M
     }
     let mut sums = Sums::default();
     let mut seconds = 0.0;
+    let mut rng = XorShift::new(seed);
+    let mut sample = Reservoir::new(keep);
+    let mut pieces = 0;
     for copies in by_index.values() {
-        let j = &copies[0].1;
+        let (path, j) = &copies[0];
+        if keep > 0 {
+            let file: Arc<Path> = Arc::from(*path);
+            for &(id, count, _) in &j.pieces {
+                let file = Some(file.clone());
+                sample.offer(Claim { id, count, file }, &mut rng);
+            }
+        }
+        pieces += j.pieces.len() as u64;
         sums.merge(&j.sums);
         seconds += j
             .meta
@@ -316,7 +364,7 @@ pub fn merge_board(files: &[PathBuf], board: Option<&Board>) -> Result<Merged, M
     if plan.has_unique() && !sums.burnside_holds(plan.n) {
         return Err(MergeProblems(vec![MergeProblem::Integrity(sums)]));
     }
-    Ok(Merged {
+    let merged = Merged {
         n: plan.n,
         algorithm: plan.algorithm,
         shards: count,
@@ -324,6 +372,12 @@ pub fn merge_board(files: &[PathBuf], board: Option<&Board>) -> Result<Merged, M
         unique: sums.unique(&plan),
         sums,
         shard_seconds: seconds,
+    };
+    Ok(Sampled {
+        merged,
+        plan,
+        sample: sample.into_shuffled(&mut rng),
+        pieces,
     })
 }
 
@@ -432,6 +486,27 @@ mod tests {
             count: 10,
         };
         assert_eq!(p.to_string(), "missing: shards 1-3,8 of 10 (resubmit them)");
+    }
+
+    #[test]
+    fn a_shard_piece_past_its_bound_is_refused_even_with_its_checksum_redone() {
+        let dir = tempfile::tempdir().unwrap();
+        let files = write_shards(dir.path(), 10, 2);
+        let plan = Plan::build(10, Algorithm::Symmetry, None).unwrap();
+        let mut j = Journal::read(&files[1]).unwrap();
+        let mut pieces = j.piece_map();
+        let victim = pieces.values_mut().next().unwrap();
+        let bound = plan.count_bound(&plan.subproblem(victim.id));
+        // A multiple of 8 times the largest weight keeps the Burnside check true.
+        victim.count = bound + 8 * 8;
+        let id = victim.id;
+        j.set_pieces(&plan, &pieces);
+        j.write(&files[1]).unwrap();
+        let err = problems(&files);
+        assert!(
+            err.contains(&format!("subproblem {id} claims")) && err.contains("s1.json"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -15,6 +15,8 @@ mod shard;
 
 pub use atomic::{check_target, write_atomic};
 pub use journal::{Journal, JournalError, Kind, Problem};
-pub use merge::{MergeProblem, MergeProblems, Merged, merge, merge_board};
+pub use merge::{
+    Claim, MergeProblem, MergeProblems, Merged, Sampled, merge, merge_board, merge_sampled,
+};
 pub use recorder::Recorder;
 pub use shard::Shard;

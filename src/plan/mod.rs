@@ -519,6 +519,26 @@ impl Plan {
         s.slice_after(id - s.id)
     }
 
+    /// The most solutions piece `s` can count before its weight (a checked result never
+    /// passes it): a search completes its empty rows with one queen in each of as many free
+    /// columns, at most (rows left)! ways; a join unit pairs, for each of its row sets, a
+    /// west and an east half-board, each h queens on h rows and h columns, at most (h!)²;
+    /// a search of the unique count fixes the row-0 queen, (n − 1)!.
+    pub fn count_bound(&self, s: &Subproblem) -> u128 {
+        let factorial = |k: usize| (1..=k as u128).product::<u128>();
+        match s.work {
+            Work::Complete { frame, start, .. } => {
+                factorial(self.frame(frame).depth.saturating_sub(start.level))
+            }
+            Work::Constrained { start, .. } => factorial(self.n.saturating_sub(start.level)),
+            Work::HalfTurn { .. } | Work::QuarterTurn { .. } => factorial(self.n - 1),
+            Work::Join { unit, .. } => {
+                let half = factorial(self.n / 2);
+                u128::from(unit.span) * half * half
+            }
+        }
+    }
+
     /// The fingerprint of the whole plan: results made for one plan are never mixed into
     /// another.
     pub fn hash(&self) -> PlanHash {

@@ -204,3 +204,33 @@ fn boards_past_the_join_range_are_refused_before_any_list() {
     let err = Plan::build(MAX_JOIN_N + 1, Algorithm::Join, None).unwrap_err();
     assert!(matches!(err, PlanError::JoinTooLarge { .. }), "{err}");
 }
+
+#[test]
+fn no_honest_piece_passes_its_bound() {
+    use crate::constraint::{Board, PieceKind};
+    use crate::run::solve_one;
+    let plans = [
+        Plan::build(9, Algorithm::Plain, None).unwrap(),
+        Plan::build(10, Algorithm::Symmetry, None).unwrap(),
+        Plan::build(11, Algorithm::Symmetry, Some(3)).unwrap(),
+        Plan::build(12, Algorithm::Join, None).unwrap(),
+        Plan::build(13, Algorithm::Join, None).unwrap(),
+        Plan::build(13, Algorithm::Join, None).unwrap().sliced(3),
+        Plan::constrained(&Board::empty(8, PieceKind::Rook).unwrap(), None).unwrap(),
+        Plan::constrained(&Board::empty(9, PieceKind::Queen).unwrap(), Some(2)).unwrap(),
+    ];
+    for plan in &plans {
+        let whole_board = (1..=plan.n as u128).product::<u128>();
+        for id in 0..plan.len() as u64 {
+            let s = plan.subproblem(id);
+            let (count, bound) = (solve_one(plan, &s).count, plan.count_bound(&s));
+            assert!(
+                count <= bound,
+                "n = {}, {}: piece {id}",
+                plan.n,
+                plan.algorithm
+            );
+            assert!(bound <= whole_board, "n = {}: piece {id}", plan.n);
+        }
+    }
+}

@@ -23,7 +23,7 @@ use super::allocation::{Allocation, largest_spread, mean_variance};
 use crate::engine::join::{self, Layout};
 use crate::error::Error;
 use crate::plan::{Algorithm, Class, Plan, Subproblem};
-use crate::random::XorShift;
+use crate::random::{Reservoir, XorShift, shuffle};
 use crate::system;
 
 /// Samples drawn from one stratum at most.
@@ -225,19 +225,14 @@ struct Drawn {
     first: Vec<usize>,
 }
 
-/// One stratum's size and a uniform random sample of at most [`PER_STRATUM`] of its ids,
-/// drawn while the ids go by (reservoir sampling, Vitter's algorithm R), so that a plan of
-/// hundreds of millions of pieces is never listed.
-#[derive(Default)]
-struct Reservoir {
+/// One stratum's size and a uniform random sample of at most [`PER_STRATUM`] of its ids.
+struct Stratum {
     /// Pieces of the stratum.
     size: usize,
-    /// Entries offered.
-    seen: u64,
-    kept: Vec<u64>,
+    kept: Reservoir<u64>,
 }
 
-impl Reservoir {
+impl Stratum {
     /// Offers an entry of `slices` pieces from `first` on. The slices of an entry (a join
     /// unit, a kernel search) are alike but for the slice, and a stratum holds slices alike in
     /// cost (the join units of a stratum are cut alike; kernel searches fall into strata by
@@ -245,13 +240,8 @@ impl Reservoir {
     /// the entry is.
     fn offer(&mut self, first: u64, slices: u64, rng: &mut XorShift) {
         self.size += slices as usize;
-        self.seen += 1;
         let id = first + rng.next() % slices;
-        if self.kept.len() < PER_STRATUM {
-            self.kept.push(id);
-        } else if let Some(slot) = self.kept.get_mut((rng.next() % self.seen) as usize) {
-            *slot = id;
-        }
+        self.kept.offer(id, rng);
     }
 }
 
@@ -259,9 +249,12 @@ impl Job {
     /// Draws the sample of the pieces this job would count, stratum by stratum.
     fn draw(&self, rng: &mut XorShift) -> Drawn {
         let plan = &self.plan;
-        let mut strata: BTreeMap<Class, Reservoir> = BTreeMap::new();
+        let mut strata: BTreeMap<Class, Stratum> = BTreeMap::new();
         let mut offer = |s: &Subproblem, slices: u64, rng: &mut XorShift| {
-            let stratum = strata.entry(plan.class(s)).or_default();
+            let stratum = strata.entry(plan.class(s)).or_insert_with(|| Stratum {
+                size: 0,
+                kept: Reservoir::new(PER_STRATUM),
+            });
             stratum.offer(s.id, slices, rng);
         };
         match (self.resumed.is_empty(), self.shard) {
@@ -285,10 +278,7 @@ impl Job {
         let sizes = strata.values().map(|r| r.size).collect();
         let queues = strata
             .into_values()
-            .map(|mut r| {
-                shuffle(&mut r.kept, rng);
-                r.kept
-            })
+            .map(|r| r.kept.into_shuffled(rng))
             .collect::<Vec<_>>();
         let mut first: Vec<usize> = (0..queues.len()).collect();
         shuffle(&mut first, rng);
@@ -297,13 +287,6 @@ impl Job {
             queues,
             first,
         }
-    }
-}
-
-/// Shuffles `xs` in place (Fisher and Yates) with `rng`.
-fn shuffle<T>(xs: &mut [T], rng: &mut XorShift) {
-    for i in (1..xs.len()).rev() {
-        xs.swap(i, (rng.next() % (i as u64 + 1)) as usize);
     }
 }
 

@@ -14,6 +14,7 @@ mod estimate;
 mod outcome;
 mod pool;
 mod prepared;
+mod recount;
 mod status;
 
 use std::collections::BTreeMap;
@@ -24,6 +25,7 @@ use std::time::{Duration, Instant};
 pub use estimate::Estimate;
 pub use outcome::{Counts, Outcome};
 pub use prepared::{Prepared, solve_one};
+pub use recount::{Recount, Recounted, recount};
 pub use status::Status;
 
 use budget::{Budget, fit_budget};
@@ -124,6 +126,11 @@ impl Job {
                     subproblems: self.plan.len(),
                     shard: self.shard,
                 });
+            }
+            let bound = self.plan.count_bound(&self.plan.subproblem(p.id));
+            if p.count > bound {
+                let (id, count) = (p.id, p.count);
+                return Err(Error::ImpossibleCount { id, count, bound });
             }
             self.resumed.insert(p.id, p);
         }

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use nqueens::board::{MAX_N, MIN_N};
-use nqueens::{Algorithm, MAX_THREADS};
+use nqueens::{Algorithm, MAX_THREADS, Recount};
 
 /// Counts the solutions of the N-Queens problem exactly, on every core.
 #[derive(Debug, Parser)]
@@ -75,6 +75,9 @@ pub struct CountArgs {
     /// it exists.
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub recount: RecountArgs,
 
     /// Count only shard I of M (0-based), or auto/M to take I from the scheduler
     /// (SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX, PBS_ARRAY_INDEX). Needs --out.
@@ -236,6 +239,30 @@ pub struct MergeArgs {
     /// Compare the merged counts with the published values.
     #[arg(long)]
     pub verify: bool,
+    /// Worker threads for the recount, up to 4096; 0 means every hardware thread.
+    #[arg(short, long, default_value_t = 0, value_name = "T", value_parser = parse_threads)]
+    pub threads: usize,
+    #[command(flatten)]
+    pub recount: RecountArgs,
+}
+
+/// How many accepted pieces to count again: the options `count` (when it resumes) and
+/// `merge` share.
+#[derive(Clone, Debug, Args)]
+pub struct RecountArgs {
+    /// Count again a random sample of the finished subproblems read from files (a resumed
+    /// checkpoint, the shards merged), and refuse if any differs: K subproblems, a time as
+    /// 10s, or all; 0 skips it.
+    #[arg(long, value_name = "K|Ns|all", default_value = "3s", value_parser = parse_recount)]
+    pub recount: Recount,
+    /// The seed of the recount's draw (default: a fresh one, printed with the result).
+    #[arg(long, value_name = "SEED")]
+    pub recount_seed: Option<u64>,
+}
+
+/// Parses a `--recount` value.
+fn parse_recount(s: &str) -> Result<Recount, String> {
+    s.parse()
 }
 
 /// Options of `bench`.

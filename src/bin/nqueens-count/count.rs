@@ -10,7 +10,7 @@ use nqueens::constraint::Board;
 use nqueens::known::{self, Verdict};
 use nqueens::persist::{self, Journal, Shard};
 use nqueens::system::Machine;
-use nqueens::{Algorithm, Config, Control, Job, Piece, Status};
+use nqueens::{Algorithm, Config, Control, Job, Piece, Recount, Status};
 
 use crate::args::{CountArgs, ShardArg, Sizes};
 use crate::boards;
@@ -21,7 +21,7 @@ use crate::progress::Progress;
 /// Set by Ctrl-C or SIGTERM; the run stops between subproblems.
 static CANCEL: AtomicBool = AtomicBool::new(false);
 
-fn install_signal_handler() {
+pub fn install_signal_handler() {
     static INSTALLED: std::sync::Once = std::sync::Once::new();
     INSTALLED.call_once(|| {
         let _ = ctrlc::set_handler(|| {
@@ -31,6 +31,11 @@ fn install_signal_handler() {
             }
         });
     });
+}
+
+/// The flag Ctrl-C and SIGTERM raise (after [`install_signal_handler`]).
+pub fn cancel_flag() -> &'static AtomicBool {
+    &CANCEL
 }
 
 /// Runs the count task.
@@ -206,6 +211,27 @@ fn count_one(
         return Ok(None);
     }
     job.check_memory().map_err(|e| exit::error(&e))?;
+    if let Some(path) = args
+        .checkpoint
+        .as_ref()
+        .filter(|_| !job.resumed().is_empty())
+    {
+        let seed = args
+            .recount
+            .recount_seed
+            .unwrap_or_else(Recount::fresh_seed);
+        let how = args.recount.recount;
+        let done = job
+            .recount_resumed(how, seed, Some(&CANCEL))
+            .map_err(|e| exit::error(&e))?;
+        say(format!(
+            "resumed {} of {} subproblems from {}; {}",
+            job.resumed().len(),
+            job.wanted_len(),
+            path.display(),
+            output::recount_words(&done)
+        ));
+    }
     let progress = Progress::new(&job, !args.no_progress);
     let observe = |p: &Piece, s: &Status| progress.piece(p, s);
     let result = job.run(Control {

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use std::ops::ControlFlow;
 
 use nqueens::known;
-use nqueens::{persist, solutions};
+use nqueens::{Config, Recount, persist, solutions};
 
 use clap::CommandFactory;
 
@@ -34,18 +34,42 @@ pub fn merge(args: &MergeArgs) -> Exit {
             "--verify compares empty queens boards with the published counts",
         );
     }
-    match persist::merge_board(&args.files, board.as_ref()) {
+    let how = args.recount.recount;
+    let seed = args
+        .recount
+        .recount_seed
+        .unwrap_or_else(Recount::fresh_seed);
+    match persist::merge_sampled(&args.files, board.as_ref(), how.sample_size(), seed) {
         Err(problems) => {
             for p in &problems.0 {
                 say(format!("error: {p}"));
             }
             Exit::Failed
         }
-        Ok(m) => {
+        Ok(sampled) => {
+            let persist::Sampled {
+                merged: m,
+                plan,
+                sample,
+                pieces,
+            } = sampled;
+            crate::count::install_signal_handler();
+            let threads = Config::new(m.n).threads(args.threads).resolved_threads();
+            let done = nqueens::recount(
+                &plan,
+                &sample,
+                (how, pieces, seed),
+                threads,
+                Some(crate::count::cancel_flag()),
+            );
+            let done = match done {
+                Ok(done) => done,
+                Err(e) => return exit::error(&e),
+            };
             let verdict = args
                 .verify
                 .then(|| known::verify(m.n, m.sums.total, m.unique));
-            out(&output::merge_line(&m, verdict, args.json));
+            out(&output::merge_line(&m, &done, verdict, args.json));
             if let Some(v) = verdict {
                 say(output::verdict_words(m.n, v));
             }
