@@ -138,3 +138,45 @@ fn a_full_stderr_never_panics_and_keeps_the_intended_exit_code() {
         assert_eq!(status.code(), Some(code), "{args:?}");
     }
 }
+
+#[test]
+fn a_result_that_cannot_be_written_at_the_end_is_kept_beside_it() {
+    // The target passes the check before the count, then becomes a folder while the count
+    // runs (the checkpoint's first save shows that the count has begun).
+    let dir = tempfile::tempdir().unwrap();
+    let (out, cp) = (dir.path().join("s.json"), dir.path().join("c.json"));
+    let mut child = Std::new(cargo_bin("nqueens-count"))
+        .args(["18", "-t", "1", "--shard", "0/1", "--out"])
+        .arg(&out)
+        .arg("--checkpoint")
+        .arg(&cp)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    while !cp.exists() {
+        assert!(child.try_wait().unwrap().is_none(), "ended before it began");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    fs::create_dir_all(out.join("in-the-way")).unwrap();
+    let done = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&done.stderr).into_owned();
+    assert_eq!(done.status.code(), Some(1), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(done.stdout.is_empty());
+    let kept = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_string_lossy().contains(".unsaved-"))
+        .expect("the result kept beside its target");
+    assert!(err.contains(&kept.display().to_string()), "{err}");
+    // Renamed as the error says, it merges to the count.
+    let renamed = dir.path().join("s0.json");
+    fs::rename(&kept, &renamed).unwrap();
+    cmd()
+        .arg("merge")
+        .arg(&renamed)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("666090624 solutions"));
+}

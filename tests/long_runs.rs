@@ -352,8 +352,9 @@ fn an_unwritable_checkpoint_fails_before_the_work() {
     assert!(err.contains("could not be saved"), "{err}");
 }
 
-/// Starts `args`, sends `signal` after `wait`, and requires exit 130 within seconds.
-fn stops_on_signal(args: &[&str], wait: Duration, signal: i32) {
+/// Starts `args`, sends `signal` after `wait`, and requires exit 130 within seconds;
+/// returns its stderr.
+fn stops_on_signal(args: &[&str], wait: Duration, signal: i32) -> String {
     let child = Std::cargo_bin("nqueens-count")
         .unwrap()
         .args(args)
@@ -362,7 +363,31 @@ fn stops_on_signal(args: &[&str], wait: Duration, signal: i32) {
         .spawn()
         .unwrap();
     std::thread::sleep(wait);
-    signal_and_wait(child, signal);
+    signal_and_wait(child, signal)
+}
+
+#[test]
+fn a_signal_while_the_plan_is_built_ends_the_process_at_once() {
+    // n = 28's plan of ten million units and n = 32's of billions of slices take seconds to
+    // build: a signal then has nothing to save, and ends the process at once (the message
+    // shows that it came before the work).
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("o.json");
+    let out = out.to_str().unwrap();
+    for (args, signal) in [
+        (
+            vec!["28", "--shard", "0/1000000", "--out", out],
+            libc::SIGTERM,
+        ),
+        (vec!["32", "-t", "1"], libc::SIGINT),
+    ] {
+        let err = stops_on_signal(&args, Duration::from_millis(400), signal);
+        assert_eq!(
+            err.trim_end(),
+            "interrupted before the work began: nothing to save"
+        );
+    }
+    assert!(!Path::new(out).exists());
 }
 
 #[test]
@@ -379,17 +404,15 @@ fn a_signal_stops_the_largest_join_counts_in_their_set_up_and_their_units() {
 
 #[test]
 fn an_estimate_stopped_before_any_piece_finished_says_so_and_exits_130() {
-    // n = 32's plan takes seconds to make and to draw the sample from: a signal half a second
-    // in comes before any piece is timed.
-    let child = Std::cargo_bin("nqueens-count")
-        .unwrap()
-        .args(["32", "--estimate", "--threads", "1"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(500));
-    let err = signal_and_wait(child, libc::SIGTERM);
+    // n = 23's plan is made at once, then its engines take seconds to set up (the quadrant
+    // lists) and its units seconds each: a signal a second in comes after the plan (a signal
+    // while a plan is built ends the process at once, as nothing is lost) and before any
+    // piece is timed.
+    let err = stops_on_signal(
+        &["23", "--estimate", "--threads", "1"],
+        Duration::from_secs(1),
+        libc::SIGTERM,
+    );
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     assert!(
         err.contains("interrupted before any subproblem finished"),

@@ -396,9 +396,14 @@ impl Journal {
         Ok(())
     }
 
+    /// The journal as the one line of JSON its file holds.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("journals serialise")
+    }
+
     /// Writes the journal atomically ([`super::write_atomic`]).
     pub fn write(&self, path: &Path) -> Result<(), JournalError> {
-        let mut text = serde_json::to_vec(self).expect("journals serialise");
+        let mut text = self.to_json().into_bytes();
         text.push(b'\n');
         super::write_atomic(path, &text).map_err(|source| JournalError::Save {
             path: path.to_path_buf(),

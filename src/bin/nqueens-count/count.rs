@@ -4,6 +4,7 @@
 //! Everything is done by the library's run API ([`nqueens::Job`]); this file turns the
 //! arguments into a job, shows progress, and prints what comes back.
 
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use nqueens::constraint::Board;
@@ -21,10 +22,27 @@ use crate::progress::Progress;
 /// Set by Ctrl-C or SIGTERM; the run stops between subproblems.
 static CANCEL: AtomicBool = AtomicBool::new(false);
 
+/// Whether work a stop must not lose has begun (a count, an estimate, a recount): before
+/// it, while files are read and the plan is built, a signal ends the process at once, as
+/// there is nothing to save.
+static WORKING: AtomicBool = AtomicBool::new(false);
+
+/// Marks the start (`true`) or the end of work a signal must stop in order
+/// ([`WORKING`]).
+pub fn working(on: bool) {
+    WORKING.store(on, Ordering::SeqCst);
+}
+
+/// Installs the Ctrl-C and SIGTERM handler: before any work, it ends the process at once;
+/// during work, it raises [`CANCEL`]; a second signal leaves at once.
 pub fn install_signal_handler() {
     static INSTALLED: std::sync::Once = std::sync::Once::new();
     INSTALLED.call_once(|| {
         let _ = ctrlc::set_handler(|| {
+            if !WORKING.load(Ordering::SeqCst) {
+                say("interrupted before the work began: nothing to save");
+                std::process::exit(i32::from(Exit::Interrupted.code()));
+            }
             if CANCEL.swap(true, Ordering::SeqCst) {
                 // A second signal: leave at once; the last periodic save stands.
                 std::process::exit(i32::from(Exit::Interrupted.code()));
@@ -176,6 +194,38 @@ fn empty_board_config(n: usize, args: &CountArgs, existing: Option<&Journal>) ->
     Config::new(n).threads(args.threads).algorithm(algorithm)
 }
 
+/// A finished shard's result that could not be written to `path`: kept in the first place
+/// that takes it (beside `path`, then the temporary folder), else printed on stdout, so that
+/// the count is never lost; the error says where it went.
+fn keep_unsaved(result: &Journal, path: &Path, e: &persist::JournalError) -> Exit {
+    let name = path
+        .file_name()
+        .map_or("result.json".into(), |f| f.to_string_lossy());
+    let pid = std::process::id();
+    let beside = path.with_file_name(format!("{name}.unsaved-{pid}"));
+    let temporary = std::env::temp_dir().join(format!("{name}.unsaved-{pid}"));
+    for place in [beside, temporary] {
+        if result.write(&place).is_ok() {
+            return fail(
+                Exit::Failed,
+                format!(
+                    "{e}; the finished result is kept in {}: rename it to {} to merge it",
+                    place.display(),
+                    path.display()
+                ),
+            );
+        }
+    }
+    out(&result.to_json());
+    fail(
+        Exit::Failed,
+        format!(
+            "{e}; the finished result is on stdout: save it as {} to merge it",
+            path.display()
+        ),
+    )
+}
+
 /// Counts one n and prints it; `Ok` carries the `--verify` verdict, `Err` an exit that ends
 /// the whole command.
 fn count_one(
@@ -207,10 +257,13 @@ fn count_one(
     }
     if args.estimate {
         // The estimate checks what its sample needs; the run's bookkeeping is in its report.
+        working(true);
         crate::estimate::run(&job, args, shard, &CANCEL)?;
+        working(false);
         return Ok(None);
     }
     job.check_memory().map_err(|e| exit::error(&e))?;
+    working(true);
     if let Some(path) = args
         .checkpoint
         .as_ref()
@@ -254,10 +307,12 @@ fn count_one(
         return Err(Exit::Interrupted);
     }
     if let (Some(s), Some(path)) = (shard, &args.out) {
-        job.shard_result(&outcome)
-            .write(path)
-            .map_err(|e| exit::error(&e.into()))?;
+        let result = job.shard_result(&outcome);
+        if let Err(e) = result.write(path) {
+            return Err(keep_unsaved(&result, path, &e));
+        }
         out(&output::shard_line(&outcome, s, path, args.json));
+        working(false);
         return Ok(None);
     }
     let counts = outcome.counts().expect("a whole, finished count");
@@ -281,5 +336,6 @@ fn count_one(
     if let Some(v) = verdict {
         say(output::verdict_words(n, v));
     }
+    working(false);
     Ok(verdict)
 }

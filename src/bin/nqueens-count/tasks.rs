@@ -54,6 +54,7 @@ pub fn merge(args: &MergeArgs) -> Exit {
                 pieces,
             } = sampled;
             crate::count::install_signal_handler();
+            crate::count::working(true);
             let threads = Config::new(m.n).threads(args.threads).resolved_threads();
             let done = nqueens::recount(
                 &plan,
