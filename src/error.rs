@@ -182,6 +182,8 @@ pub enum MemoryAdvice {
     OneThreadNeeds(Bytes),
     /// The bookkeeping of the count's pieces does not fit: a shard of this many would.
     Shards(u64),
+    /// Building the plan alone needs about this much, in every process of a shard set.
+    PlanNeeds(Bytes),
 }
 
 /// The plural ending for `count` things.
@@ -200,6 +202,10 @@ impl std::fmt::Display for MemoryAdvice {
             MemoryAdvice::OneThreadNeeds(b) => {
                 write!(f, "not even one thread fits: one thread needs about {b}")
             }
+            MemoryAdvice::PlanNeeds(b) => write!(
+                f,
+                "building its plan alone needs about {b}, in every shard: give the process that much"
+            ),
             MemoryAdvice::Shards(s) => write!(
                 f,
                 "the bookkeeping of its pieces does not fit: cut the count into {s} shards"

@@ -163,6 +163,46 @@ fn a_count_whose_bookkeeping_does_not_fit_is_cut_into_shards() {
 }
 
 #[test]
+fn a_plan_too_large_for_an_address_space_limit_is_refused_before_it_is_built() {
+    // Building these plans passes through lists of 150 to 400 MiB: under a 400 MB limit the
+    // build aborted with "memory allocation failed" and a backtrace (exit 134). Now each is
+    // refused in one line before it is built.
+    if Std::new("prlimit").arg("--version").output().is_err() {
+        eprintln!("skipped: prlimit (util-linux) is not installed");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("o.json");
+    for args in [
+        &["28", "--shard", "0/1000000", "--out"][..],
+        &[
+            "22",
+            "--algorithm",
+            "symmetry",
+            "--shard",
+            "0/1000",
+            "--out",
+        ],
+        &["30", "--shard", "0/1000000", "--out"],
+        &["28", "--algorithm", "plain", "--shard", "0/1000", "--out"],
+    ] {
+        let done = Std::new("prlimit")
+            .arg("--as=400000000")
+            .arg(cargo_bin("nqueens-count"))
+            .args(args)
+            .arg(&out)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&done.stderr);
+        assert_eq!(done.status.code(), Some(1), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains("needs about"), "{args:?}: {err}");
+        assert!(done.stdout.is_empty());
+    }
+    assert!(!out.exists());
+}
+
+#[test]
 fn a_kernel_count_whose_bookkeeping_does_not_fit_runs_in_the_shards_advised() {
     // The symmetry plan of n = 24 cuts its longest searches into 6.8 million slices: some
     // 900 MB of bookkeeping, refused under 300 MB with a shard count.

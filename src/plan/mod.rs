@@ -28,6 +28,7 @@ mod invariants;
 mod join;
 mod prefix;
 mod shards;
+mod size;
 
 use std::fmt;
 use std::str::FromStr;
@@ -42,6 +43,7 @@ use entries::Entries;
 pub use class::Class;
 pub use error::PlanError;
 pub use shards::LOT_SLICES;
+pub use size::build_bytes;
 
 #[cfg(test)]
 pub(crate) use prefix::bits;

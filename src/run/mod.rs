@@ -33,10 +33,10 @@ use budget::{Budget, fit_budget};
 use crate::config::{Config, MAX_THREADS};
 use crate::engine::join;
 use crate::engine::join::Layout;
-use crate::error::Error;
+use crate::error::{Error, MemoryAdvice};
 use crate::persist::{Journal, JournalError, Kind, Recorder, Shard};
 use crate::plan::{Algorithm, Plan, PlanError};
-use crate::system;
+use crate::system::{self, Bytes};
 use crate::tally::{Piece, Sums};
 
 /// How often a checkpoint is rewritten while a run goes on, unless told otherwise.
@@ -82,6 +82,7 @@ impl Job {
             });
         }
         let depth = config.fixed_split_depth();
+        check_plan_fits(config)?;
         let plan = match (config.constrained_board(), config.chosen_algorithm()) {
             (Some(board), Algorithm::Constrained) => Plan::constrained(board, depth)?,
             (Some(_), other) => return Err(PlanError::MethodForBoard(other).into()),
@@ -362,6 +363,29 @@ impl Job {
         j.set_meta("seconds", format!("{:.3}", outcome.elapsed.as_secs_f64()));
         j.set_pieces(&self.plan, &outcome.pieces);
         j
+    }
+}
+
+/// Refuses a default plan whose building would not fit in the memory `config` may use
+/// ([`crate::plan::build_bytes`]): its lists would abort the process, or get it killed,
+/// before any later check could speak.
+fn check_plan_fits(config: &Config) -> Result<(), Error> {
+    let (n, algorithm) = (config.n(), config.chosen_algorithm());
+    let needed = match (config.constrained_board(), config.fixed_split_depth()) {
+        (None, None) => crate::plan::build_bytes(n, algorithm),
+        _ => None,
+    };
+    let available = config.memory_budget().or_else(system::available_memory);
+    match (needed, available) {
+        (Some(needed), Some(available)) if needed > available => Err(Error::Memory {
+            n,
+            algorithm,
+            threads: config.resolved_threads().min(MAX_THREADS),
+            needed: Bytes(needed),
+            available: Bytes(available),
+            advice: MemoryAdvice::PlanNeeds(Bytes(needed)),
+        }),
+        _ => Ok(()),
     }
 }
 
