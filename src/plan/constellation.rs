@@ -219,7 +219,7 @@ pub(super) fn roots(n: usize) -> (Vec<Frame>, Vec<Family>, Vec<Root>) {
     let root = Start::default();
     if n == 1 {
         let frame = Frame::open(1, 1);
-        pieces.push((0, frame.descend(&root, 1), 1));
+        pieces.push(Root::new(0, frame.descend(&root, 1), 1));
         return (vec![frame], vec![Family::Corner], pieces);
     }
     // 1. A corner queen at (0, 0); row 1 in column a >= 2; column 1 empty in rows 2..=a.
@@ -230,7 +230,11 @@ pub(super) fn roots(n: usize) -> (Vec<Frame>, Vec<Family>, Vec<Root>) {
         }
         let s0 = frame.descend(&root, board::bit(0));
         if frame.free(&s0) & board::bit(a) != 0 {
-            pieces.push((frames.len() as u32, frame.descend(&s0, board::bit(a)), 8));
+            pieces.push(Root::new(
+                frames.len() as u32,
+                frame.descend(&s0, board::bit(a)),
+                8,
+            ));
             frames.push(frame);
             families.push(Family::Corner);
         }
@@ -256,7 +260,7 @@ pub(super) fn roots(n: usize) -> (Vec<Frame>, Vec<Family>, Vec<Root>) {
                 ..Start::default()
             }
         };
-        pieces.push((frames.len() as u32, start, 8));
+        pieces.push(Root::new(frames.len() as u32, start, 8));
         frames.push(frame);
         families.push(Family::Nearest);
     }
@@ -271,7 +275,7 @@ pub(super) fn roots(n: usize) -> (Vec<Frame>, Vec<Family>, Vec<Root>) {
             continue;
         }
         let (frame, start) = constellation_frame(n, &k);
-        pieces.push((frames.len() as u32, start, weight));
+        pieces.push(Root::new(frames.len() as u32, start, weight));
         frames.push(frame);
         families.push(Family::Tie);
     }

@@ -366,7 +366,12 @@ impl Plan {
                 };
                 let lowest = usize::from(algorithm == Algorithm::Plain);
                 let (depth, pieces) = prefix::split(&frames, roots, lowest, split_depth, n)?;
-                entries.extend(pieces.into_iter().map(|(frame, start, weight)| {
+                entries.extend(pieces.into_iter().map(|root| {
+                    let prefix::Root {
+                        frame,
+                        start,
+                        weight,
+                    } = root;
                     let estimate = prefix::estimate(&frames[frame as usize], &start);
                     // A default plan cuts its long searches into slices; a plan of a
                     // chosen split depth keeps its pieces as they are.

@@ -11,8 +11,27 @@ use super::{Family, MAX_SPLIT_DEPTH, MAX_SUBPROBLEMS, SLICE_SECONDS, target_subp
 use crate::board;
 use crate::engine::kernel::{Frame, Start};
 
-/// A kernel subproblem before it gets its id: its frame's index, its start, its weight.
-pub(super) type Root = (u32, Start, u8);
+/// A kernel subproblem before it gets its id.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Root {
+    /// The index of its frame in the plan's frames.
+    pub frame: u32,
+    /// The state its pre-placed queens leave.
+    pub start: Start,
+    /// Solutions each completion stands for.
+    pub weight: u8,
+}
+
+impl Root {
+    /// The root of frame `frame` at `start`, of weight `weight`.
+    pub fn new(frame: u32, start: Start, weight: u8) -> Root {
+        Root {
+            frame,
+            start,
+            weight,
+        }
+    }
+}
 
 /// The plain plan's first row: the left half counted twice, and for odd n the middle column
 /// with row 1 in its left half, counted twice. A 1×1 board has its single square.
@@ -21,17 +40,17 @@ pub(super) fn roots(n: usize) -> (Vec<Frame>, Vec<Family>, Vec<Root>) {
     let root = Start::default();
     let mut pieces = Vec::new();
     if n == 1 {
-        pieces.push((0, frame.descend(&root, 1), 1));
+        pieces.push(Root::new(0, frame.descend(&root, 1), 1));
         return (vec![frame], vec![Family::Prefix], pieces);
     }
     for c in 0..n / 2 {
-        pieces.push((0, frame.descend(&root, board::bit(c)), 2));
+        pieces.push(Root::new(0, frame.descend(&root, board::bit(c)), 2));
     }
     if n % 2 == 1 {
         let middle = frame.descend(&root, board::bit(n / 2));
         let free = frame.free(&middle) & board::full_mask(n / 2);
         for c in bits(free) {
-            pieces.push((0, frame.descend(&middle, board::bit(c)), 2));
+            pieces.push(Root::new(0, frame.descend(&middle, board::bit(c)), 2));
         }
     }
     (vec![frame], vec![Family::Prefix], pieces)
@@ -108,12 +127,12 @@ const LARGEST_SHARE: f64 = 8.0;
 /// take hours while most take milliseconds: a run could not stop or show progress in time.
 /// Children replace their parent in place, so the order of the plan stays deterministic.
 fn refine(frames: &[Frame], pieces: Vec<Root>, target: usize) -> Vec<Root> {
-    let sized = |r: Root| (r, estimate(&frames[r.0 as usize], &r.1));
+    let sized = |r: Root| (r, estimate(&frames[r.frame as usize], &r.start));
     let mut pieces: Vec<(Root, f64)> = pieces.into_iter().map(sized).collect();
     let total: f64 = pieces.iter().map(|p| p.1).sum();
     let limit = LARGEST_SHARE * total / target as f64;
     let splittable =
-        |(r, size): &(Root, f64)| *size > limit && r.1.level < frames[r.0 as usize].depth;
+        |(r, size): &(Root, f64)| *size > limit && r.start.level < frames[r.frame as usize].depth;
     loop {
         let growth: usize = pieces
             .iter()
@@ -143,12 +162,12 @@ fn refine(frames: &[Frame], pieces: Vec<Root>, target: usize) -> Vec<Root> {
 fn children(frames: &[Frame], pieces: &[Root]) -> usize {
     pieces
         .iter()
-        .map(|(f, start, _)| {
-            let frame = &frames[*f as usize];
-            if start.level >= frame.depth {
+        .map(|r| {
+            let frame = &frames[r.frame as usize];
+            if r.start.level >= frame.depth {
                 1
             } else {
-                frame.free(start).count_ones() as usize
+                frame.free(&r.start).count_ones() as usize
             }
         })
         .sum()
@@ -157,14 +176,18 @@ fn children(frames: &[Frame], pieces: &[Root]) -> usize {
 /// Every piece's children one level down, in increasing column order.
 fn deepen(frames: &[Frame], pieces: &[Root]) -> Vec<Root> {
     let mut out = Vec::with_capacity(pieces.len() * 4);
-    for &(f, start, weight) in pieces {
-        let frame = &frames[f as usize];
-        if start.level >= frame.depth {
-            out.push((f, start, weight));
+    for &r in pieces {
+        let frame = &frames[r.frame as usize];
+        if r.start.level >= frame.depth {
+            out.push(r);
             continue;
         }
-        for c in bits(frame.free(&start)) {
-            out.push((f, frame.descend(&start, board::bit(c)), weight));
+        for c in bits(frame.free(&r.start)) {
+            out.push(Root::new(
+                r.frame,
+                frame.descend(&r.start, board::bit(c)),
+                r.weight,
+            ));
         }
     }
     out
@@ -227,7 +250,7 @@ mod tests {
         // Each root stands for two first-row placements (itself and its mirror image).
         for n in 2..=9 {
             let (_, _, roots) = roots(n);
-            let weight: usize = roots.iter().map(|r| usize::from(r.2)).sum();
+            let weight: usize = roots.iter().map(|r| usize::from(r.weight)).sum();
             let middle_children = if n % 2 == 1 {
                 let f = Frame::open(n, n);
                 let m = f.descend(&Start::default(), board::bit(n / 2));
@@ -252,7 +275,7 @@ mod tests {
         let (_, uniform) = split(&frames, roots, 1, Some(2), 12).unwrap();
         let refined = refine(&frames, uniform.clone(), 1024);
         assert!(refined.len() > uniform.len());
-        let size = |(f, s, _): &Root| estimate(&frames[*f as usize], s);
+        let size = |r: &Root| estimate(&frames[r.frame as usize], &r.start);
         let total: f64 = uniform.iter().map(size).sum();
         let largest = refined.iter().map(size).fold(0.0, f64::max);
         assert!(
@@ -263,8 +286,9 @@ mod tests {
         let count = |pieces: &[Root]| -> u64 {
             pieces
                 .iter()
-                .map(|(f, s, w)| {
-                    u64::from(*w) * crate::engine::kernel::complete(&frames[*f as usize], s).count
+                .map(|r| {
+                    let frame = &frames[r.frame as usize];
+                    u64::from(r.weight) * crate::engine::kernel::complete(frame, &r.start).count
                 })
                 .sum()
         };
@@ -277,6 +301,6 @@ mod tests {
         let (frames, _, roots) = roots(8);
         let (depth, pieces) = split(&frames, roots, 1, Some(3), 8).unwrap();
         assert_eq!(depth, 3);
-        assert!(pieces.iter().all(|p| p.1.level == 3));
+        assert!(pieces.iter().all(|p| p.start.level == 3));
     }
 }
