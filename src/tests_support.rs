@@ -48,3 +48,19 @@ pub fn distinct_up_to_symmetry(n: usize, sols: &[Vec<usize>]) -> u128 {
     }
     canon.len() as u128
 }
+
+/// The result files `s0.json`, `s1.json`, ... of the `m` shards of an n×n symmetry count,
+/// written to `dir`.
+pub fn write_shards(dir: &std::path::Path, n: usize, m: u64) -> Vec<std::path::PathBuf> {
+    use crate::{Algorithm, Config, Control, Job, persist::Shard};
+    (0..m)
+        .map(|i| {
+            let config = Config::new(n).algorithm(Algorithm::Symmetry).threads(1);
+            let job = Job::new(&config).unwrap().shard(Shard::new(i, m).unwrap());
+            let outcome = job.run(Control::default()).unwrap();
+            let path = dir.join(format!("s{i}.json"));
+            job.shard_result(&outcome).write(&path).unwrap();
+            path
+        })
+        .collect()
+}

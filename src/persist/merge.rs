@@ -414,20 +414,9 @@ fn reference_plan<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::persist::Shard;
-    use crate::{Config, Job};
 
     fn write_shards(dir: &Path, n: usize, m: u64) -> Vec<PathBuf> {
-        (0..m)
-            .map(|i| {
-                let config = Config::new(n).algorithm(Algorithm::Symmetry).threads(1);
-                let job = Job::new(&config).unwrap().shard(Shard::new(i, m).unwrap());
-                let outcome = job.run(Default::default()).unwrap();
-                let path = dir.join(format!("s{i}.json"));
-                job.shard_result(&outcome).write(&path).unwrap();
-                path
-            })
-            .collect()
+        crate::tests_support::write_shards(dir, n, m)
     }
 
     fn problems(files: &[PathBuf]) -> String {

@@ -36,7 +36,7 @@ const FIRST_N: usize = 18;
 const CHECKED_FROM_MIB: u16 = 32;
 
 /// The bytes building the default plan of `algorithm` for an n×n board needs, about, where
-/// that is enough to check ([`BUILD_PEAK_MIB`] and half again: the lists' address space
+/// that is enough to check (the measured peak and half again: the lists' address space
 /// runs ahead of what they hold while they grow); `None` for small plans.
 pub fn build_bytes(n: usize, algorithm: Algorithm) -> Option<u64> {
     let (_, peaks) = BUILD_PEAK_MIB.iter().find(|(a, _)| *a == algorithm)?;

@@ -221,7 +221,6 @@ impl Job {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::persist::Shard;
     use crate::persist::{Journal, merge_sampled};
     use crate::plan::Algorithm;
     use crate::{Config, Control, Job};
@@ -229,16 +228,7 @@ mod tests {
 
     /// The result files of `m` shards of an n = 11 symmetry count, in `dir`.
     fn shards(dir: &Path, m: u64) -> Vec<PathBuf> {
-        (0..m)
-            .map(|i| {
-                let config = Config::new(11).algorithm(Algorithm::Symmetry).threads(1);
-                let job = Job::new(&config).unwrap().shard(Shard::new(i, m).unwrap());
-                let outcome = job.run(Control::default()).unwrap();
-                let path = dir.join(format!("s{i}.json"));
-                job.shard_result(&outcome).write(&path).unwrap();
-                path
-            })
-            .collect()
+        crate::tests_support::write_shards(dir, 11, m)
     }
 
     /// Adds 8 to the count of the first piece of the file at `path` that found any (the
@@ -265,22 +255,13 @@ mod tests {
         let done = recount(&s.plan, &s.sample, (all, s.pieces, 7), 2, None).unwrap();
         assert_eq!((done.checked, done.of, done.seed), (s.pieces, s.pieces, 7));
         // Nothing asked, nothing counted; a few pieces, those.
-        let none = recount(
-            &s.plan,
-            &s.sample,
-            (Recount::Pieces(0), s.pieces, 7),
-            2,
-            None,
-        );
-        assert_eq!(none.unwrap().checked, 0);
-        let few = recount(
-            &s.plan,
-            &s.sample,
-            (Recount::Pieces(5), s.pieces, 7),
-            2,
-            None,
-        );
-        assert_eq!(few.unwrap().checked, 5);
+        for k in [0, 5] {
+            let how = (Recount::Pieces(k), s.pieces, 7);
+            assert_eq!(
+                recount(&s.plan, &s.sample, how, 2, None).unwrap().checked,
+                k
+            );
+        }
 
         let id = forge(&files[1]);
         // The forged file still merges: its checksum, its bounds and Burnside's lemma hold.
