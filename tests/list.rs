@@ -51,6 +51,13 @@ fn four_queens_snapshots_in_every_format() {
         ".Q..\n...Q\nQ...\n..Q.\n\n..Q.\nQ...\n...Q\n.Q..\n"
     );
     let json = stdout_of(&["list", "4", "--format", "json"]);
+    // --json is the same, as `count` and `merge` take it; with another --format, a usage error.
+    assert_eq!(stdout_of(&["list", "4", "--json"]), json);
+    Command::cargo_bin("nqueens-count")
+        .unwrap()
+        .args(["list", "4", "--json", "--format", "board"])
+        .assert()
+        .code(2);
     assert_eq!(
         json,
         "[[\".Q..\",\"...Q\",\"Q...\",\"..Q.\"],\n[\"..Q.\",\"Q...\",\"...Q\",\".Q..\"]]\n"

@@ -87,8 +87,8 @@ impl Recount {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64);
         let mixed = nanos ^ u64::from(std::process::id()).rotate_left(32);
-        // One xorshift step spreads the bits.
-        XorShift::new(mixed).next()
+        // One xorshift step spreads the bits; the top 53 are kept.
+        XorShift::new(mixed).next() >> 11
     }
 }
 
@@ -325,6 +325,13 @@ mod tests {
         let spent = (Recount::For(Duration::ZERO), s.pieces, 1);
         let done = recount(&s.plan, &s.sample, spent, 1, None).unwrap();
         assert!(done.checked < s.pieces);
+    }
+
+    #[test]
+    fn fresh_seeds_fit_in_53_bits_and_differ() {
+        let seeds: Vec<u64> = (0..64).map(|_| Recount::fresh_seed()).collect();
+        assert!(seeds.iter().all(|&s| s < 1 << 53));
+        assert!(seeds.windows(2).any(|w| w[0] != w[1]));
     }
 
     #[test]

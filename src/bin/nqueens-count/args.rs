@@ -171,7 +171,7 @@ pub struct CompletionsArgs {
 }
 
 /// Options of `list`.
-#[derive(Debug, Args)]
+#[derive(Clone, Debug, Args)]
 pub struct ListArgs {
     /// Board size from 1 to 32 (optional with --board or --allowed; it must then match).
     #[arg(value_name = "N", value_parser = parse_n, required_unless_present_any = ["board", "allowed"])]
@@ -185,6 +185,9 @@ pub struct ListArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = ListFormat::Tuple)]
     pub format: ListFormat,
+    /// The same as --format json, as `count` and `merge` take it.
+    #[arg(long, conflicts_with = "format")]
+    pub json: bool,
 }
 
 /// How `list` prints a solution.

@@ -81,6 +81,14 @@ pub fn merge(args: &MergeArgs) -> Exit {
 
 /// `list`: stream the solutions.
 pub fn list(args: &ListArgs) -> Exit {
+    if args.json {
+        let json = ListArgs {
+            format: ListFormat::Json,
+            json: false,
+            ..args.clone()
+        };
+        return list(&json);
+    }
     let n = match args.n {
         Some(n) if !crate::boards::wanted(&args.constraints) && args.format != ListFormat::Svg => n,
         _ => return crate::constrained::list(args),
