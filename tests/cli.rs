@@ -127,7 +127,17 @@ fn verify_agrees_for_known_counts() {
         .args(["10", "--verify"])
         .assert()
         .success()
-        .stderr(predicate::str::contains("agrees"));
+        .stderr(predicate::str::contains(
+            "n = 10 agrees with OEIS A000170/A002562",
+        ));
+    // The plain algorithm makes no unique count: only the total is said to agree.
+    cmd()
+        .args(["10", "--verify", "--algorithm", "plain"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "agrees with OEIS A000170 (the total; no unique count was made)",
+        ));
 }
 
 #[test]

@@ -334,7 +334,7 @@ fn count_one(
         say(output::stats(&counts, machine));
     }
     if let Some(v) = verdict {
-        say(output::verdict_words(n, v));
+        say(output::verdict_words(n, v, counts.unique));
     }
     working(false);
     Ok(verdict)

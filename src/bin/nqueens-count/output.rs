@@ -54,10 +54,15 @@ pub fn si(v: f64) -> String {
 }
 
 /// Words for a `--verify` verdict.
-pub fn verdict_words(n: usize, v: Verdict) -> String {
+pub fn verdict_words(n: usize, v: Verdict, unique: Option<u128>) -> String {
+    // Without a unique count (the plain algorithm), only the total was compared.
+    let tables = match unique {
+        Some(_) => "OEIS A000170/A002562",
+        None => "OEIS A000170 (the total; no unique count was made)",
+    };
     match v {
-        Verdict::Agrees => format!("verify: n = {n} agrees with OEIS A000170/A002562"),
-        Verdict::Differs => format!("verify: n = {n} DIFFERS from OEIS A000170/A002562"),
+        Verdict::Agrees => format!("verify: n = {n} agrees with {tables}"),
+        Verdict::Differs => format!("verify: n = {n} DIFFERS from {tables}"),
         Verdict::Unknown => format!("verify: no published value for n = {n} (known up to 27)"),
     }
 }

@@ -72,7 +72,7 @@ pub fn merge(args: &MergeArgs) -> Exit {
                 .then(|| known::verify(m.n, m.sums.total, m.unique));
             out(&output::merge_line(&m, &done, verdict, args.json));
             if let Some(v) = verdict {
-                say(output::verdict_words(m.n, v));
+                say(output::verdict_words(m.n, v, m.unique));
             }
             Exit::of_verdict(verdict)
         }
