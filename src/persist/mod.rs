@@ -14,7 +14,7 @@ mod recorder;
 mod shard;
 
 pub use atomic::{check_target, write_atomic};
-pub use journal::{Journal, JournalError, Kind, Problem};
+pub use journal::{Journal, JournalError, Kind, Problem, check_bounds};
 pub use merge::{
     Claim, MergeProblem, MergeProblems, Merged, Sampled, merge, merge_board, merge_sampled,
 };

@@ -34,7 +34,7 @@ use crate::config::{Config, MAX_THREADS};
 use crate::engine::join;
 use crate::engine::join::Layout;
 use crate::error::{Error, MemoryAdvice};
-use crate::persist::{Journal, JournalError, Kind, Recorder, Shard};
+use crate::persist::{Journal, JournalError, Kind, Problem, Recorder, Shard, check_bounds};
 use crate::plan::{Algorithm, Plan, PlanError};
 use crate::system::{self, Bytes};
 use crate::tally::{Piece, Sums};
@@ -128,9 +128,9 @@ impl Job {
                     shard: self.shard,
                 });
             }
-            let bound = self.plan.count_bound(&self.plan.subproblem(p.id));
-            if p.count > bound {
-                let (id, count) = (p.id, p.count);
+            if let Err(Problem::CountTooLarge { id, count, bound }) =
+                check_bounds(&self.plan, [(p.id, p.count)])
+            {
                 return Err(Error::ImpossibleCount { id, count, bound });
             }
             self.resumed.insert(p.id, p);

@@ -282,7 +282,7 @@ fn count_one(
             job.resumed().len(),
             job.wanted_len(),
             path.display(),
-            output::recount_words(&done)
+            output::recount_words(&done, how)
         ));
     }
     let progress = Progress::new(&job, !args.no_progress);

@@ -11,7 +11,7 @@ use nqueens::known::Verdict;
 use nqueens::persist::{Merged, Shard};
 use nqueens::plan::PlanHash;
 use nqueens::system::{Bytes, Machine};
-use nqueens::{Counts, Outcome, Recounted};
+use nqueens::{Counts, Outcome, Recount, Recounted};
 use serde::Serialize;
 
 /// The header of the human table.
@@ -178,9 +178,10 @@ pub fn shard_line(o: &Outcome, s: Shard, path: &Path, json: bool) -> String {
     )
 }
 
-/// What a recount checked, in words: "recounted 12 of them in 3.0 s (seed 42), all agree".
-pub fn recount_words(r: &Recounted) -> String {
-    if r.checked == 0 && r.seconds == 0.0 {
+/// What a recount asked as `how` checked, in words: "recounted 12 of them in 3.0 s (seed
+/// 42), all agree".
+pub fn recount_words(r: &Recounted, how: Recount) -> String {
+    if how == Recount::Pieces(0) {
         return "none recounted (--recount 0)".to_string();
     }
     format!(
@@ -197,7 +198,12 @@ pub fn recount_words(r: &Recounted) -> String {
 }
 
 /// The line of a verified merge, human or JSON.
-pub fn merge_line(m: &Merged, r: &Recounted, verdict: Option<Verdict>, json: bool) -> String {
+pub fn merge_line(
+    m: &Merged,
+    (r, how): (&Recounted, Recount),
+    verdict: Option<Verdict>,
+    json: bool,
+) -> String {
     if json {
         return Row {
             n: m.n,
@@ -223,7 +229,7 @@ pub fn merge_line(m: &Merged, r: &Recounted, verdict: Option<Verdict>, json: boo
         m.shards,
         m.plan,
         r.of,
-        recount_words(r)
+        recount_words(r, how)
     )
 }
 

@@ -70,7 +70,7 @@ pub fn merge(args: &MergeArgs) -> Exit {
             let verdict = args
                 .verify
                 .then(|| known::verify(m.n, m.sums.total, m.unique));
-            out(&output::merge_line(&m, &done, verdict, args.json));
+            out(&output::merge_line(&m, (&done, how), verdict, args.json));
             if let Some(v) = verdict {
                 say(output::verdict_words(m.n, v, m.unique));
             }
