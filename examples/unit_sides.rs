@@ -74,12 +74,12 @@ fn main() {
         let q = run_q();
         let stop = std::sync::atomic::AtomicBool::new(false);
         for seed in [id, id + 1, id + 2] {
-            let sample = join::Sample {
+            let probe = join::Probe {
                 row_sets: 1,
                 classes: 24,
                 seed,
             };
-            let secs = join::time_unit(&q, &unit, sample, &stop).expect("never stopped");
+            let secs = join::time_unit(&q, &unit, probe, &stop).expect("never stopped");
             println!(
                 "n = {n}, unit {id}: the estimate's sample (seed {seed}) projects {secs:.2} s"
             );

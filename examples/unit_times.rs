@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 
-use nqueens::internals::join::{self, Quadrants, Sample};
+use nqueens::internals::join::{self, Probe, Quadrants};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -32,12 +32,12 @@ fn main() {
             // Spread evenly over the stratum (its units are in the order of their east rows,
             // and neighbours are alike), the same units every time.
             let id = ids[(2 * k + 1) * ids.len() / (2 * take)];
-            let sample = Sample {
+            let probe = Probe {
                 row_sets: 1,
                 classes: 24,
                 seed: id,
             };
-            secs.push(join::time_unit(&q, &units[id].0, sample, &stop).expect("never stopped"));
+            secs.push(join::time_unit(&q, &units[id].0, probe, &stop).expect("never stopped"));
         }
         let mean = secs.iter().sum::<f64>() / secs.len() as f64;
         let max = secs.iter().copied().fold(0.0, f64::max);

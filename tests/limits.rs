@@ -3,16 +3,14 @@
 //! being killed or aborting midway; a count whose quadrant lists do not fit runs in the join's
 //! memory-bounded layout instead, exactly; thread counts past the bound are usage errors.
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command as Std;
 
-use assert_cmd::Command;
-use assert_cmd::cargo::{CommandCargoExt, cargo_bin};
-
-fn cmd() -> Command {
-    Command::cargo_bin("nqueens-count").unwrap()
-}
+use assert_cmd::cargo::cargo_bin;
+use common::cmd;
 
 /// Checks that a refused count printed exactly one line naming the algorithm's need.
 fn refused(out: &std::process::Output) {
@@ -218,31 +216,32 @@ fn a_kernel_count_whose_bookkeeping_does_not_fit_runs_in_the_shards_advised() {
     let shards = advised_shards(&cmd().args(args).output().unwrap());
     // A shard of that count passes the check and counts slices of seconds: a signal stops
     // it at once.
-    interrupted_shard(&args, (0, shards), std::time::Duration::from_secs(5));
+    interrupted_shard(&args, (0, shards), true);
 }
 
-/// Runs shard `index` of `count` of the count `args`, sends SIGINT after `wait`, and requires
-/// exit 130 within 5 s of it.
-fn interrupted_shard(args: &[&str], (index, count): (u64, u64), wait: std::time::Duration) {
+/// Runs shard `index` of `count` of the count `args` with a checkpoint, waits until the
+/// checkpoint is written (the plan made and its memory checked), and with `saved` until it
+/// holds a finished piece, then sends SIGINT and requires exit 130 within seconds.
+fn interrupted_shard(args: &[&str], (index, count): (u64, u64), saved: bool) {
     let dir = tempfile::tempdir().unwrap();
-    let child = Std::cargo_bin("nqueens-count")
-        .unwrap()
-        .args(args)
-        .args(["--shard", &format!("{index}/{count}"), "--out"])
-        .arg(dir.path().join("s.json"))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(wait);
-    let pid = libc::pid_t::try_from(child.id()).unwrap();
-    // SAFETY: `kill` only signals the child started above, not yet waited for.
-    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
-    let signalled = std::time::Instant::now();
-    let out = child.wait_with_output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(130), "{err}");
-    assert!(signalled.elapsed().as_secs() < 5, "{err}");
+    let (out, cp) = (dir.path().join("s.json"), dir.path().join("cp.json"));
+    let shard = format!("{index}/{count}");
+    let mut child = common::spawn(args.iter().copied().chain([
+        "--shard",
+        &shard,
+        "--out",
+        out.to_str().unwrap(),
+        "--checkpoint",
+        cp.to_str().unwrap(),
+    ]));
+    if saved {
+        common::wait_until(&mut child, "a piece was saved", || {
+            common::saved_pieces(&cp).is_some_and(|p| !p.is_empty())
+        });
+    } else {
+        common::wait_until(&mut child, "the checkpoint was written", || cp.exists());
+    }
+    common::signal_and_wait(child, libc::SIGINT);
 }
 
 #[test]
@@ -252,9 +251,5 @@ fn a_count_past_n_29_runs_in_shards_of_lots_that_fit() {
     // stops one at once.
     let args = ["30", "-t", "1", "--memory", "2G"];
     let shards = advised_shards(&cmd().args(args).output().unwrap());
-    interrupted_shard(
-        &args,
-        (shards / 2, shards),
-        std::time::Duration::from_secs(8),
-    );
+    interrupted_shard(&args, (shards / 2, shards), false);
 }

@@ -1,18 +1,15 @@
 //! Checkpoints and interruption: a run stopped by a signal resumes to the exact count, a
 //! finished checkpoint answers at once, and every kind of bad checkpoint is refused untouched.
 
+mod common;
+
 use std::fs;
 use std::path::Path;
-use std::process::{Command as Std, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use assert_cmd::Command;
-use assert_cmd::cargo::CommandCargoExt;
+use common::{cmd, saved_pieces, signal_and_wait, spawn, wait_until};
 use predicates::prelude::*;
-
-fn cmd() -> Command {
-    Command::cargo_bin("nqueens-count").unwrap()
-}
 
 fn json_row(out: &[u8]) -> serde_json::Value {
     serde_json::from_str(String::from_utf8_lossy(out).trim()).unwrap()
@@ -42,65 +39,26 @@ fn first_count_bumped(text: &str) -> String {
     bumped
 }
 
-/// The pieces a checkpoint file holds, when it can be read.
-fn saved_pieces(path: &Path) -> Option<Vec<serde_json::Value>> {
-    let v: serde_json::Value = serde_json::from_slice(&fs::read(path).ok()?).ok()?;
-    v["pieces"].as_array().cloned()
-}
-
 /// Starts a count that takes minutes on any machine (n = 20 by the symmetry plan on one
 /// thread), waits until its checkpoint holds more than `before` pieces, sends `signal`, and
 /// requires exit 130 within seconds. Returns the pieces saved.
 fn interrupt_long_count(checkpoint: &Path, signal: i32, before: usize) -> Vec<serde_json::Value> {
-    let mut child = Std::cargo_bin("nqueens-count")
-        .unwrap()
-        .args([
-            "20",
-            "--algorithm",
-            "symmetry",
-            "--threads",
-            "1",
-            "--checkpoint",
-        ])
-        .arg(checkpoint)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let begun = Instant::now();
-    while saved_pieces(checkpoint).is_none_or(|p| p.len() <= before) {
-        if child.try_wait().unwrap().is_some() {
-            let out = child.wait_with_output().unwrap();
-            panic!(
-                "the count ended before it was interrupted: {:?} {}",
-                out.status,
-                String::from_utf8_lossy(&out.stderr)
-            );
-        }
-        assert!(
-            begun.elapsed() < Duration::from_secs(60),
-            "nothing was saved"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    let cp = checkpoint.to_str().unwrap();
+    let mut child = spawn([
+        "20",
+        "--algorithm",
+        "symmetry",
+        "--threads",
+        "1",
+        "--checkpoint",
+        cp,
+    ]);
+    wait_until(&mut child, "a new piece was saved", || {
+        saved_pieces(checkpoint).is_some_and(|p| p.len() > before)
+    });
     let err = signal_and_wait(child, signal);
     assert!(err.contains("resume"), "{err}");
     saved_pieces(checkpoint).unwrap()
-}
-
-/// Sends `signal` to `child`, and requires exit 130 within seconds; returns its stderr.
-fn signal_and_wait(child: std::process::Child, signal: i32) -> String {
-    let pid = libc::pid_t::try_from(child.id()).unwrap();
-    // SAFETY: `kill` only sends a signal to the child started by the caller, which has not
-    // been waited for, so its process id is still its own.
-    assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
-    let signalled = Instant::now();
-    let out = child.wait_with_output().unwrap();
-    let took = signalled.elapsed();
-    let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.code(), Some(130), "{err}");
-    assert!(took < Duration::from_secs(10), "took {took:?} to stop");
-    err
 }
 
 #[test]
@@ -353,15 +311,10 @@ fn an_unwritable_checkpoint_fails_before_the_work() {
 }
 
 /// Starts `args`, sends `signal` after `wait`, and requires exit 130 within seconds;
-/// returns its stderr.
+/// returns its stderr. For a moment the message then shows (before the work, before any
+/// piece): the wait only makes the moment likely, and the message proves it.
 fn stops_on_signal(args: &[&str], wait: Duration, signal: i32) -> String {
-    let child = Std::cargo_bin("nqueens-count")
-        .unwrap()
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = spawn(args);
     std::thread::sleep(wait);
     signal_and_wait(child, signal)
 }
@@ -392,14 +345,22 @@ fn a_signal_while_the_plan_is_built_ends_the_process_at_once() {
 
 #[test]
 fn a_signal_stops_the_largest_join_counts_in_their_set_up_and_their_units() {
-    // n = 23 spends its first seconds building the quadrant lists where they fit (else its
-    // units run in the memory-bounded layout); n = 24's units take seconds each.
-    stops_on_signal(
-        &["23", "-t", "2"],
-        Duration::from_millis(1500),
-        libc::SIGTERM,
-    );
-    stops_on_signal(&["24", "-t", "2"], Duration::from_secs(3), libc::SIGINT);
+    // The checkpoint is written once the plan is made and before n = 23 spends seconds
+    // building its quadrant lists (or, where they do not fit, setting up the memory-bounded
+    // layout): a signal then comes in the set-up. n = 24's units take seconds each: a signal
+    // once the first is saved comes while the others are counted.
+    let dir = tempfile::tempdir().unwrap();
+    let cp = dir.path().join("23.json");
+    let mut child = spawn(["23", "-t", "2", "--checkpoint", cp.to_str().unwrap()]);
+    wait_until(&mut child, "the checkpoint was written", || cp.exists());
+    signal_and_wait(child, libc::SIGTERM);
+    let cp = dir.path().join("24.json");
+    let mut child = spawn(["24", "-t", "2", "--checkpoint", cp.to_str().unwrap()]);
+    wait_until(&mut child, "a piece was saved", || {
+        saved_pieces(&cp).is_some_and(|p| !p.is_empty())
+    });
+    let err = signal_and_wait(child, libc::SIGINT);
+    assert!(err.contains("resume"), "{err}");
 }
 
 #[test]

@@ -10,7 +10,7 @@
 //! spent. Each stratum's total is its size times its mean time; the interval is the usual
 //! normal one of a stratified mean (Cochran, *Sampling Techniques*, 1977, ch. 5). A join unit
 //! is timed on a share of its work (a few row sets of its span, a share of the queries of the
-//! matching, [`crate::engine::join::Sample`]), so that even at n = 28, where one unit takes
+//! matching, [`crate::engine::join::Probe`]), so that even at n = 28, where one unit takes
 //! hours, many units are sampled within minutes.
 
 use std::collections::BTreeMap;
@@ -20,6 +20,8 @@ use std::time::{Duration, Instant};
 
 use super::Job;
 use super::allocation::{Allocation, largest_spread, mean_variance};
+use super::prepared::Prepared;
+use super::watch::watched;
 use crate::engine::join::{self, Layout};
 use crate::error::Error;
 use crate::plan::{Algorithm, Class, Plan, Subproblem};
@@ -116,7 +118,6 @@ impl Job {
         let todo: usize = sizes.iter().sum();
         let strata = sizes.len();
         let allocation = Mutex::new(Allocation::new(&sizes, queues, first));
-        let lock = || allocation.lock().unwrap_or_else(|e| e.into_inner());
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(self.threads)
             .thread_name(|i| format!("nqueens-estimate-{i}"))
@@ -133,51 +134,15 @@ impl Job {
         // The sample's clock: stop at the budget, or when asked.
         let stop = AtomicBool::new(false);
         let deadline = Instant::now() + budget;
-        let sampling_began = Instant::now();
-        let dry = AtomicBool::new(false);
-        let times: Mutex<Vec<(usize, f64)>> = Mutex::new(Vec::new());
-        std::thread::scope(|scope| {
-            let watcher = scope.spawn(|| {
-                while Instant::now() < deadline
-                    && !cancel.is_some_and(|c| c.load(Ordering::Relaxed))
-                {
-                    if dry.load(Ordering::Relaxed) {
-                        return;
-                    }
-                    std::thread::sleep(Duration::from_millis(20));
-                }
-                stop.store(true, Ordering::Relaxed);
-            });
-            pool.broadcast(|_| {
-                loop {
-                    if stop.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    let Some((k, id)) = lock().next() else { break };
-                    let begun = Instant::now();
-                    let timed = engines.time(&plan.subproblem(id), &stop);
-                    let Some(secs) = timed else {
-                        lock().abandon(k);
-                        continue;
-                    };
-                    lock().record(k, secs, begun.elapsed().as_secs_f64());
-                    let mut t = times.lock().unwrap_or_else(|e| e.into_inner());
-                    t.push((k, secs));
-                    // Once sampling has taken a quarter of the count's projected wall
-                    // time (every stratum reached), counting would take little longer.
-                    let mean = t.iter().map(|x| x.1).sum::<f64>() / t.len() as f64;
-                    let wall = mean * todo as f64 / self.threads as f64;
-                    let sampling = sampling_began.elapsed().as_secs_f64();
-                    if t.len() >= strata && sampling * 4.0 > wall {
-                        stop.store(true, Ordering::Relaxed);
-                    }
-                }
-            });
-            // Everything is sampled (or the budget is spent): release the watcher.
-            dry.store(true, Ordering::Relaxed);
-            let _ = watcher.join();
+        let times = watched(&stop, Some(deadline), cancel, || {
+            let sample = Sample {
+                allocation: &allocation,
+                engines: &engines,
+                todo,
+                strata,
+            };
+            self.time_sample(&pool, &sample, &stop)
         });
-        let times = times.into_inner().unwrap_or_else(|e| e.into_inner());
         if times.is_empty() && todo > 0 {
             return Err(if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
                 Error::EstimateInterrupted
@@ -287,6 +252,54 @@ impl Job {
             queues,
             first,
         }
+    }
+}
+
+/// What [`Job::time_sample`] times: the drawn pieces still to time and the engines that time
+/// them, with the sizes that decide when the sample has taken long enough.
+struct Sample<'a> {
+    allocation: &'a Mutex<Allocation>,
+    engines: &'a Prepared<'a>,
+    /// Pieces the count would do.
+    todo: usize,
+    /// Strata they fall into.
+    strata: usize,
+}
+
+impl Job {
+    /// Times the pieces `sample` hands out on every thread of `pool` until they run dry,
+    /// `stop` rises, or sampling has taken a quarter of the count's projected wall time with
+    /// every stratum reached (counting would then take little longer). Returns each timed
+    /// piece's stratum and projected seconds.
+    fn time_sample(
+        &self,
+        pool: &rayon::ThreadPool,
+        sample: &Sample<'_>,
+        stop: &AtomicBool,
+    ) -> Vec<(usize, f64)> {
+        let lock = || sample.allocation.lock().unwrap_or_else(|e| e.into_inner());
+        let began = Instant::now();
+        let times: Mutex<Vec<(usize, f64)>> = Mutex::new(Vec::new());
+        pool.broadcast(|_| {
+            while !stop.load(Ordering::Relaxed) {
+                let Some((k, id)) = lock().next() else { break };
+                let begun = Instant::now();
+                let timed = sample.engines.time(&self.plan.subproblem(id), stop);
+                let Some(secs) = timed else {
+                    lock().abandon(k);
+                    continue;
+                };
+                lock().record(k, secs, begun.elapsed().as_secs_f64());
+                let mut t = times.lock().unwrap_or_else(|e| e.into_inner());
+                t.push((k, secs));
+                let mean = t.iter().map(|x| x.1).sum::<f64>() / t.len() as f64;
+                let wall = mean * sample.todo as f64 / self.threads as f64;
+                if t.len() >= sample.strata && began.elapsed().as_secs_f64() * 4.0 > wall {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+        });
+        times.into_inner().unwrap_or_else(|e| e.into_inner())
     }
 }
 

@@ -16,6 +16,7 @@ mod pool;
 mod prepared;
 mod recount;
 mod status;
+mod watch;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -227,14 +227,14 @@ fn schedule(plan: &Plan, todo: &[u64], threads: usize) -> Vec<Block> {
     // a class's first small piece look slow.
     let warm = (WARM_UP * threads).min(order.len());
     let mut positions: Vec<usize> = (0..warm).collect();
-    let mut heap: BinaryHeap<(Reverse<Share>, Option<Class>)> = BinaryHeap::new();
+    let mut heap: BinaryHeap<(Reverse<Paced>, Option<Class>)> = BinaryHeap::new();
     for (&key, q) in &mut queues {
         while let Some(&i) = q.2.front().filter(|&&i| i < warm) {
             q.2.pop_front();
             q.1 += weight(&order[i]);
         }
         if !q.2.is_empty() {
-            heap.push((Reverse(Share(q.1 / q.0)), key));
+            heap.push((Reverse(Paced(q.1 / q.0)), key));
         }
     }
     while let Some((_, key)) = heap.pop() {
@@ -245,7 +245,7 @@ fn schedule(plan: &Plan, todo: &[u64], threads: usize) -> Vec<Block> {
         positions.push(i);
         q.1 += weight(&order[i]);
         if !q.2.is_empty() {
-            heap.push((Reverse(Share(q.1 / q.0)), key));
+            heap.push((Reverse(Paced(q.1 / q.0)), key));
         }
     }
     positions.into_iter().map(|i| order[i]).collect()
@@ -294,17 +294,17 @@ const BLOCK: usize = 16;
 /// The share of a class's estimate handed out, ordered for the schedule's heap (ties by the
 /// class key, so the order is the same on every run).
 #[derive(Clone, Copy, Debug, PartialEq)]
-struct Share(f64);
+struct Paced(f64);
 
-impl Eq for Share {}
+impl Eq for Paced {}
 
-impl PartialOrd for Share {
+impl PartialOrd for Paced {
     fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
         Some(self.cmp(other))
     }
 }
 
-impl Ord for Share {
+impl Ord for Paced {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
         self.0.total_cmp(&other.0)
     }

@@ -65,12 +65,12 @@ impl<'p> Prepared<'p> {
     /// its work, [`join::time_unit`]); `None` if `stop` rose first.
     pub fn time(&self, sub: &Subproblem, stop: &AtomicBool) -> Option<f64> {
         if let (Work::Join { unit, .. }, Some(q)) = (sub.work, &self.quadrants) {
-            let sample = join::Sample {
+            let probe = join::Probe {
                 row_sets: 4,
                 classes: 24,
                 seed: sub.id as usize,
             };
-            return join::time_unit(q, &unit, sample, stop);
+            return join::time_unit(q, &unit, probe, stop);
         }
         let begun = std::time::Instant::now();
         self.solve_until(sub, stop)?;

@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use super::Job;
 use super::prepared::Prepared;
+use super::watch::watched;
 use crate::engine::join::Layout;
 use crate::error::Error;
 use crate::persist::Claim;
@@ -123,56 +124,43 @@ pub fn recount(
         Recount::Pieces(_) | Recount::All => None,
     };
     let stop = AtomicBool::new(false);
-    let finished = AtomicBool::new(false);
     let next = AtomicUsize::new(0);
     let checked = AtomicUsize::new(0);
     let mismatch: Mutex<Option<Error>> = Mutex::new(None);
     let cancelled = || cancel.is_some_and(|c| c.load(Ordering::Relaxed));
-    std::thread::scope(|scope| {
-        scope.spawn(|| {
-            while !finished.load(Ordering::Relaxed) {
-                if cancelled() || deadline.is_some_and(|d| Instant::now() >= d) {
-                    stop.store(true, Ordering::Relaxed);
-                    return;
-                }
-                std::thread::sleep(Duration::from_millis(10));
+    let recount_one = || {
+        while !stop.load(Ordering::Relaxed) {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(claim) = claims[..wanted].get(i) else {
+                break;
+            };
+            let sub = plan.subproblem(claim.id);
+            let Some(piece) = engines.solve_until(&sub, &stop) else {
+                break;
+            };
+            if piece.count != claim.count {
+                let found = Error::Recount {
+                    id: claim.id,
+                    claimed: claim.count,
+                    counted: piece.count,
+                    file: claim.file.as_deref().map(|f| f.to_path_buf()),
+                };
+                mismatch
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .get_or_insert(found);
+                stop.store(true, Ordering::Relaxed);
+                break;
+            }
+            checked.fetch_add(1, Ordering::Relaxed);
+        }
+    };
+    watched(&stop, deadline, cancel, || {
+        std::thread::scope(|scope| {
+            for _ in 0..threads.clamp(1, wanted) {
+                scope.spawn(recount_one);
             }
         });
-        let workers: Vec<_> = (0..threads.clamp(1, wanted))
-            .map(|_| {
-                scope.spawn(|| {
-                    while !stop.load(Ordering::Relaxed) {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(claim) = claims[..wanted].get(i) else {
-                            break;
-                        };
-                        let sub = plan.subproblem(claim.id);
-                        let Some(piece) = engines.solve_until(&sub, &stop) else {
-                            break;
-                        };
-                        if piece.count != claim.count {
-                            let found = Error::Recount {
-                                id: claim.id,
-                                claimed: claim.count,
-                                counted: piece.count,
-                                file: claim.file.as_deref().map(|f| f.to_path_buf()),
-                            };
-                            mismatch
-                                .lock()
-                                .unwrap_or_else(|e| e.into_inner())
-                                .get_or_insert(found);
-                            stop.store(true, Ordering::Relaxed);
-                            break;
-                        }
-                        checked.fetch_add(1, Ordering::Relaxed);
-                    }
-                })
-            })
-            .collect();
-        for w in workers {
-            let _ = w.join();
-        }
-        finished.store(true, Ordering::Relaxed);
     });
     if let Some(e) = mismatch.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(e);

@@ -1,7 +1,15 @@
-//! Helpers the command-line tests share: the built program, and its standard output when it
-//! succeeds.
+//! Helpers the command-line tests share: the built program, its standard output when it
+//! succeeds, and signals sent at a moment the test has seen rather than guessed.
+
+// Each test file uses some of these helpers.
+#![allow(dead_code)]
+
+use std::path::Path;
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
+use assert_cmd::cargo::CommandCargoExt;
 
 /// The program under test.
 pub fn cmd() -> Command {
@@ -17,4 +25,58 @@ pub fn stdout_of(args: &[&str]) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).unwrap()
+}
+
+/// Starts the program with `args`, its stdout discarded and its stderr kept.
+pub fn spawn<S: AsRef<std::ffi::OsStr>>(args: impl IntoIterator<Item = S>) -> Child {
+    std::process::Command::cargo_bin("nqueens-count")
+        .unwrap()
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits until `ready()` holds, looking every 50 ms; fails if `child` ends first or if two
+/// minutes pass, naming `what` it waited for.
+pub fn wait_until(child: &mut Child, what: &str, ready: impl Fn() -> bool) {
+    let begun = Instant::now();
+    while !ready() {
+        if let Some(status) = child.try_wait().unwrap() {
+            let mut err = String::new();
+            if let Some(mut pipe) = child.stderr.take() {
+                let _ = std::io::Read::read_to_string(&mut pipe, &mut err);
+            }
+            panic!("the program ended before {what}: {status:?} {err}");
+        }
+        assert!(
+            begun.elapsed() < Duration::from_secs(120),
+            "waited two minutes for {what}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The pieces a journal (a checkpoint or a shard's file) holds, when it can be read.
+pub fn saved_pieces(path: &Path) -> Option<Vec<serde_json::Value>> {
+    let text = std::fs::read(path).ok()?;
+    let v: serde_json::Value = serde_json::from_slice(&text).ok()?;
+    v["pieces"].as_array().cloned()
+}
+
+/// Sends `signal` to `child`, and requires it to end with exit status 130 within seconds;
+/// returns its stderr.
+pub fn signal_and_wait(child: Child, signal: i32) -> String {
+    let pid = libc::pid_t::try_from(child.id()).unwrap();
+    // SAFETY: `kill` only sends a signal to the child started by the caller, which has not
+    // been waited for, so its process id is still its own.
+    assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
+    let signalled = Instant::now();
+    let out = child.wait_with_output().unwrap();
+    let took = signalled.elapsed();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(took < Duration::from_secs(10), "took {took:?} to stop");
+    err
 }

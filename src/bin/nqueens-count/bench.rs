@@ -46,7 +46,7 @@ pub const QUICK: Workload = Workload {
 
 /// One thread count's measurement.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Sample {
+pub struct Measurement {
     /// Worker threads.
     pub threads: usize,
     /// Median wall time of the runs.
@@ -84,7 +84,7 @@ pub enum BenchError {
 }
 
 /// Measures `workload` on `threads` threads.
-pub fn measure(workload: &Workload, threads: usize) -> Result<Sample, BenchError> {
+pub fn measure(workload: &Workload, threads: usize) -> Result<Measurement, BenchError> {
     let config = Config::new(workload.n)
         .algorithm(workload.algorithm)
         .threads(threads);
@@ -111,7 +111,7 @@ pub fn measure(workload: &Workload, threads: usize) -> Result<Sample, BenchError
     times.sort();
     let median: Duration = times[times.len() / 2];
     let s = median.as_secs_f64().max(1e-9);
-    Ok(Sample {
+    Ok(Measurement {
         threads,
         seconds: s,
         solutions_per_second: want as f64 / s,
@@ -129,7 +129,7 @@ pub fn default_thread_counts(hardware: usize) -> Vec<usize> {
 }
 
 /// The overall score: million solutions per second at the best thread count.
-pub fn score(samples: &[Sample]) -> f64 {
+pub fn score(samples: &[Measurement]) -> f64 {
     samples
         .iter()
         .map(|s| s.solutions_per_second / 1e6)
@@ -185,7 +185,7 @@ pub fn run(args: &BenchArgs) -> Exit {
             "threads", "time", "solutions/s", "nodes/s", "speedup", "efficiency"
         ));
     }
-    let mut samples: Vec<Sample> = Vec::new();
+    let mut samples: Vec<Measurement> = Vec::new();
     for &t in &counts {
         let s = match measure(&workload, t) {
             Ok(s) => s,

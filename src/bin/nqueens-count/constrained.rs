@@ -11,8 +11,7 @@ use nqueens::trace::{self as tree, MAX_TRACE_N};
 
 use crate::args::{ListArgs, ListFormat, TraceArgs, TraceFormat};
 use crate::boards;
-use crate::exit::{Exit, fail, out, out_raw};
-use crate::tasks::to_stdout;
+use crate::exit::{Exit, fail, out, out_raw, to_stdout};
 
 /// Boards an SVG picture draws unless `--limit` says otherwise.
 const SVG_BOARDS: u64 = 16;

@@ -92,3 +92,13 @@ pub fn out_raw(text: &str) {
         std::process::exit(i32::from(Exit::Failed.code()));
     }
 }
+
+/// Writes what `write` makes to stdout; a closed pipe is success.
+pub fn to_stdout(what: &str, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Exit {
+    let mut stdout = io::stdout().lock();
+    match write(&mut stdout).and_then(|_| stdout.flush()) {
+        Ok(()) => Exit::Ok,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Exit::Ok,
+        Err(e) => fail(Exit::Failed, format!("cannot write the {what}: {e}")),
+    }
+}

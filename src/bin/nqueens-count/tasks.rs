@@ -2,7 +2,6 @@
 //! solutions), `trace` (the textbook search tree), and the shell completions and manual page
 //! made from the argument definitions.
 
-use std::io::{self, Write};
 use std::ops::ControlFlow;
 
 use nqueens::known;
@@ -11,7 +10,7 @@ use nqueens::{Config, Recount, persist, solutions};
 use clap::CommandFactory;
 
 use crate::args::{Cli, ListArgs, ListFormat, MergeArgs, TraceArgs};
-use crate::exit::{self, Exit, fail, out, out_raw, say};
+use crate::exit::{self, Exit, out, out_raw, say, to_stdout};
 use crate::output;
 
 /// `merge`: verify and add up the shards' result files.
@@ -135,16 +134,6 @@ pub fn list(args: &ListArgs) -> Exit {
 /// `trace`: print the backtracking tree (of any board; see `constrained`).
 pub fn trace(args: &TraceArgs) -> Exit {
     crate::constrained::trace(args)
-}
-
-/// Writes what `write` makes to stdout; a closed pipe is success.
-pub(crate) fn to_stdout(what: &str, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Exit {
-    let mut stdout = io::stdout().lock();
-    match write(&mut stdout).and_then(|_| stdout.flush()) {
-        Ok(()) => Exit::Ok,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Exit::Ok,
-        Err(e) => fail(Exit::Failed, format!("cannot write the {what}: {e}")),
-    }
 }
 
 /// `completions SHELL`: the shell's completion script.

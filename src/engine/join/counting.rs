@@ -14,7 +14,7 @@ use super::sieve::{self, Part};
 use super::stream::{self, Reads};
 use super::units::{free_lines, next_row_set};
 use super::{
-    Found, Geometry, Middle, Quadrants, Sample, Scratch, Slice, Tables, Unit, matching, split,
+    Found, Geometry, Middle, Probe, Quadrants, Scratch, Slice, Tables, Unit, matching, split,
 };
 
 /// Candidate pairs of north and south quadrant placements (an upper bound of a unit's
@@ -42,11 +42,11 @@ impl stream::Source for HalfSource<'_, '_> {
     }
 }
 
-/// How [`streamed_unit`] counts: the pattern length, a timing sample (table classes, seed)
+/// How [`streamed_unit`] counts: the pattern length, a timing probe (table classes, seed)
 /// or the slice, and for a later slice of the same unit, which side its table was.
 struct Streamed {
     bits: usize,
-    sample: Option<(usize, usize)>,
+    probe: Option<(usize, usize)>,
     slice: Slice,
     west_table: Option<bool>,
     /// Table patterns a group holds ([`stream::GROUP_PATTERNS`]).
@@ -91,7 +91,7 @@ fn streamed_unit(
                 (&e, &w)
             };
             let part = Part::fresh(how.slice);
-            let count = match how.sample {
+            let count = match how.probe {
                 Some(classes) => {
                     let secs = time_fitting(tq, qq, how.bits, t, stop, classes)?;
                     return Some((Found { count: 0, nodes }, (Reads::default(), secs), None));
@@ -104,16 +104,16 @@ fn streamed_unit(
     let ordered = stats
         .as_ref()
         .map(|(se, sw)| if west_table { (sw, se) } else { (se, sw) });
-    let share = match how.sample {
+    let portion = match how.probe {
         Some((classes, seed)) => {
             let len = ordered.map_or(0, |(ts, _)| ts.len);
             let stride = (sieve::classes_for(len) / classes.max(1)).max(1);
-            sieve::Share::Sampled {
+            sieve::Portion::Timed {
                 stride,
                 offset: seed % stride,
             }
         }
-        None => sieve::Share::Slice(Part {
+        None => sieve::Portion::Slice(Part {
             slice: how.slice,
             sorted: how.west_table.is_some(),
         }),
@@ -131,7 +131,7 @@ fn streamed_unit(
         (how.bits, how.group),
         t,
         stop,
-        share,
+        portion,
     )?;
     let nodes = (t.table_starts.last().copied().unwrap_or(0)
         + t.query_starts.last().copied().unwrap_or(0)) as u64;
@@ -140,7 +140,7 @@ fn streamed_unit(
     Some((found, (reads, matching), Some(west_table)))
 }
 
-/// Counts `unit` (or, with `sample`, a share of it) and returns what it found with the
+/// Counts `unit` (or, with `probe`, a portion of it) and returns what it found with the
 /// seconds the whole unit is projected to take (only measured when sampling).
 ///
 /// Row set by row set ([`row_sets`]): each one's two sides of half-boards come from the
@@ -153,13 +153,13 @@ pub(super) fn count_unit_with(
     unit: &Unit,
     s: &mut Scratch,
     stop: &AtomicBool,
-    sample: Option<Sample>,
+    probe: Option<Probe>,
 ) -> Option<(Found, f64)> {
     let geo = &q.geo;
     let free = free_lines(geo, unit.middle);
     s.enter_pair(q, unit.middle);
     // A slice of the unit this thread counted last starts from its half-boards.
-    let key = (unit.span == 1 && sample.is_none()).then_some((geo.n, unit.east_rows, unit.middle));
+    let key = (unit.span == 1 && probe.is_none()).then_some((geo.n, unit.east_rows, unit.middle));
     let made = key.is_some() && s.made_for == key;
     s.made_for = None;
     if !made {
@@ -186,7 +186,7 @@ pub(super) fn count_unit_with(
     };
     let mut total = Found::default();
     let mut seconds = 0.0;
-    let stride = sample.map_or(1, |x| own_row_sets(unit).div_ceil(x.row_sets.max(1)));
+    let stride = probe.map_or(1, |x| own_row_sets(unit).div_ceil(x.row_sets.max(1)));
     // A slice of a unit of several row sets takes every `of`-th of them, each whole; a slice
     // of a one-row-set unit takes its share of the matching.
     let by_rows = unit.span > 1 && unit.slice.of > 1;
@@ -226,7 +226,7 @@ pub(super) fn count_unit_with(
                 };
                 let how = Streamed {
                     bits,
-                    sample: sample.map(|x| (x.classes, x.seed + i as usize)),
+                    probe: probe.map(|x| (x.classes, x.seed + i as usize)),
                     slice: matching_slice,
                     west_table: west_table_before,
                     group,
@@ -240,7 +240,7 @@ pub(super) fn count_unit_with(
                 )?;
                 total.count += found.count;
                 total.nodes += found.nodes;
-                if sample.is_some() {
+                if probe.is_some() {
                     let of = unit.slice.of as f64;
                     seconds += f64::from(stride) * (reads.per_unit(of) + matching) / of;
                 }
@@ -272,7 +272,7 @@ pub(super) fn count_unit_with(
             (west, east)
         };
         total.nodes += (east.len() + west.len()) as u64;
-        if let Some(x) = sample {
+        if let Some(x) = probe {
             let made = begun.elapsed().as_secs_f64();
             let classes = (x.classes, x.seed + i as usize);
             let matching = time_fitting(table, queries, bits, tables, stop, classes)?;

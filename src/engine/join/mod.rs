@@ -202,7 +202,7 @@ pub fn count_unit_until(q: &Quadrants, unit: &Unit, stop: &AtomicBool) -> Option
 
 /// How much of a unit [`time_unit`] counts.
 #[derive(Clone, Copy, Debug)]
-pub struct Sample {
+pub struct Probe {
     /// Row sets of a unit counted, spread evenly over its span (at least 1).
     pub row_sets: u32,
     /// Table classes of the sieve matched, about: the matching is cut into one slice per so
@@ -214,13 +214,13 @@ pub struct Sample {
 }
 
 /// The seconds counting `unit` would take on this thread, projected from counting a share of
-/// it ([`Sample`]): the half-boards of each row set sampled are made whole and timed, one
+/// it ([`Probe`]): the half-boards of each row set sampled are made whole and timed, one
 /// slice of the matching (as a run would count it) is timed and scaled up, and the row sets
 /// sampled stand for the whole span. `None` if `stop` rose.
-pub fn time_unit(q: &Quadrants, unit: &Unit, sample: Sample, stop: &AtomicBool) -> Option<f64> {
+pub fn time_unit(q: &Quadrants, unit: &Unit, probe: Probe, stop: &AtomicBool) -> Option<f64> {
     SCRATCH.with(|s| {
         let s = &mut *s.borrow_mut();
-        count_unit_with(q, unit, s, stop, Some(sample)).map(|(_, secs)| secs)
+        count_unit_with(q, unit, s, stop, Some(probe)).map(|(_, secs)| secs)
     })
 }
 

@@ -31,8 +31,40 @@ pub(super) struct Quadrant {
 /// walks without one (the copy would be gigabytes from n = 22).
 pub(super) const SMALL_QUADRANT: usize = 9;
 
-/// A state of the walk: the next row, the rows and columns filled, the diagonal masks.
-type State = (usize, u32, u32, u64, u64);
+/// A state of the walk over a quadrant's rows.
+#[derive(Clone, Copy, Debug, Default)]
+struct State {
+    /// The next row of the quadrant to fill or leave empty.
+    row: usize,
+    /// Rows holding a queen, one bit each.
+    rows: u32,
+    /// Columns holding a queen, one bit each.
+    cols: u32,
+    /// The board's diagonal masks of the queens placed ([`Geometry::diagonals`]).
+    d1: u64,
+    d2: u64,
+}
+
+impl State {
+    /// The state after the next row is left empty.
+    fn skip(self) -> State {
+        State {
+            row: self.row + 1,
+            ..self
+        }
+    }
+
+    /// The state after a queen in column `c` of the next row, with diagonal masks `(a, b)`.
+    fn place(self, c: usize, (a, b): (u64, u64)) -> State {
+        State {
+            row: self.row + 1,
+            rows: self.rows | 1 << self.row,
+            cols: self.cols | 1 << c,
+            d1: self.d1 | a,
+            d2: self.d2 | b,
+        }
+    }
+}
 
 /// Calls `visit(group, d1, d2)` for every placement of the quadrant at `origin`: a depth-first
 /// walk over its rows, each empty or holding one queen.
@@ -42,7 +74,7 @@ fn walk(
     origin: (usize, usize),
     visit: impl FnMut(usize, u64, u64),
 ) {
-    walk_from(geo, index, origin, (0, 0, 0, 0, 0), visit);
+    walk_from(geo, index, origin, State::default(), visit);
 }
 
 /// [`walk`] from `root` on: the placements that extend it.
@@ -54,21 +86,21 @@ fn walk_from(
     mut visit: impl FnMut(usize, u64, u64),
 ) {
     let mut stack = vec![root];
-    while let Some((r, rows, cols, d1, d2)) = stack.pop() {
-        if r == geo.h {
-            visit(index.group(rows, cols), d1, d2);
+    while let Some(state) = stack.pop() {
+        if state.row == geo.h {
+            visit(index.group(state.rows, state.cols), state.d1, state.d2);
             continue;
         }
-        stack.push((r + 1, rows, cols, d1, d2));
+        stack.push(state.skip());
         for c in 0..geo.h {
-            if cols >> c & 1 == 1 {
+            if state.cols >> c & 1 == 1 {
                 continue;
             }
-            let (a, b) = geo.diagonals(origin.0 + r, origin.1 + c);
-            if d1 & a != 0 || d2 & b != 0 {
+            let (a, b) = geo.diagonals(origin.0 + state.row, origin.1 + c);
+            if state.d1 & a != 0 || state.d2 & b != 0 {
                 continue;
             }
-            stack.push((r + 1, rows | 1 << r, cols | 1 << c, d1 | a, d2 | b));
+            stack.push(state.place(c, (a, b)));
         }
     }
 }
@@ -76,13 +108,13 @@ fn walk_from(
 /// The walk's states after the quadrant's first row (empty, or one queen on each column): the
 /// roots of walks that list disjoint parts of the quadrant, together all of it.
 fn first_rows(geo: &Geometry, origin: (usize, usize)) -> Vec<State> {
+    let root = State::default();
     if geo.h == 0 {
-        return vec![(0, 0, 0, 0, 0)];
+        return vec![root];
     }
-    let mut out = vec![(1, 0, 0, 0, 0)];
+    let mut out = vec![root.skip()];
     for c in 0..geo.h {
-        let (a, b) = geo.diagonals(origin.0, origin.1 + c);
-        out.push((1, 1, 1 << c, a, b));
+        out.push(root.place(c, geo.diagonals(origin.0, origin.1 + c)));
     }
     out
 }

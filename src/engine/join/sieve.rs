@@ -115,7 +115,7 @@ pub(super) fn count(
     stop: &AtomicBool,
     part: Part,
 ) -> Option<u64> {
-    count_classes(table, queries, bits, split, t, stop, Share::Slice(part)).map(|(c, _)| c)
+    count_classes(table, queries, bits, split, t, stop, Portion::Slice(part)).map(|(c, _)| c)
 }
 
 /// Which slice of a matching to count, and whether the tables already hold both sides
@@ -147,13 +147,13 @@ pub(super) fn time(
     stop: &AtomicBool,
     (stride, offset): (usize, usize),
 ) -> Option<f64> {
-    let share = Share::Sampled { stride, offset };
-    count_classes(table, queries, bits, None, t, stop, share).map(|(_, s)| s)
+    let portion = Portion::Timed { stride, offset };
+    count_classes(table, queries, bits, None, t, stop, portion).map(|(_, s)| s)
 }
 
 /// Which part of the class pairs [`count_classes`] matches.
 #[derive(Clone, Copy)]
-pub(super) enum Share {
+pub(super) enum Portion {
     /// The pairs a slice is dealt (all of them for a whole unit).
     Slice(Part),
     /// For timing, the pairs of slice `offset` of `stride` (modulo `stride`): one piece of
@@ -162,15 +162,15 @@ pub(super) enum Share {
     /// neighbouring classes share in the cache) in proportion to its pairs. Many small
     /// slices spread over the matching paid those for a few pairs of each class and erred
     /// high by up to 1.8 times (`results/join-log.md`, section 21).
-    Sampled { stride: usize, offset: usize },
+    Timed { stride: usize, offset: usize },
 }
 
-impl Share {
+impl Portion {
     /// The slice of the unit's matching this share is.
     pub(super) fn slice(self) -> Slice {
         match self {
-            Share::Slice(Part { slice, .. }) => slice,
-            Share::Sampled { stride, offset } => {
+            Portion::Slice(Part { slice, .. }) => slice,
+            Portion::Timed { stride, offset } => {
                 let of = stride.max(1) as u64;
                 Slice {
                     index: offset as u64 % of,
@@ -181,7 +181,7 @@ impl Share {
     }
 }
 
-/// [`count`] of the pairs `share` names; with a sample, timed (seconds projected to every
+/// [`count`] of the pairs `portion` names; for a timing probe, timed (seconds projected to every
 /// pair).
 fn count_classes(
     table: &[u64],
@@ -190,10 +190,10 @@ fn count_classes(
     split: Option<Split>,
     t: &mut Tables,
     stop: &AtomicBool,
-    share: Share,
+    portion: Portion,
 ) -> Option<(u64, f64)> {
     let begun = std::time::Instant::now();
-    let reuse = matches!(share, Share::Slice(Part { sorted: true, .. })) && t.split.is_some();
+    let reuse = matches!(portion, Portion::Slice(Part { sorted: true, .. })) && t.split.is_some();
     if !reuse {
         t.split = None;
         let split =
@@ -214,19 +214,19 @@ fn count_classes(
         ..
     } = t;
     let split = split.as_ref().expect("sorted above or by the last call");
-    let dealer = deal(share.slice(), table_starts, query_starts, split.classes());
+    let dealer = deal(portion.slice(), table_starts, query_starts, split.classes());
     let mut m = Matching::new(
         split,
         (table_starts, sorted_queries, query_starts),
         dealer.as_ref(),
         (rows, runs),
     );
-    if matches!(share, Share::Sampled { .. }) {
+    if matches!(portion, Portion::Timed { .. }) {
         m.time_classes();
     }
     let total = m.classes(0..split.classes(), sorted_table, stop)?;
     let matched = begun.elapsed().as_secs_f64() - sorted;
-    Some((total, sorted + m.projected(share, matched)))
+    Some((total, sorted + m.projected(portion, matched)))
 }
 
 impl Matching<'_> {
@@ -237,14 +237,14 @@ impl Matching<'_> {
     }
 
     /// The seconds matching the whole takes, projected from the `secs` this matching of
-    /// `share` took. For a sample, the seconds spent building its table classes' tables and
+    /// `portion` took. For a timed portion, the seconds spent building its table classes' tables and
     /// running their queries are each scaled by the modelled cost of the whole over that of
     /// the sample (a sample builds the tables of a class for a few of its queries, the whole
     /// matching for all of them, so the two parts scale apart), and the rest (setting up the
     /// dealer and the tables' widths, walking past the classes it does not match) is added
     /// once, as the whole matching pays it once. For a slice, the seconds themselves.
-    pub(super) fn projected(&self, share: Share, secs: f64) -> f64 {
-        let Share::Sampled { stride, .. } = share else {
+    pub(super) fn projected(&self, portion: Portion, secs: f64) -> f64 {
+        let Portion::Timed { stride, .. } = portion else {
             return secs;
         };
         let (whole_build, whole_query) = self.whole_model();

@@ -6,7 +6,7 @@
 use std::sync::atomic::AtomicBool;
 
 use super::deal::deal;
-use super::sieve::{Matching, Part, Share};
+use super::sieve::{Matching, Part, Portion};
 use super::split::{Split, Stats};
 use super::tables::Tables;
 
@@ -68,10 +68,10 @@ pub(super) fn count_streamed(
     (bits, most): (usize, usize),
     t: &mut Tables,
     stop: &AtomicBool,
-    share: Share,
+    portion: Portion,
 ) -> Option<(u64, Reads, f64)> {
     let begun = std::time::Instant::now();
-    let reuse = matches!(share, Share::Slice(Part { sorted: true, .. })) && t.split.is_some();
+    let reuse = matches!(portion, Portion::Slice(Part { sorted: true, .. })) && t.split.is_some();
     if !reuse {
         t.split = None;
         t.group = None;
@@ -106,7 +106,7 @@ pub(super) fn count_streamed(
     } = t;
     let split = split.as_ref().expect("sorted above or by the last call");
     let classes = split.classes();
-    let dealer = deal(share.slice(), table_starts, query_starts, classes);
+    let dealer = deal(portion.slice(), table_starts, query_starts, classes);
     let mut m = Matching::new(
         split,
         (table_starts, sorted_queries, query_starts),
@@ -115,7 +115,7 @@ pub(super) fn count_streamed(
     );
     let ranges = groups(table_starts, most);
     let (mut total, mut read) = (0, 0);
-    if matches!(share, Share::Sampled { .. }) {
+    if matches!(portion, Portion::Timed { .. }) {
         m.time_classes();
         // The classes the sample matches, gathered in one read of the table side.
         let touched = m.touched();
@@ -159,7 +159,7 @@ pub(super) fn count_streamed(
         per_group: reads / f64::from(read.max(1)),
         groups: ranges.len(),
     };
-    Some((total, reads, m.projected(share, matched)))
+    Some((total, reads, m.projected(portion, matched)))
 }
 
 /// Reads the table side once and gathers the rests of the classes `ranges` (in increasing
@@ -236,7 +236,7 @@ mod tests {
 
     use super::super::tests::streaming;
     use super::super::{
-        Quadrants, SCRATCH, Sample, Slice, Unit, count_unit, count_unit_with, matching, sieve,
+        Probe, Quadrants, SCRATCH, Slice, Unit, count_unit, count_unit_with, matching, sieve,
         unit_sides, units,
     };
 
@@ -259,14 +259,14 @@ mod tests {
                 let classes = 3;
                 let stride = (sieve::classes_for(large) / classes).max(1);
                 for seed in [0, 7] {
-                    let sample = Sample {
+                    let probe = Probe {
                         row_sets: 1,
                         classes,
                         seed,
                     };
                     let got = streaming(Some((0, 1 << 10)), || {
                         SCRATCH.with(|s| {
-                            count_unit_with(&q, u, &mut s.borrow_mut(), &never, Some(sample))
+                            count_unit_with(&q, u, &mut s.borrow_mut(), &never, Some(probe))
                         })
                     });
                     let (found, secs) = got.expect("never stopped");
