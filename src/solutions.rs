@@ -6,7 +6,7 @@
 //! without holding them all in memory: n = 16 alone has 14 772 512 of them.
 //!
 //! [`for_each_solution`] therefore walks the search tree iteratively with bit
-//! masks and fixed-size stacks, hands each solution to a callback as a borrowed
+//! masks (the walk constrained boards share), hands each solution to a callback as a borrowed
 //! slice of one reused buffer, and lets the callback stop the walk early. The
 //! order is lexicographic in the column tuple, so "the first k solutions" is a
 //! well-defined answer. [`format_tuple`] and [`board_rows`] render a solution,
@@ -15,98 +15,85 @@
 
 use std::ops::ControlFlow;
 
+use crate::board;
 use crate::board::SizeError;
-use crate::board::{self, MAX_N};
 
 /// Calls `visit` with each solution of the n-queens problem, in lexicographic
 /// order of the column tuple (`cols[r]` = 0-based column of the queen in row
 /// `r`). Stops early when `visit` returns [`ControlFlow::Break`]. Returns the
 /// number of solutions visited (including the one that asked to stop).
 ///
-/// The walk is an iterative depth-first backtracking search over rows, with
-/// one `u64` mask each for occupied columns and the two diagonal directions.
-/// Candidate columns are taken lowest first, which is what makes the output
-/// lexicographic. Memory use is constant: the per-row state lives in
-/// fixed-size arrays and every solution is passed as `&buf[..n]` of a single
-/// reused buffer, so `visit` must copy the slice if it wants to keep it.
+/// It is the walk of a constrained board ([`crate::constraint::Board::for_each_solution`])
+/// on a board whose every square is allowed. Memory
+/// use is constant: every solution is passed as a slice of one reused buffer, so
+/// `visit` must copy the slice if it wants to keep it.
 ///
 /// A board size outside `1..=32` is an error.
 pub fn for_each_solution(
     n: usize,
-    mut visit: impl FnMut(&[u8]) -> ControlFlow<()>,
+    visit: impl FnMut(&[u8]) -> ControlFlow<()>,
 ) -> Result<u64, SizeError> {
     board::validate(n)?;
     let full: u64 = (1u64 << n) - 1;
+    Ok(for_each_placement(&vec![full; n], true, visit))
+}
 
-    // The state of the row being filled: the columns, "down-right" diagonals
-    // and "down-left" diagonals attacked by the queens above it (already
-    // shifted so that bit c means "column c of this row is attacked"), and the
-    // candidate columns of this row not tried yet. Descending pushes it on the
-    // fixed-size stacks, indexed by row; backtracking pops it.
-    let mut cols = 0u64;
-    let mut down_right = 0u64;
-    let mut down_left = 0u64;
-    let mut untried = full;
-    let mut cols_stack = [0u64; MAX_N];
-    let mut down_right_stack = [0u64; MAX_N];
-    let mut down_left_stack = [0u64; MAX_N];
-    let mut untried_stack = [0u64; MAX_N];
-    let mut tuple = [0u8; MAX_N];
-
-    let mut visited = 0u64;
-    if n == 1 {
-        visited += 1;
-        let _ = visit(&tuple[..1]);
-        return Ok(visited);
+/// Calls `visit` with each placement of one piece a row (`cols[r]` = 0-based column of the
+/// piece in row `r`) on the squares `allowed` (bit `c` of `allowed[r]`), no two in a column
+/// and, with `diagonals` (queens), none in a diagonal, in lexicographic order of the column
+/// tuple, until it returns [`ControlFlow::Break`]; returns how many it was given. Both the
+/// empty board's `list` and a constrained board's ([`crate::constraint::Board`]) walk here.
+///
+/// The walk is an iterative depth-first backtracking search over rows, with one
+/// `u64` mask each for occupied columns and the two diagonal directions (shifted
+/// so that bit c means "column c of this row is attacked"). Candidate columns are
+/// taken lowest first, which is what makes the output lexicographic.
+pub(crate) fn for_each_placement(
+    allowed: &[u64],
+    diagonals: bool,
+    mut visit: impl FnMut(&[u8]) -> ControlFlow<()>,
+) -> u64 {
+    let n = allowed.len();
+    let mut visited = 0;
+    if n == 0 {
+        return visited;
     }
-
-    // Rows 0..=n-2 are searched with the stacks. The last row needs no stack
-    // entry: its n-1 predecessors leave exactly one free column, so it has at
-    // most one candidate and is settled on the spot.
-    let second_last = n - 2;
+    let mut tuple = vec![0u8; n];
+    // Per row: the squares not yet tried, and the attacks it was entered with.
+    let mut untried = vec![0u64; n];
+    let mut state = vec![(0u64, 0u64, 0u64); n];
+    untried[0] = allowed[0];
     let mut row = 0usize;
     loop {
-        if untried == 0 {
+        let f = untried[row];
+        if f == 0 {
             if row == 0 {
-                break;
+                return visited;
             }
             row -= 1;
-            cols = cols_stack[row];
-            down_right = down_right_stack[row];
-            down_left = down_left_stack[row];
-            untried = untried_stack[row];
             continue;
         }
-        let bit = untried & untried.wrapping_neg();
-        untried ^= bit;
-        // `bit` is a single bit below position 32, so this fits in a u8.
-        tuple[row] = bit.trailing_zeros() as u8;
-
-        let next_cols = cols | bit;
-        let next_down_right = ((down_right | bit) << 1) & full;
-        let next_down_left = (down_left | bit) >> 1;
-        let next_untried = full & !(next_cols | next_down_right | next_down_left);
-        if row == second_last {
-            if next_untried != 0 {
-                tuple[row + 1] = next_untried.trailing_zeros() as u8;
-                visited += 1;
-                if visit(&tuple[..n]).is_break() {
-                    break;
-                }
+        let b = f & f.wrapping_neg();
+        untried[row] ^= b;
+        // `b` is a single bit below position 64, so this fits in a u8.
+        tuple[row] = b.trailing_zeros() as u8;
+        if row + 1 == n {
+            visited += 1;
+            if visit(&tuple).is_break() {
+                return visited;
             }
             continue;
         }
-        cols_stack[row] = cols;
-        down_right_stack[row] = down_right;
-        down_left_stack[row] = down_left;
-        untried_stack[row] = untried;
+        let (cols, diag, anti) = state[row];
+        let next = if diagonals {
+            (cols | b, (diag | b) << 1, (anti | b) >> 1)
+        } else {
+            (cols | b, 0, 0)
+        };
         row += 1;
-        cols = next_cols;
-        down_right = next_down_right;
-        down_left = next_down_left;
-        untried = next_untried;
+        state[row] = next;
+        untried[row] = allowed[row] & !(next.0 | next.1 | next.2);
     }
-    Ok(visited)
 }
 
 /// Formats a solution as `2 4 1 3` (1-based columns, single spaces).

@@ -26,17 +26,13 @@
 
 mod parse;
 pub mod pictures;
-mod queens;
-mod rooks;
 
 use std::fmt;
 use std::ops::ControlFlow;
 use std::str::FromStr;
 
+pub use crate::engine::constrained::{Route, route};
 pub use parse::{ParseError, ParseProblem, parse_allowed, parse_board};
-pub(crate) use queens::{Completed, complete_slice};
-pub(crate) use rooks::count_rooks;
-pub use rooks::{Route, route};
 
 use crate::hash::Fnv;
 
@@ -322,46 +318,9 @@ impl Board {
 
     /// Calls `visit` with each solution (`cols[r]` = column of the piece in row `r`), in
     /// lexicographic order, until it breaks; returns how many it was given.
-    pub fn for_each_solution(&self, mut visit: impl FnMut(&[u8]) -> ControlFlow<()>) -> u64 {
-        let allowed = self.allowed();
-        let n = self.n;
+    pub fn for_each_solution(&self, visit: impl FnMut(&[u8]) -> ControlFlow<()>) -> u64 {
         let queens = self.piece == PieceKind::Queen;
-        let mut tuple = vec![0u8; n];
-        // Per row: the squares not yet tried, and the attacks it was entered with.
-        let mut untried = vec![0u64; n];
-        let mut state = vec![(0u64, 0u64, 0u64); n];
-        untried[0] = allowed[0];
-        let mut row = 0usize;
-        let mut visited = 0;
-        loop {
-            let f = untried[row];
-            if f == 0 {
-                if row == 0 {
-                    return visited;
-                }
-                row -= 1;
-                continue;
-            }
-            let b = f & f.wrapping_neg();
-            untried[row] ^= b;
-            tuple[row] = b.trailing_zeros() as u8;
-            if row + 1 == n {
-                visited += 1;
-                if visit(&tuple).is_break() {
-                    return visited;
-                }
-                continue;
-            }
-            let (cols, diag, anti) = state[row];
-            let next = if queens {
-                (cols | b, (diag | b) << 1, (anti | b) >> 1)
-            } else {
-                (cols | b, 0, 0)
-            };
-            row += 1;
-            state[row] = next;
-            untried[row] = allowed[row] & !(next.0 | next.1 | next.2);
-        }
+        crate::solutions::for_each_placement(&self.allowed(), queens, visit)
     }
 
     /// A solution as rows of text: the piece's letter, `x` on blocked squares, `.` elsewhere.

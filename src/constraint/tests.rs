@@ -284,6 +284,7 @@ fn blocked_board(n: usize) -> Board {
 #[test]
 fn the_slices_of_a_constrained_search_add_up_to_it() {
     use crate::engine::Slice;
+    use crate::engine::constrained::{Completed, complete_slice};
     use crate::engine::kernel::Start;
     let stop = std::sync::atomic::AtomicBool::new(false);
     for n in [9, 13] {

@@ -15,16 +15,25 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::kernel::{Start, Tree, deal};
+use super::slicing::{Tree, deal};
 use super::{Found, Slice};
 
 /// Placements between two looks at the stop flag (some milliseconds of work).
 const POLL: u64 = 1 << 20;
 
-/// A partly filled top half, in the kernel's state: the next row to fill (`level`) and the
-/// lines taken with their images, by their index on the whole board: columns (`cols`), sum
-/// diagonals (`diag`) and difference diagonals (`anti`).
-type State = Start;
+/// A partly filled top half: the next row to fill and the lines taken with their images, by
+/// their index on the whole board (not shifted row by row as the kernel's masks are).
+#[derive(Clone, Copy, Debug, Default)]
+struct State {
+    /// The next row of the top half to fill.
+    level: usize,
+    /// Columns `c`.
+    cols: u64,
+    /// Sum diagonals `r + c`.
+    sums: u64,
+    /// Difference diagonals `n-1-r+c`.
+    diffs: u64,
+}
 
 /// The board's size and the columns a queen of the top half may never take.
 struct Half {
@@ -47,10 +56,16 @@ impl Half {
     }
 }
 
-/// The top half as a search tree, so that the kernel's dealer can share it out to slices.
+/// The top half as a search tree, so that the dealer of `engine::slicing` can share it out to slices.
 impl Tree for Half {
+    type State = State;
+
     fn depth(&self) -> usize {
         self.rows
+    }
+
+    fn level(&self, s: &State) -> usize {
+        s.level
     }
 
     /// The columns free for a queen in `s.level`.
@@ -59,8 +74,8 @@ impl Tree for Half {
         let (n, r) = (self.n, s.level);
         self.columns
             & !s.cols
-            & !(s.diag >> r)
-            & !(s.anti >> (n - 1 - r))
+            & !(s.sums >> r)
+            & !(s.diffs >> (n - 1 - r))
             & !(1 << r)
             & !(1 << (n - 1 - r))
     }
@@ -73,8 +88,8 @@ impl Tree for Half {
         State {
             level: r + 1,
             cols: s.cols | b | 1 << (n - 1 - c),
-            diag: s.diag | 1 << (r + c) | 1 << (2 * n - 2 - r - c),
-            anti: s.anti | 1 << (n - 1 - r + c) | 1 << (n - 1 + r - c),
+            sums: s.sums | 1 << (r + c) | 1 << (2 * n - 2 - r - c),
+            diffs: s.diffs | 1 << (n - 1 - r + c) | 1 << (n - 1 + r - c),
         }
     }
 
@@ -172,7 +187,7 @@ mod tests {
         for n in 1..=14 {
             for first in 0..n {
                 let found = count(n, first, Slice::WHOLE).count;
-                let (old, _) = crate::symmetry::count_invariant(n, false, first);
+                let (old, _) = crate::engine::invariant::count_invariant(n, false, first);
                 assert_eq!(found, old, "n = {n}, first {first}");
             }
         }

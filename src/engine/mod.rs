@@ -12,9 +12,12 @@
 //! built once per run, which share out their rows on the rayon pool they are called from. They are internal; benchmarks and the tools in `examples/`
 //! reach them through [`crate::internals`].
 
+pub(crate) mod constrained;
 pub mod half_turn;
+pub mod invariant;
 pub mod join;
 pub mod kernel;
+pub(crate) mod slicing;
 
 /// A share of one piece of work: slice `index` of `of`, about equal in work, so that a piece of
 /// hours is counted in pieces of seconds, and the slices of a piece add up to it on every

@@ -1,6 +1,6 @@
 //! The plan of a constrained board: every placement of its first free rows is a subproblem.
 //! A default plan of a queens board cuts a search that could take more than the slice time
-//! into slices, as the kernel plans do (`crate::engine::kernel::deal`).
+//! into slices, as the kernel plans do (`crate::engine::slicing`).
 //!
 //! The split depth counts free rows (rows without a pre-placed piece); the pre-placed rows
 //! among and before them are forced and cost nothing. A rook board whose whole count goes to

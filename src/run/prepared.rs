@@ -3,12 +3,11 @@
 
 use std::sync::atomic::AtomicBool;
 
-use crate::constraint::{self, PieceKind};
+use crate::constraint::PieceKind;
 use crate::engine::Found;
 use crate::engine::join::{self, Layout, Quadrants};
-use crate::engine::{Slice, half_turn, kernel};
+use crate::engine::{Slice, constrained, half_turn, invariant, kernel};
 use crate::plan::{Algorithm, Plan, Subproblem, Work};
-use crate::symmetry;
 use crate::tally::Piece;
 
 /// A plan with its engines' shared state, ready to count subproblems from any thread.
@@ -95,7 +94,7 @@ impl<'p> Prepared<'p> {
                 ..
             } => kernel::complete_slice_until(self.plan.frame(frame), &start, slice, stop)?,
             Work::QuarterTurn { first } => {
-                let (count, nodes) = symmetry::count_invariant(self.plan.n, true, first.into());
+                let (count, nodes) = invariant::count_invariant(self.plan.n, true, first.into());
                 Found { count, nodes }
             }
             Work::HalfTurn { first, slice } => {
@@ -131,11 +130,11 @@ impl<'p> Prepared<'p> {
         let board = self.plan.board.as_ref()?;
         let allowed = &self.allowed;
         let done = match board.piece() {
-            PieceKind::Queen => constraint::complete_slice(allowed, start, slice, stop)?,
+            PieceKind::Queen => constrained::complete_slice(allowed, start, slice, stop)?,
             // The plan never cuts a rook board's pieces; were one cut, its first slice would
             // count it whole.
-            PieceKind::Rook if slice.index > 0 => constraint::Completed::default(),
-            PieceKind::Rook => constraint::count_rooks(allowed, start, stop)?,
+            PieceKind::Rook if slice.index > 0 => constrained::Completed::default(),
+            PieceKind::Rook => constrained::count_rooks(allowed, start, stop)?,
         };
         Some(Piece {
             id,

@@ -2,15 +2,13 @@
 //! solutions), `trace` (the textbook search tree), and the shell completions and manual page
 //! made from the argument definitions.
 
-use std::ops::ControlFlow;
-
 use nqueens::known;
-use nqueens::{Config, Recount, persist, solutions};
+use nqueens::{Config, Recount, persist};
 
 use clap::CommandFactory;
 
 use crate::args::{Cli, ListArgs, ListFormat, MergeArgs, TraceArgs};
-use crate::exit::{self, Exit, out, out_raw, say, to_stdout};
+use crate::exit::{self, Exit, out, say, to_stdout};
 use crate::output;
 
 /// `merge`: verify and add up the shards' result files.
@@ -78,7 +76,7 @@ pub fn merge(args: &MergeArgs) -> Exit {
     }
 }
 
-/// `list`: stream the solutions.
+/// `list`: stream the solutions (of any board: see `constrained`).
 pub fn list(args: &ListArgs) -> Exit {
     if args.json {
         let json = ListArgs {
@@ -88,47 +86,7 @@ pub fn list(args: &ListArgs) -> Exit {
         };
         return list(&json);
     }
-    let n = match args.n {
-        Some(n) if !crate::boards::wanted(&args.constraints) && args.format != ListFormat::Svg => n,
-        _ => return crate::constrained::list(args),
-    };
-    let limit = args.limit.unwrap_or(u64::MAX);
-    if limit == 0 {
-        return Exit::Ok;
-    }
-    let mut seen = 0u64;
-    if args.format == ListFormat::Json {
-        out_raw("[");
-    }
-    let walked = solutions::for_each_solution(n, |cols| {
-        let first = seen == 0;
-        seen += 1;
-        match args.format {
-            ListFormat::Tuple => out(&solutions::format_tuple(cols)),
-            ListFormat::Board => {
-                let rows = solutions::board_rows(cols).join("\n");
-                out(&if first { rows } else { format!("\n{rows}") });
-            }
-            ListFormat::Json | ListFormat::Svg => {
-                let rows = serde_json::to_string(&solutions::board_rows(cols)).expect("strings");
-                out_raw(&format!("{}{rows}", if first { "" } else { ",\n" }));
-            }
-        }
-        if seen >= limit {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
-    });
-    if let Err(e) = walked {
-        return exit::error(&e.into());
-    }
-    match args.format {
-        ListFormat::Json => out("]"),
-        _ if seen == 0 => out("no solution"),
-        _ => {}
-    }
-    Exit::Ok
+    crate::constrained::list(args)
 }
 
 /// `trace`: print the backtracking tree (of any board; see `constrained`).

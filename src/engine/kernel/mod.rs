@@ -39,7 +39,6 @@ use crate::board::MAX_N;
 use bottom::{Bottom, LastTwo};
 use lanes::Shape;
 pub use slices::complete_slice_until;
-pub(crate) use slices::{Tree, deal};
 #[cfg(target_arch = "x86_64")]
 use {
     bottom::{LastFive, LastFour},

@@ -17,7 +17,7 @@
 //!
 //! The choice compares a cost model of each (state counts, 2^m · m, the product of the row
 //! sizes). The profile and Ryser's sum compute in `u128` modulo 2^128; a plan checks first
-//! that the board's count fits ([`super::Board::check_count_fits`]), so the result is exact
+//! that the board's count fits ([`crate::constraint::Board::check_count_fits`]), so the result is exact
 //! even where a product of Ryser's sum, or a dead-end state's tally, would not fit. (That is
 //! why the counter is internal: the plan is the way in.)
 

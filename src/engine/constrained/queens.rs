@@ -10,7 +10,8 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::engine::kernel::{Start, Tree, deal};
+use crate::engine::kernel::Start;
+use crate::engine::slicing::{Tree, deal};
 use crate::engine::{Found, Slice};
 
 /// Nodes between two looks at the stop flag.
@@ -44,8 +45,12 @@ pub(crate) fn complete(
 struct Rows<'a>(&'a [u64]);
 
 impl Tree for Rows<'_> {
+    type State = Start;
     fn depth(&self) -> usize {
         self.0.len()
+    }
+    fn level(&self, s: &Start) -> usize {
+        s.level
     }
     fn free(&self, s: &Start) -> u64 {
         self.0[s.level] & !(s.cols | s.diag | s.anti)
