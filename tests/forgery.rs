@@ -1,6 +1,7 @@
 //! Files forged by someone who can reseal them (their checksum redone), as a hostile user or
 //! a faulty node leaves them: the recount of `merge` and of a resume catches a changed piece,
-//! the per-piece bounds catch an impossible one, whatever the recount.
+//! the per-piece bounds catch an impossible one, whatever the recount, and a keyed tag catches
+//! any file rewritten without the key.
 
 mod common;
 
@@ -36,17 +37,156 @@ fn forge(path: &Path, weight: u8, add: u128) -> u64 {
 
 /// The result files of the four shards of `15` in `dir`.
 fn shards(dir: &Path) -> Vec<PathBuf> {
+    keyed_shards(dir, &[])
+}
+
+/// [`shards`] counted with `more` arguments (a `--key`).
+fn keyed_shards(dir: &Path, more: &[&str]) -> Vec<PathBuf> {
     (0..4)
         .map(|i| {
             let path = dir.join(format!("s{i}.json"));
-            cmd()
-                .args(["15", "-t", "2", "--shard", &format!("{i}/4"), "--out"])
-                .arg(&path)
-                .assert()
-                .success();
+            shard(i, &path, more);
             path
         })
         .collect()
+}
+
+/// Counts shard `i` of 4 of `15` into `path`, with `more` arguments.
+fn shard(i: u64, path: &Path, more: &[&str]) {
+    cmd()
+        .args(["15", "-t", "2", "--shard", &format!("{i}/4"), "--out"])
+        .arg(path)
+        .args(more)
+        .assert()
+        .success();
+}
+
+/// Two key files of 32 bytes in `dir`: the cluster's, and another.
+fn keys(dir: &Path) -> (String, String) {
+    let [ours, theirs] = ["key", "other-key"].map(|name| {
+        let path = dir.join(name);
+        std::fs::write(&path, format!("{name:-<31}\n")).unwrap();
+        path.to_str().unwrap().to_string()
+    });
+    (ours, theirs)
+}
+
+/// Runs `merge` of `files` with `more` arguments and no recount; returns its exit code and
+/// its stdout and stderr.
+fn merged(files: &[PathBuf], more: &[&str]) -> (Option<i32>, String, String) {
+    let out = cmd()
+        .arg("merge")
+        .args(files)
+        .args(["--recount", "0"])
+        .args(more)
+        .output()
+        .unwrap();
+    let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
+    (out.status.code(), text(out.stdout), text(out.stderr))
+}
+
+#[test]
+fn a_keyed_shard_set_refuses_any_file_rewritten_without_the_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let (key, other) = keys(dir.path());
+    let files = keyed_shards(dir.path(), &["--key", &key]);
+    let (code, out, _) = merged(&files, &["--key", &key]);
+    assert_eq!(code, Some(0));
+    assert!(
+        out.contains("2279184 solutions") && out.contains("every keyed tag checked"),
+        "{out}"
+    );
+    // Resealed without the key, its old tag kept: the recount is off, and the tag alone
+    // refuses it, naming the file.
+    forge(&files[1], 2, 8);
+    let (code, out, err) = merged(&files, &["--key", &key]);
+    assert_eq!((code, out.as_str()), (Some(1), ""), "{err}");
+    assert!(
+        err.contains("s1.json: its keyed tag does not match the key"),
+        "{err}"
+    );
+    assert_eq!(
+        err.lines().filter(|l| l.contains("keyed tag")).count(),
+        1,
+        "{err}"
+    );
+    // Without the key the tags go unchecked, and the merge says so.
+    let (code, out, _) = merged(&files, &[]);
+    assert_eq!(code, Some(0));
+    assert!(out.contains("keyed tags not checked (give --key)"), "{out}");
+    // Tagged with another key, or not tagged at all: refused too.
+    shard(1, &files[1], &["--key", &other]);
+    shard(2, &files[2], &[]);
+    let (code, _, err) = merged(&files, &["--key", &key]);
+    assert_eq!(code, Some(1));
+    assert!(
+        err.contains("s1.json: its keyed tag does not match"),
+        "{err}"
+    );
+    assert!(err.contains("s2.json: it carries no keyed tag"), "{err}");
+    // The JSON line says what the tags showed.
+    shard(1, &files[1], &["--key", &key]);
+    shard(2, &files[2], &["--key", &key]);
+    let (_, out, _) = merged(&files, &["--key", &key, "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["tags"], "checked");
+}
+
+#[test]
+fn a_keyed_checkpoint_resumes_only_with_its_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let (key, other) = keys(dir.path());
+    let cp = dir.path().join("c.json");
+    let cp_arg = cp.to_str().unwrap();
+    let run = |more: &[&str]| {
+        cmd()
+            .args(["15", "-t", "2", "--recount", "0", "--checkpoint", cp_arg])
+            .args(more)
+            .output()
+            .unwrap()
+    };
+    assert!(run(&["--key", &key]).status.success());
+    let said = |out: std::process::Output| {
+        assert_eq!(out.status.code(), Some(1));
+        assert!(out.stdout.is_empty());
+        String::from_utf8(out.stderr).unwrap()
+    };
+    // Without its key a run would write it back untagged; with another it is foreign.
+    assert!(said(run(&[])).contains("give the --key it was written with"));
+    assert!(said(run(&["--key", &other])).contains("does not match the key"));
+    // Resealed without the key: refused by the tag, the recount off.
+    forge(&cp, 2, 8);
+    assert!(said(run(&["--key", &key])).contains("does not match the key"));
+}
+
+#[test]
+fn a_key_needs_a_file_to_tag_and_a_key_file_of_16_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let (key, _) = keys(dir.path());
+    cmd()
+        .args(["12", "--key", &key])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--key tags the files of --out and --checkpoint",
+        ));
+    let short = dir.path().join("short");
+    std::fs::write(&short, "too short\n").unwrap();
+    let out = dir.path().join("s.json");
+    cmd()
+        .args([
+            "12",
+            "--shard",
+            "0/2",
+            "--out",
+            out.to_str().unwrap(),
+            "--key",
+        ])
+        .arg(&short)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("holds 10 bytes"));
+    assert!(!out.exists());
 }
 
 #[test]

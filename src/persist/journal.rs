@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::Shard;
+use super::{Key, Shard};
 use crate::plan::{Algorithm, Plan, PlanHash};
 use crate::tally::{Piece, Sums};
 
@@ -58,6 +58,24 @@ pub enum Problem {
     /// A version this program does not read.
     #[error("unsupported version {0}")]
     Version(u32),
+    /// A key was given and the file carries no tag.
+    #[error(
+        "it carries no keyed tag, though a key was given: it was written without --key, or \
+         its tag was removed"
+    )]
+    Untagged,
+    /// The file carries a tag and no key was given to keep it.
+    #[error(
+        "it carries a keyed tag: give the --key it was written with (going on without it \
+         would write the file back untagged)"
+    )]
+    KeyNeeded,
+    /// The file's tag is not the one the key gives its contents.
+    #[error(
+        "its keyed tag does not match the key: it was rewritten without the key, or tagged \
+         with another key"
+    )]
+    Tag,
     /// The checksum does not match the contents.
     #[error("checksum mismatch: the file was edited or damaged")]
     Checksum,
@@ -186,8 +204,14 @@ pub struct Journal {
     /// Free-form facts about the run that wrote the file (program version, host, seconds).
     #[serde(default)]
     pub(crate) meta: BTreeMap<String, String>,
+    /// The keyed tag of everything above ([`Key`]), when the file was written with a key.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) tag: Option<String>,
     /// FNV-1a of everything above, as 16 hex digits.
     pub(crate) checksum: String,
+    /// The key that tags the journal each time it is sealed (never written).
+    #[serde(skip)]
+    pub(crate) key: Option<Key>,
 }
 
 /// Checks every `(id, count)` of `pieces` (ids of `plan`) against what its subproblem can
@@ -220,10 +244,36 @@ impl Journal {
             pieces: Vec::new(),
             sums: Sums::default(),
             meta: BTreeMap::new(),
+            tag: None,
             checksum: String::new(),
+            key: None,
         };
         j.seal();
         j
+    }
+
+    /// The same journal, tagged with `key` now and each time it changes.
+    pub fn keyed(mut self, key: &Key) -> Journal {
+        self.key = Some(key.clone());
+        self.seal();
+        self
+    }
+
+    /// The keyed tag the file carries, if any (64 hex digits).
+    pub fn tag(&self) -> Option<&str> {
+        self.tag.as_deref()
+    }
+
+    /// Checks the journal's tag against `key`: refused when it has none
+    /// ([`Problem::Untagged`]) or when it is not the tag `key` gives its contents
+    /// ([`Problem::Tag`]).
+    pub fn check_tag(&self, key: &Key) -> Result<(), Problem> {
+        let tag = self.tag.as_deref().ok_or(Problem::Untagged)?;
+        if key.verifies(self.tag_message().as_bytes(), tag) {
+            Ok(())
+        } else {
+            Err(Problem::Tag)
+        }
     }
 
     /// Board size.
@@ -276,7 +326,7 @@ impl Journal {
         Algorithm::from_name(&self.algorithm)
     }
 
-    /// The checksum the contents call for.
+    /// The checksum the contents call for (the tag included).
     fn expected_checksum(&self) -> String {
         let mut unsealed = self.clone();
         unsealed.checksum = String::new();
@@ -284,8 +334,19 @@ impl Journal {
         crate::hash::hex_of(text.as_bytes())
     }
 
-    /// Recomputes the checksum after a change.
+    /// What the keyed tag covers: the file's JSON without its tag and with an empty checksum.
+    fn tag_message(&self) -> String {
+        let mut untagged = self.clone();
+        untagged.checksum = String::new();
+        untagged.tag = None;
+        serde_json::to_string(&untagged).expect("journals serialise")
+    }
+
+    /// Recomputes the tag (with a key) and the checksum after a change.
     fn seal(&mut self) {
+        if let Some(key) = &self.key {
+            self.tag = Some(key.tag(self.tag_message().as_bytes()));
+        }
         self.checksum = self.expected_checksum();
     }
 
@@ -446,6 +507,30 @@ mod tests {
         back.check_against(&plan, None).unwrap();
         // No temporary file is left behind.
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_keyed_journal_stays_tagged_through_changes_and_checks_only_with_its_key() {
+        let (plan, _dir, path, untagged) = written();
+        assert!(!untagged.to_json().contains("\"tag\""));
+        let key = Key::new(b"sixteen bytes ok".to_vec()).unwrap();
+        let other = Key::new(b"sixteen bytes no".to_vec()).unwrap();
+        let mut j = untagged.clone().keyed(&key);
+        let first = j.tag().unwrap().to_string();
+        assert_eq!(first.len(), 64);
+        // A change reseals the tag too.
+        j.set_meta("host", "elsewhere");
+        assert_ne!(j.tag().unwrap(), first);
+        j.write(&path).unwrap();
+        let back = Journal::read(&path).unwrap();
+        back.check_against(&plan, None).unwrap();
+        back.check_tag(&key).unwrap();
+        assert!(matches!(back.check_tag(&other), Err(Problem::Tag)));
+        assert!(matches!(untagged.check_tag(&key), Err(Problem::Untagged)));
+        // Changed without the key, the checksum is redone but the tag is stale.
+        let mut forged = back.clone();
+        forged.set_meta("host", "forged");
+        assert!(matches!(forged.check_tag(&key), Err(Problem::Tag)));
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::{Journal, JournalError, Kind, Problem};
+use super::{Journal, JournalError, Key, Kind, Problem};
 use crate::constraint::Board;
 use crate::plan::{Algorithm, Plan, PlanError, PlanHash};
 use crate::random::{Reservoir, XorShift};
@@ -30,6 +30,32 @@ pub struct Merged {
     pub unique: Option<u128>,
     /// Seconds the shards spent, added up (as they reported).
     pub shard_seconds: f64,
+    /// What the keyed tags of the files showed.
+    pub tags: Tags,
+}
+
+/// The keyed tags of a merge's files ([`super::Key`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tags {
+    /// Every file carries the tag of the key given.
+    Checked,
+    /// Some files carry tags, but no key was given to check them.
+    NotChecked,
+    /// No key was given and no file carries a tag.
+    None,
+}
+
+/// How [`merge_sampled`] reads the files beyond checking them.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MergeOptions<'a> {
+    /// The constrained board whose count the shards share, which rebuilds its plan.
+    pub board: Option<&'a Board>,
+    /// Pieces to draw at random for a recount.
+    pub keep: usize,
+    /// The draw's seed.
+    pub seed: u64,
+    /// The key every file must carry the tag of.
+    pub key: Option<&'a Key>,
 }
 
 /// Which plan and shard count a result file belongs to.
@@ -244,17 +270,22 @@ pub fn merge(files: &[PathBuf]) -> Result<Merged, MergeProblems> {
 /// [`merge`] for the shards of a constrained board's count: the plan is rebuilt from `board`
 /// (a file of another board is refused by the plan's hash).
 pub fn merge_board(files: &[PathBuf], board: Option<&Board>) -> Result<Merged, MergeProblems> {
-    merge_sampled(files, board, 0, 0).map(|s| s.merged)
+    let options = MergeOptions {
+        board,
+        ..MergeOptions::default()
+    };
+    merge_sampled(files, options).map(|s| s.merged)
 }
 
-/// [`merge_board`], also drawing `keep` of the files' pieces at random (seeded by `seed`) for
-/// a recount.
-pub fn merge_sampled(
-    files: &[PathBuf],
-    board: Option<&Board>,
-    keep: usize,
-    seed: u64,
-) -> Result<Sampled, MergeProblems> {
+/// [`merge_board`] as `options` say: with a key, every file must carry its tag; with `keep`,
+/// that many of the files' pieces are drawn at random (seeded) for a recount.
+pub fn merge_sampled(files: &[PathBuf], options: MergeOptions) -> Result<Sampled, MergeProblems> {
+    let MergeOptions {
+        board,
+        keep,
+        seed,
+        key: tag_key,
+    } = options;
     let mut problems = Vec::new();
     let mut good: Vec<(&Path, Journal)> = Vec::new();
     for path in files {
@@ -300,7 +331,10 @@ pub fn merge_sampled(
             continue;
         }
         let shard = j.shard.expect("checked above");
-        if let Err(problem) = j.check_against(&plan, Some(shard)) {
+        let checked = j
+            .check_against(&plan, Some(shard))
+            .and_then(|()| tag_key.map_or(Ok(()), |k| j.check_tag(k)));
+        if let Err(problem) = checked {
             problems.push(MergeProblem::Damaged {
                 index: shard.index,
                 path: path.to_path_buf(),
@@ -344,8 +378,10 @@ pub fn merge_sampled(
     let mut rng = XorShift::new(seed);
     let mut sample = Reservoir::new(keep);
     let mut pieces = 0;
+    let mut tagged = false;
     for copies in by_index.values() {
         let (path, j) = &copies[0];
+        tagged |= j.tag().is_some();
         if keep > 0 {
             let file: Arc<Path> = Arc::from(*path);
             for &(id, count, _) in &j.pieces {
@@ -372,6 +408,11 @@ pub fn merge_sampled(
         unique: sums.unique(&plan),
         sums,
         shard_seconds: seconds,
+        tags: match (tag_key, tagged) {
+            (Some(_), _) => Tags::Checked,
+            (None, true) => Tags::NotChecked,
+            (None, false) => Tags::None,
+        },
     };
     Ok(Sampled {
         merged,

@@ -3,20 +3,24 @@
 //!
 //! One file format serves checkpoints and shard results ([`Journal`]): a JSON object naming the
 //! board, the algorithm, the plan (split depth and hash), the shard when there is one, the
-//! finished pieces `[id, count, nodes]` and a checksum over all of it. Files are replaced
+//! finished pieces `[id, count, nodes]` and a checksum over all of it, and, when written with a
+//! [`Key`], a keyed tag that no one without the key can forge. Files are replaced
 //! atomically ([`write_atomic`]), so a crash at any instant leaves the previous good file, and a
 //! file is only ever used when everything in it checks out.
 
 mod atomic;
 mod journal;
+mod key;
 mod merge;
 mod recorder;
 mod shard;
 
 pub use atomic::{check_target, write_atomic};
 pub use journal::{Journal, JournalError, Kind, Problem, check_bounds};
+pub use key::{Key, KeyError, MIN_KEY_BYTES};
 pub use merge::{
-    Claim, MergeProblem, MergeProblems, Merged, Sampled, merge, merge_board, merge_sampled,
+    Claim, MergeOptions, MergeProblem, MergeProblems, Merged, Sampled, Tags, merge, merge_board,
+    merge_sampled,
 };
 pub use recorder::Recorder;
 pub use shard::Shard;

@@ -476,7 +476,7 @@ impl Plan {
 
     /// The subproblem with id `id` (below [`Plan::len`]).
     pub fn subproblem(&self, id: u64) -> Subproblem {
-        self.slice(self.entry_of(id), id)
+        self.subproblem_of_entry(self.entry_of(id), id)
     }
 
     /// The entries of the plan: the first subproblem of each and the number of its
@@ -485,7 +485,7 @@ impl Plan {
         self.entries
             .iter()
             .enumerate()
-            .map(|(i, e)| (self.slice(i, e.id), slices_of(&e)))
+            .map(|(i, e)| (self.subproblem_of_entry(i, e.id), slices_of(&e)))
     }
 
     /// The index of the entry subproblem `id` belongs to.
@@ -513,12 +513,12 @@ impl Plan {
             while entry + 1 < self.entries.len() && self.entries.id(entry + 1) <= id {
                 entry += 1;
             }
-            self.slice(entry, id)
+            self.subproblem_of_entry(entry, id)
         })
     }
 
     /// Subproblem `id` of entry number `entry`.
-    pub(super) fn slice(&self, entry: usize, id: u64) -> Subproblem {
+    pub(super) fn subproblem_of_entry(&self, entry: usize, id: u64) -> Subproblem {
         let mut s = self.entries.get(entry);
         if let Some(slice) = s.slice() {
             s.estimate /= slice.of as f64;

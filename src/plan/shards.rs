@@ -72,7 +72,10 @@ impl Plan {
             let e = self.entries.get(entry);
             let skipped = (lot - self.first_lot(entry)) * LOT_SLICES;
             let slices = (slices_of(&e) - skipped).min(LOT_SLICES);
-            (self.slice(entry, e.id + skipped), slices as u32)
+            (
+                self.subproblem_of_entry(entry, e.id + skipped),
+                slices as u32,
+            )
         })
     }
 

@@ -35,7 +35,7 @@ use crate::config::{Config, MAX_THREADS};
 use crate::engine::join;
 use crate::engine::join::Layout;
 use crate::error::{Error, MemoryAdvice};
-use crate::persist::{Journal, JournalError, Kind, Problem, Recorder, Shard, check_bounds};
+use crate::persist::{Journal, JournalError, Key, Kind, Problem, Recorder, Shard, check_bounds};
 use crate::plan::{Algorithm, Plan, PlanError};
 use crate::system::{self, Bytes};
 use crate::tally::{Piece, Sums};
@@ -71,6 +71,8 @@ pub struct Job {
     save_every: Duration,
     /// The join's layout when fixed by the caller rather than by the memory budget.
     layout: Option<Layout>,
+    /// The key that tags the checkpoint and the shard's result, and checks a resumed one.
+    key: Option<Key>,
 }
 
 impl Job {
@@ -98,6 +100,7 @@ impl Job {
             resumed: BTreeMap::new(),
             checkpoint: None,
             save_every: SAVE_EVERY,
+            key: None,
             layout: None,
         })
     }
@@ -168,18 +171,57 @@ impl Job {
                 {
                     self.plan = p;
                 }
-                j.check_against(&self.plan, self.shard).map_err(|problem| {
-                    JournalError::Invalid {
-                        path: path.to_path_buf(),
-                        problem,
-                    }
-                })?;
+                let invalid = |problem| JournalError::Invalid {
+                    path: path.to_path_buf(),
+                    problem,
+                };
+                j.check_against(&self.plan, self.shard).map_err(invalid)?;
+                // An empty checkpoint has no piece to forge.
+                if let Some(key) = &self.key
+                    && !j.pieces().is_empty()
+                {
+                    j.check_tag(key).map_err(invalid)?;
+                }
                 self = self.resume(j.piece_map().into_values())?;
                 j
             }
             None => Journal::new(Kind::Checkpoint, &self.plan, self.shard),
         };
+        let journal = match &self.key {
+            Some(key) => journal.keyed(key),
+            None => journal,
+        };
         self.checkpoint = Some((path.to_path_buf(), journal));
+        Ok(self)
+    }
+
+    /// Refuses to go on from a tagged checkpoint without its key: the run would write it back
+    /// untagged.
+    pub(crate) fn check_key_kept(&self) -> Result<(), Error> {
+        match &self.checkpoint {
+            Some((path, journal)) if journal.tag().is_some() && self.key.is_none() => {
+                Err(JournalError::Invalid {
+                    path: path.clone(),
+                    problem: Problem::KeyNeeded,
+                }
+                .into())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The same job tagging the files it writes (its checkpoint, a shard's result) with
+    /// `key` ([`Key`]); a checkpoint it resumes must carry that key's tag, whether it was
+    /// opened before or after this call.
+    pub fn key(mut self, key: Key) -> Result<Job, Error> {
+        if let Some((path, journal)) = self.checkpoint.take() {
+            let resumed = !journal.pieces().is_empty();
+            if resumed && let Err(problem) = journal.check_tag(&key) {
+                return Err(JournalError::Invalid { path, problem }.into());
+            }
+            self.checkpoint = Some((path, journal.keyed(&key)));
+        }
+        self.key = Some(key);
         Ok(self)
     }
 
@@ -280,6 +322,7 @@ impl Job {
     /// that an unwritable path fails at once), runs the pool, and saves at the end.
     pub fn run(&self, control: Control<'_>) -> Result<Outcome, Error> {
         let begun = Instant::now();
+        self.check_key_kept()?;
         // Checked before the ids are listed: at n = 26 they alone take gigabytes.
         let layout = if self.todo_len() == 0 {
             Layout::Lists
@@ -359,6 +402,9 @@ impl Job {
     /// host and seconds in `meta`.
     pub fn shard_result(&self, outcome: &Outcome) -> Journal {
         let mut j = Journal::new(Kind::ShardResult, &self.plan, self.shard);
+        if let Some(key) = &self.key {
+            j = j.keyed(key);
+        }
         j.set_meta("program", program());
         j.set_meta("host", system::host_name());
         j.set_meta("seconds", format!("{:.3}", outcome.elapsed.as_secs_f64()));

@@ -186,6 +186,7 @@ impl Job {
         seed: u64,
         cancel: Option<&AtomicBool>,
     ) -> Result<Recounted, Error> {
+        self.check_key_kept()?;
         let file = self
             .checkpoint
             .as_ref()
@@ -209,7 +210,16 @@ impl Job {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::persist::{Journal, merge_sampled};
+    use crate::persist::{Journal, MergeOptions, merge_sampled};
+
+    /// Merge options that draw `keep` pieces with seed 7.
+    fn sampled(keep: usize) -> MergeOptions<'static> {
+        MergeOptions {
+            keep,
+            seed: 7,
+            ..MergeOptions::default()
+        }
+    }
     use crate::plan::Algorithm;
     use crate::{Config, Control, Job};
     use std::path::{Path, PathBuf};
@@ -238,7 +248,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let files = shards(dir.path(), 3);
         let all = Recount::All;
-        let s = merge_sampled(&files, None, all.sample_size(), 7).unwrap();
+        let s = merge_sampled(&files, sampled(all.sample_size())).unwrap();
         assert_eq!(s.sample.len() as u64, s.pieces);
         let done = recount(&s.plan, &s.sample, (all, s.pieces, 7), 2, None).unwrap();
         assert_eq!((done.checked, done.of, done.seed), (s.pieces, s.pieces, 7));
@@ -253,7 +263,7 @@ mod tests {
 
         let id = forge(&files[1]);
         // The forged file still merges: its checksum, its bounds and Burnside's lemma hold.
-        let s = merge_sampled(&files, None, all.sample_size(), 7).unwrap();
+        let s = merge_sampled(&files, sampled(all.sample_size())).unwrap();
         let err = recount(&s.plan, &s.sample, (all, s.pieces, 7), 2, None).unwrap_err();
         match &err {
             Error::Recount {
@@ -299,7 +309,7 @@ mod tests {
     fn a_cancelled_recount_of_all_pieces_is_an_interruption() {
         let dir = tempfile::tempdir().unwrap();
         let files = shards(dir.path(), 1);
-        let s = merge_sampled(&files, None, usize::MAX, 1).unwrap();
+        let s = merge_sampled(&files, sampled(usize::MAX)).unwrap();
         let cancel = AtomicBool::new(true);
         let err = recount(
             &s.plan,

@@ -77,7 +77,7 @@ pub struct CountArgs {
     pub checkpoint: Option<PathBuf>,
 
     #[command(flatten)]
-    pub recount: RecountArgs,
+    pub trust: TrustArgs,
 
     /// Count only shard I of M (0-based), or auto/M to take I from the scheduler
     /// (SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX, PBS_ARRAY_INDEX). Needs --out.
@@ -246,13 +246,13 @@ pub struct MergeArgs {
     #[arg(short, long, default_value_t = 0, value_name = "T", value_parser = parse_threads)]
     pub threads: usize,
     #[command(flatten)]
-    pub recount: RecountArgs,
+    pub trust: TrustArgs,
 }
 
-/// How many accepted pieces to count again: the options `count` (when it resumes) and
-/// `merge` share.
+/// How files read back are trusted: how many accepted pieces to count again, and the key of
+/// their tags; the options `count` (when it resumes) and `merge` share.
 #[derive(Clone, Debug, Args)]
-pub struct RecountArgs {
+pub struct TrustArgs {
     /// Count again a random sample of the finished subproblems read from files (a resumed
     /// checkpoint, the shards merged), and refuse if any differs: K subproblems, a time as
     /// 10s, or all; 0 skips it.
@@ -261,6 +261,11 @@ pub struct RecountArgs {
     /// The seed of the recount's draw (default: a fresh one, printed with the result).
     #[arg(long, value_name = "SEED")]
     pub recount_seed: Option<u64>,
+    /// A key file of 16 bytes or more (make one with `head -c 32 /dev/urandom > FILE`): the
+    /// files written (a shard's result, a checkpoint) carry its keyed tag, and the files read
+    /// back (a resumed checkpoint, the shards merged) must carry it.
+    #[arg(long, value_name = "FILE")]
+    pub key: Option<PathBuf>,
 }
 
 /// Parses a `--recount` value.

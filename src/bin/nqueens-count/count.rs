@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use nqueens::constraint::Board;
 use nqueens::known::{self, Verdict};
-use nqueens::persist::{self, Journal, Shard};
+use nqueens::persist::{self, Journal, Key, Shard};
 use nqueens::system::Machine;
 use nqueens::{Algorithm, Config, Control, Job, Piece, Recount, Status};
 
@@ -81,6 +81,10 @@ pub fn run(args: &CountArgs) -> Exit {
         Ok(s) => s,
         Err(e) => return e,
     };
+    let key = match key(args) {
+        Ok(k) => k,
+        Err(e) => return e,
+    };
     if let Some(out) = &args.out
         && let Err(e) = persist::check_target(out)
     {
@@ -100,12 +104,41 @@ pub fn run(args: &CountArgs) -> Exit {
     let mut worst = Exit::Ok;
     let mut header = !args.json && shard.is_none() && !args.estimate;
     for n in sizes.first..=sizes.last {
-        match count_one(n, args, shard, &machine, &mut header, board.as_ref()) {
+        let given = Given {
+            shard,
+            board: board.as_ref(),
+            key: key.as_ref(),
+        };
+        match count_one(n, args, given, &machine, &mut header) {
             Ok(verdict) => worst = worst.max(Exit::of_verdict(verdict)),
             Err(stop) => return stop,
         }
     }
     worst
+}
+
+/// The key of `--key`, read, if given: it tags the files a count writes, so one of them must
+/// be asked for.
+fn key(args: &CountArgs) -> Result<Option<Key>, Exit> {
+    let Some(path) = &args.trust.key else {
+        return Ok(None);
+    };
+    if args.checkpoint.is_none() && args.out.is_none() {
+        return Err(fail(
+            Exit::Usage,
+            "--key tags the files of --out and --checkpoint: give one of them",
+        ));
+    }
+    Key::read(path).map(Some).map_err(|e| fail(Exit::Usage, e))
+}
+
+/// What the arguments give one count beyond its size: the shard, the constrained board and
+/// the key of its files.
+#[derive(Clone, Copy)]
+struct Given<'a> {
+    shard: Option<Shard>,
+    board: Option<&'a Board>,
+    key: Option<&'a Key>,
 }
 
 /// The constrained board the arguments ask for, if any (one size, no algorithm, nothing to
@@ -231,11 +264,11 @@ fn keep_unsaved(result: &Journal, path: &Path, e: &persist::JournalError) -> Exi
 fn count_one(
     n: usize,
     args: &CountArgs,
-    shard: Option<Shard>,
+    given: Given,
     machine: &Machine,
     header: &mut bool,
-    board: Option<&Board>,
 ) -> Result<Option<Verdict>, Exit> {
+    let Given { shard, board, key } = given;
     let existing = existing_checkpoint(args)?;
     if board.is_none()
         && existing.as_ref().and_then(Journal::algorithm) == Some(Algorithm::Constrained)
@@ -249,6 +282,9 @@ fn count_one(
     let mut job = Job::new(&config).map_err(|e| exit::error(&e))?;
     if let Some(s) = shard {
         job = job.shard(s);
+    }
+    if let Some(key) = key {
+        job = job.key(key.clone()).map_err(|e| exit::error(&e))?;
     }
     if let Some(path) = &args.checkpoint {
         job = job
@@ -269,11 +305,8 @@ fn count_one(
         .as_ref()
         .filter(|_| !job.resumed().is_empty())
     {
-        let seed = args
-            .recount
-            .recount_seed
-            .unwrap_or_else(Recount::fresh_seed);
-        let how = args.recount.recount;
+        let seed = args.trust.recount_seed.unwrap_or_else(Recount::fresh_seed);
+        let how = args.trust.recount;
         let done = job
             .recount_resumed(how, seed, Some(&CANCEL))
             .map_err(|e| exit::error(&e))?;

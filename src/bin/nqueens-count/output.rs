@@ -8,7 +8,7 @@
 use std::path::Path;
 
 use nqueens::known::Verdict;
-use nqueens::persist::{Merged, Shard};
+use nqueens::persist::{Merged, Shard, Tags};
 use nqueens::plan::PlanHash;
 use nqueens::system::{Bytes, Machine};
 use nqueens::{Counts, Outcome, Recount, Recounted};
@@ -120,6 +120,8 @@ struct Row<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     recount_seed: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    tags: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     out: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     verified: Option<&'static str>,
@@ -216,18 +218,28 @@ pub fn merge_line(
             shard_seconds: Some((m.shard_seconds * 1000.0).round() / 1000.0),
             recounted: Some(r.checked),
             recount_seed: Some(r.seed),
+            tags: Some(match m.tags {
+                Tags::Checked => "checked",
+                Tags::NotChecked => "not checked",
+                Tags::None => "none",
+            }),
             verified: verdict.map(verdict_name),
             ..Row::default()
         }
         .line();
     }
     format!(
-        "n = {}: {} solutions, {} unique ({} shards of plan {}, all verified; {} pieces, {})",
+        "n = {}: {} solutions, {} unique ({} shards of plan {}, all verified{}; {} pieces, {})",
         m.n,
         m.sums.total,
         unique_text(m.unique),
         m.shards,
         m.plan,
+        match m.tags {
+            Tags::Checked => ", every keyed tag checked",
+            Tags::NotChecked => ", keyed tags not checked (give --key)",
+            Tags::None => "",
+        },
         r.of,
         recount_words(r, how)
     )

@@ -31,12 +31,25 @@ pub fn merge(args: &MergeArgs) -> Exit {
             "--verify compares empty queens boards with the published counts",
         );
     }
-    let how = args.recount.recount;
-    let seed = args
-        .recount
-        .recount_seed
-        .unwrap_or_else(Recount::fresh_seed);
-    match persist::merge_sampled(&args.files, board.as_ref(), how.sample_size(), seed) {
+    let how = args.trust.recount;
+    let seed = args.trust.recount_seed.unwrap_or_else(Recount::fresh_seed);
+    let key = match args
+        .trust
+        .key
+        .as_deref()
+        .map(persist::Key::read)
+        .transpose()
+    {
+        Ok(k) => k,
+        Err(e) => return crate::exit::fail(Exit::Usage, e),
+    };
+    let options = persist::MergeOptions {
+        board: board.as_ref(),
+        keep: how.sample_size(),
+        seed,
+        key: key.as_ref(),
+    };
+    match persist::merge_sampled(&args.files, options) {
         Err(problems) => {
             for p in &problems.0 {
                 say(format!("error: {p}"));
