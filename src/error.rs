@@ -95,11 +95,17 @@ pub enum Error {
     /// Complete sums that fail the check of Burnside's lemma: an altered piece was resumed or
     /// merged, or the machine miscounted.
     #[error(
-        "the counts of n = {n} fail the Burnside check (Q + P + 2R = {total} + {half_turn} + 2 x {quarter_turn} must be a multiple of 8, with P >= R): a resumed piece was altered or the machine miscounted; count again without the checkpoint"
+        "the counts of n = {n} fail the Burnside check (Q + P + 2R = {total} + {half_turn} + 2 x {quarter_turn} must be a multiple of 8, with P >= R): a resumed piece was altered or the machine miscounted; {}",
+        match .checkpoint {
+            Some(path) => format!("the checkpoint {} holds every piece, this run's too: count again without it", path.display()),
+            None => "count again".to_string(),
+        }
     )]
     Integrity {
         /// Board size.
         n: usize,
+        /// The checkpoint the pieces were resumed from and saved to, if any.
+        checkpoint: Option<std::path::PathBuf>,
         /// Q.
         total: u128,
         /// P.
@@ -184,6 +190,13 @@ pub enum MemoryAdvice {
     Shards(u64),
     /// Building the plan alone needs about this much, in every process of a shard set.
     PlanNeeds(Bytes),
+    /// Building the plan of the split depth chosen needs about this much.
+    SplitDepthNeeds {
+        /// The depth chosen.
+        depth: usize,
+        /// What its plan takes while it is built.
+        bytes: Bytes,
+    },
 }
 
 /// The plural ending for `count` things.
@@ -205,6 +218,10 @@ impl std::fmt::Display for MemoryAdvice {
             MemoryAdvice::PlanNeeds(b) => write!(
                 f,
                 "building its plan alone needs about {b}, in every shard: give the process that much"
+            ),
+            MemoryAdvice::SplitDepthNeeds { depth, bytes } => write!(
+                f,
+                "building its plan of split depth {depth} alone needs about {bytes}: choose a smaller --split-depth"
             ),
             MemoryAdvice::Shards(s) => write!(
                 f,

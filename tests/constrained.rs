@@ -272,6 +272,42 @@ fn bad_boards_are_refused_with_the_line_and_column() {
 }
 
 #[test]
+fn a_byte_order_mark_is_skipped_and_bytes_that_are_not_text_are_refused_by_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = |name: &str, bytes: &[u8]| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        path
+    };
+    let bom = file("bom.txt", b"\xef\xbb\xbf4\n1111\n1111\n1111\n1111\n");
+    assert_eq!(solutions(&["--allowed", s(&bom), "--piece", "rook"]), 24);
+    let bom = file("bomb.txt", b"\xef\xbb\xbf....\n....\n....\n....\n");
+    assert_eq!(solutions(&["--board", s(&bom)]), 2);
+    for (args, bytes, place) in [
+        (
+            ["--allowed", "--piece", "rook"],
+            &b"4\n1111\n11\xff1\n1111\n1111\n"[..],
+            "line 3, column 3",
+        ),
+        (
+            ["--board", "--piece", "queen"],
+            &b"....\n\xc3(..\n....\n....\n"[..],
+            "line 2, column 1",
+        ),
+    ] {
+        let path = file("bad.txt", bytes);
+        let out = cmd()
+            .args([args[0], s(&path), args[1], args[2]])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains(&format!("{place}: not UTF-8 text")), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}
+
+#[test]
 fn a_checkpoint_of_another_board_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let a = write(
@@ -297,6 +333,14 @@ fn a_checkpoint_of_another_board_is_refused() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("another plan"));
+    // On the empty board it is a file of another count too: exit 1, and what to give.
+    let out = cmd().args(["8", "--checkpoint", s(&ck)]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("written for a constrained board: give its --board"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -325,9 +369,49 @@ fn shards_of_a_board_merge_to_its_count() {
     args.extend(files.iter().map(|f| s(f)));
     let merged: serde_json::Value = serde_json::from_str(stdout_of(&args).trim()).unwrap();
     assert_eq!(merged["solutions"].to_string(), whole.to_string());
-    // Without the board, the plan cannot be rebuilt.
-    let out = cmd().arg("merge").args(&files).output().unwrap();
-    assert_eq!(out.status.code(), Some(1));
+    // Without the board, or with another, the plan cannot be rebuilt: the message says what
+    // to pass. Shards of the empty board merge without a board.
+    let other = write(
+        dir.path(),
+        "o.txt",
+        &format!("x{}\n", ".".repeat(9)).repeat(10),
+    );
+    let empty: Vec<PathBuf> = (0..2)
+        .map(|i| {
+            let out = dir.path().join(format!("e{i}.json"));
+            stdout_of(&["10", "--shard", &format!("{i}/2"), "--out", s(&out)]);
+            out
+        })
+        .collect();
+    for (files, board, says) in [
+        (
+            &files,
+            None,
+            "the shards count a constrained board: give the --board",
+        ),
+        (
+            &files,
+            Some(&other),
+            "the shards were counted for another board",
+        ),
+        (
+            &empty,
+            Some(&board),
+            "the shards count the empty board, not the board given",
+        ),
+    ] {
+        let mut c = cmd();
+        c.arg("merge").args(files.iter());
+        if let Some(b) = board {
+            c.arg("--board").arg(b);
+        }
+        let out = c.output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(out.stdout.is_empty());
+        assert!(err.contains(says), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
     // An empty rook board's shards merge with --piece rook alone.
     let mut files = Vec::new();
     for i in 0..2 {

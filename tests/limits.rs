@@ -113,15 +113,32 @@ fn a_control_group_limit_is_honoured() {
             return;
         }
     };
-    // The shell moves itself into the group, then becomes the program.
-    let script = format!(
-        "echo $$ > {} && exec {} 24 -t 2",
-        group.join(procs).display(),
-        cargo_bin("nqueens-count").display()
-    );
-    let out = Std::new("sh").args(["-c", &script]).output().unwrap();
+    // The shell moves itself into the group, then becomes the program: a count whose
+    // engines do not fit, and plans whose building would not (checked before they are
+    // built, else the group's limit kills the process with nothing said).
+    let dir = tempfile::tempdir().unwrap();
+    let shard = dir.path().join("s.json");
+    let runs = [
+        "24 -t 2".to_string(),
+        format!("28 --shard 0/1000000 --out {}", shard.display()),
+        "20 -a plain --split-depth 6 -t 1".to_string(),
+    ];
+    let outs: Vec<_> = runs
+        .iter()
+        .map(|args| {
+            let script = format!(
+                "echo $$ > {} && exec {} {args}",
+                group.join(procs).display(),
+                cargo_bin("nqueens-count").display()
+            );
+            Std::new("sh").args(["-c", &script]).output().unwrap()
+        })
+        .collect();
     let _ = fs::remove_dir(&group);
-    refused(&out);
+    for out in &outs {
+        refused(out);
+    }
+    assert!(!shard.exists());
 }
 
 #[test]
@@ -183,6 +200,31 @@ fn a_plan_too_large_for_an_address_space_limit_is_refused_before_it_is_built() {
         ],
         &["30", "--shard", "0/1000000", "--out"],
         &["28", "--algorithm", "plain", "--shard", "0/1000", "--out"],
+        // Plans of a chosen split depth are counted before they are built.
+        &[
+            "32",
+            "-a",
+            "symmetry",
+            "--split-depth",
+            "2",
+            "-t",
+            "1",
+            "--shard",
+            "0/9",
+            "--out",
+        ],
+        &[
+            "20",
+            "-a",
+            "plain",
+            "--split-depth",
+            "6",
+            "-t",
+            "1",
+            "--shard",
+            "0/9",
+            "--out",
+        ],
     ] {
         let done = Std::new("prlimit")
             .arg("--as=400000000")
@@ -198,6 +240,32 @@ fn a_plan_too_large_for_an_address_space_limit_is_refused_before_it_is_built() {
         assert!(done.stdout.is_empty());
     }
     assert!(!out.exists());
+}
+
+#[test]
+fn a_split_depth_whose_plan_does_not_fit_is_refused_with_what_to_choose() {
+    let out = cmd()
+        .args([
+            "20",
+            "-a",
+            "plain",
+            "--split-depth",
+            "6",
+            "-t",
+            "1",
+            "--memory",
+            "100M",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("plan of split depth 6 alone needs about"),
+        "{err}"
+    );
+    assert!(err.contains("choose a smaller --split-depth"), "{err}");
 }
 
 #[test]

@@ -101,6 +101,21 @@ fn resolve(path: &Path) -> io::Result<PathBuf> {
     ))
 }
 
+/// Whether process `pid` may still be writing a temporary file of ours: it is this process,
+/// or a live process of this program's name (a process id reused by another program leaves
+/// the file stale). Without `/proc` to ask, any live id counts.
+fn writer_alive(pid: u32) -> bool {
+    if pid == std::process::id() {
+        return true;
+    }
+    let comm = |who: &str| fs::read_to_string(format!("/proc/{who}/comm"));
+    match (comm(&pid.to_string()), comm("self")) {
+        (Ok(theirs), Ok(ours)) => theirs == ours,
+        (Err(_), _) => false,
+        (Ok(_), Err(_)) => true,
+    }
+}
+
 /// Removes the temporary files of `name` in `dir` whose process is gone.
 fn remove_stale(dir: &Path, name: &str) {
     let prefix = format!(".{name}{TMP_MARK}");
@@ -112,10 +127,7 @@ fn remove_stale(dir: &Path, name: &str) {
         let Some(pid) = file.to_str().and_then(|f| f.strip_prefix(&prefix)) else {
             continue;
         };
-        let alive = pid
-            .parse::<u32>()
-            .is_ok_and(|p| p == std::process::id() || Path::new(&format!("/proc/{p}")).exists());
-        if !alive {
+        if !pid.parse::<u32>().is_ok_and(writer_alive) {
             let _ = fs::remove_file(entry.path());
         }
     }
@@ -203,6 +215,17 @@ mod tests {
         fs::write(&stale, b"half").unwrap();
         fs::write(&unrelated, b"keep").unwrap();
         write_atomic(&path, b"whole").unwrap();
+        assert_eq!(names(dir.path()), [".other.json.tmp-1", "k.json"]);
+        // An id that a live process of another program now holds: stale too.
+        let mut other = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .unwrap();
+        let reused = dir.path().join(format!(".k.json{TMP_MARK}{}", other.id()));
+        fs::write(&reused, b"half").unwrap();
+        write_atomic(&path, b"again").unwrap();
+        let _ = other.kill();
+        let _ = other.wait();
         assert_eq!(names(dir.path()), [".other.json.tmp-1", "k.json"]);
     }
 }

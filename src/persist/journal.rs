@@ -112,6 +112,16 @@ pub enum Problem {
         /// This run's plan hash.
         run_plan: PlanHash,
     },
+    /// The plan's own hash, with another number of subproblems: an edited file.
+    #[error("it claims {file} subproblems for plan {plan}, which has {run}: the file was edited")]
+    Subproblems {
+        /// The number the file claims.
+        file: u64,
+        /// The plan's hash (the file's and this run's).
+        plan: PlanHash,
+        /// The plan's number.
+        run: u64,
+    },
     /// Written for another shard, or for a whole run when a shard runs (or the reverse).
     #[error("written for {}, not {}", describe(.file), describe(.run))]
     Shard {
@@ -431,7 +441,14 @@ impl Journal {
                 run: plan.algorithm,
             });
         }
-        if self.plan != plan.hash() || self.subproblems != plan.len() as u64 {
+        if self.plan == plan.hash() && self.subproblems != plan.len() as u64 {
+            return Err(Problem::Subproblems {
+                file: self.subproblems,
+                plan: self.plan,
+                run: plan.len() as u64,
+            });
+        }
+        if self.plan != plan.hash() {
             return Err(Problem::Plan {
                 file_depth: self.split_depth,
                 file_plan: self.plan,
@@ -531,6 +548,18 @@ mod tests {
         let mut forged = back.clone();
         forged.set_meta("host", "forged");
         assert!(matches!(forged.check_tag(&key), Err(Problem::Tag)));
+    }
+
+    #[test]
+    fn an_edited_number_of_subproblems_is_named_as_such() {
+        let (plan, _dir, _path, mut j) = written();
+        j.subproblems += 1;
+        j.seal();
+        let err = j.check_against(&plan, None).unwrap_err();
+        assert!(matches!(err, Problem::Subproblems { .. }), "{err}");
+        let text = err.to_string();
+        assert!(text.contains("the file was edited"), "{text}");
+        assert!(!text.contains("another plan"), "{text}");
     }
 
     #[test]

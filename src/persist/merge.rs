@@ -123,6 +123,27 @@ pub enum MergeProblem {
     /// The files name a plan this program cannot build.
     #[error("the shards name an impossible plan: {0}")]
     ImpossiblePlan(PlanError),
+    /// A board was given for shards of the empty board, or none for a constrained board's.
+    #[error("{}", if *.board_given {
+        "the shards count the empty board, not the board given: merge them without --board, --allowed and --piece"
+    } else {
+        "the shards count a constrained board: give the --board, --allowed and --piece they were counted with"
+    })]
+    BoardMismatch {
+        /// Whether `--board`/`--allowed`/`--piece` was given.
+        board_given: bool,
+    },
+    /// The constrained board given makes another plan than the shards'.
+    #[error(
+        "the shards were counted for another board (their plan {theirs}, the board given makes \
+         {ours}): give the --board, --allowed and --piece they were counted with"
+    )]
+    OtherBoard {
+        /// The shards' plan hash.
+        theirs: PlanHash,
+        /// The plan hash of the board given.
+        ours: PlanHash,
+    },
     /// The files were written by a program that plans differently.
     #[error(
         "the shards' plan {theirs} is not this program's plan {ours} for n = {n}, {algorithm}, split depth {split_depth}: merge with the version that wrote them"
@@ -433,13 +454,23 @@ fn reference_plan<'a>(
             path: paths.next().map(Path::to_path_buf).unwrap_or_default(),
             name: key.algorithm.clone(),
         })?;
+    let constrained = algorithm == Algorithm::Constrained;
+    if constrained != board.is_some() {
+        return Err(MergeProblem::BoardMismatch {
+            board_given: board.is_some(),
+        });
+    }
     let plan = match board {
-        Some(b) if algorithm == Algorithm::Constrained => {
-            Plan::constrained(b, Some(key.split_depth))
-        }
-        _ => Plan::build(key.n, algorithm, Some(key.split_depth)),
+        Some(b) => Plan::constrained(b, Some(key.split_depth)),
+        None => Plan::build(key.n, algorithm, Some(key.split_depth)),
     }
     .map_err(MergeProblem::ImpossiblePlan)?;
+    if constrained && plan.hash() != key.plan {
+        return Err(MergeProblem::OtherBoard {
+            theirs: key.plan,
+            ours: plan.hash(),
+        });
+    }
     if plan.hash() != key.plan {
         return Err(MergeProblem::OtherPlan {
             theirs: key.plan,

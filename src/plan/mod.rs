@@ -43,7 +43,7 @@ use entries::Entries;
 pub use class::Class;
 pub use error::PlanError;
 pub use shards::LOT_SLICES;
-pub use size::build_bytes;
+pub use size::{build_bytes, fixed_build_bytes};
 
 #[cfg(test)]
 pub(crate) use prefix::bits;

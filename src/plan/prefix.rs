@@ -173,6 +173,43 @@ fn children(frames: &[Frame], pieces: &[Root]) -> usize {
         .sum()
 }
 
+/// The pieces [`split`] makes of `roots` at split depth `depth` (from `lowest`), counted by a
+/// walk that keeps none of them: a plan of a chosen depth is sized before it is built. More
+/// than [`MAX_SUBPROBLEMS`] is refused as the build would refuse it.
+pub(super) fn count_at(
+    frames: &[Frame],
+    roots: &[Root],
+    lowest: usize,
+    depth: usize,
+) -> Result<usize, PlanError> {
+    if depth < lowest || depth > MAX_SPLIT_DEPTH {
+        return Err(PlanError::SplitDepth {
+            depth,
+            lowest,
+            highest: MAX_SPLIT_DEPTH,
+        });
+    }
+    fn below(frame: &Frame, start: &Start, levels: usize) -> usize {
+        if levels == 0 || start.level >= frame.depth {
+            return 1;
+        }
+        bits(frame.free(start))
+            .map(|c| below(frame, &frame.descend(start, board::bit(c)), levels - 1))
+            .sum()
+    }
+    let mut total = 0usize;
+    for r in roots {
+        total += below(&frames[r.frame as usize], &r.start, depth - lowest);
+        if total > MAX_SUBPROBLEMS {
+            return Err(PlanError::PlanTooLarge {
+                depth,
+                limit: MAX_SUBPROBLEMS,
+            });
+        }
+    }
+    Ok(total)
+}
+
 /// Every piece's children one level down, in increasing column order.
 fn deepen(frames: &[Frame], pieces: &[Root]) -> Vec<Root> {
     let mut out = Vec::with_capacity(pieces.len() * 4);

@@ -1,10 +1,10 @@
-//! What building a default plan takes, measured, so that a plan is checked against the
-//! memory budget before it is built: the kernel plans of n = 21 to 32 pass through lists of
-//! hundreds of megabytes while they are made (their roots, refined and sorted), and a build
-//! that runs out of memory aborts the process (or gets it killed) before any check can
-//! speak.
+//! What building a plan takes, measured, so that a plan is checked against the memory budget
+//! before it is built: the kernel plans of n = 21 to 32 pass through lists of hundreds of
+//! megabytes while they are made (their roots, refined and sorted), and a build that runs
+//! out of memory aborts the process (or gets it killed) before any check can speak. A
+//! default plan's peak is in a table; a plan of a chosen split depth is counted first.
 
-use super::Algorithm;
+use super::{Algorithm, PlanError, constellation, prefix};
 
 /// The peak resident memory, in MiB, of a process that built the default plan of `n` (from
 /// n = 18) and was then refused by the memory check (`/usr/bin/time -f %M`, 2-core Intel
@@ -44,6 +44,31 @@ pub fn build_bytes(n: usize, algorithm: Algorithm) -> Option<u64> {
     (mib >= CHECKED_FROM_MIB).then(|| (u64::from(mib) * 3 / 2) << 20)
 }
 
+/// The bytes a kernel plan of a chosen split depth takes while it is built, a piece: 120
+/// measured (`20 -a plain --split-depth 6`, 2.97 million pieces, a peak of 341 MiB with the
+/// process's own few), and half again.
+const FIXED_PIECE_BYTES: u64 = 180;
+
+/// The bytes building the plan of `algorithm` at split depth `depth` for an n×n board needs,
+/// about, where that is enough to check; its pieces are counted, not made. A depth the build
+/// would refuse is refused here.
+pub fn fixed_build_bytes(
+    n: usize,
+    algorithm: Algorithm,
+    depth: usize,
+) -> Result<Option<u64>, PlanError> {
+    crate::board::validate(n)?;
+    let (frames, _, roots) = match algorithm {
+        Algorithm::Plain => prefix::roots(n),
+        Algorithm::Symmetry => constellation::roots(n),
+        Algorithm::Join | Algorithm::Constrained => return Ok(None),
+    };
+    let lowest = usize::from(algorithm == Algorithm::Plain);
+    let pieces = prefix::count_at(&frames, &roots, lowest, depth)?;
+    let bytes = pieces as u64 * FIXED_PIECE_BYTES;
+    Ok((bytes >= u64::from(CHECKED_FROM_MIB) << 20).then_some(bytes))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -57,5 +82,35 @@ mod tests {
         assert_eq!(build_bytes(29, Algorithm::Join), None);
         assert_eq!(build_bytes(33, Algorithm::Plain), None);
         assert_eq!(build_bytes(28, Algorithm::Constrained), None);
+    }
+
+    #[test]
+    fn a_chosen_depth_is_counted_as_the_build_makes_it() {
+        for (n, algorithm, depth) in [
+            (12, Algorithm::Plain, 3),
+            (13, Algorithm::Symmetry, 1),
+            (14, Algorithm::Symmetry, 2),
+            (11, Algorithm::Plain, 1),
+        ] {
+            let (frames, _, roots) = match algorithm {
+                Algorithm::Plain => prefix::roots(n),
+                _ => constellation::roots(n),
+            };
+            let lowest = usize::from(algorithm == Algorithm::Plain);
+            let counted = prefix::count_at(&frames, &roots, lowest, depth).unwrap();
+            let plan = crate::Plan::build(n, algorithm, Some(depth)).unwrap();
+            let kernel = plan
+                .subproblems()
+                .filter(|s| matches!(s.work, crate::plan::Work::Complete { .. }))
+                .count();
+            assert_eq!(counted, kernel, "n = {n}, {algorithm}, depth {depth}");
+        }
+        assert_eq!(fixed_build_bytes(14, Algorithm::Plain, 3).unwrap(), None);
+        let big = fixed_build_bytes(20, Algorithm::Plain, 6).unwrap().unwrap();
+        assert!(big > 400 << 20 && big < 600 << 20, "{big}");
+        assert!(matches!(
+            fixed_build_bytes(20, Algorithm::Plain, 7),
+            Err(PlanError::PlanTooLarge { .. })
+        ));
     }
 }

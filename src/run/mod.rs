@@ -369,6 +369,7 @@ impl Job {
         if whole && !sums.burnside_holds(self.plan.n) {
             return Err(Error::Integrity {
                 n: self.plan.n,
+                checkpoint: self.checkpoint.as_ref().map(|(path, _)| path.clone()),
                 total: sums.total,
                 half_turn: sums.half_turn,
                 quarter_turn: sums.quarter_turn,
@@ -420,7 +421,8 @@ fn check_plan_fits(config: &Config) -> Result<(), Error> {
     let (n, algorithm) = (config.n(), config.chosen_algorithm());
     let needed = match (config.constrained_board(), config.fixed_split_depth()) {
         (None, None) => crate::plan::build_bytes(n, algorithm),
-        _ => None,
+        (None, Some(depth)) => crate::plan::fixed_build_bytes(n, algorithm, depth)?,
+        (Some(_), _) => None,
     };
     let available = config.memory_budget().or_else(system::available_memory);
     match (needed, available) {
@@ -430,7 +432,13 @@ fn check_plan_fits(config: &Config) -> Result<(), Error> {
             threads: config.resolved_threads().min(MAX_THREADS),
             needed: Bytes(needed),
             available: Bytes(available),
-            advice: MemoryAdvice::PlanNeeds(Bytes(needed)),
+            advice: match config.fixed_split_depth() {
+                Some(depth) => MemoryAdvice::SplitDepthNeeds {
+                    depth,
+                    bytes: Bytes(needed),
+                },
+                None => MemoryAdvice::PlanNeeds(Bytes(needed)),
+            },
         }),
         _ => Ok(()),
     }

@@ -421,6 +421,18 @@ fn an_altered_resumed_piece_fails_the_burnside_check() {
     let err = job.run(Control::default()).unwrap_err();
     assert!(matches!(err, Error::Integrity { n: 10, .. }), "{err}");
     assert!(err.to_string().contains("Burnside"), "{err}");
+    // With a checkpoint, the message says that the file now holds every piece.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.json");
+    let job = Job::new(&config(10, Algorithm::Symmetry, 2))
+        .unwrap()
+        .resume([piece])
+        .unwrap()
+        .checkpoint(&path)
+        .unwrap();
+    let err = job.run(Control::default()).unwrap_err().to_string();
+    assert!(err.contains("c.json holds every piece"), "{err}");
+    assert!(path.exists());
 }
 
 #[test]

@@ -76,16 +76,17 @@ pub fn load(args: &BoardArgs, n: Option<usize>) -> Result<Option<Board>, Exit> {
 /// memory runs out.
 const MAX_FILE_BYTES: u64 = 1 << 20;
 
-/// A file's text (`-`: standard input); an unreadable or overlong file is bad input.
+/// A file's text (`-`: standard input), a leading byte-order mark left out; an unreadable
+/// or overlong file, or one that is not UTF-8 text (named by line and column), is bad input.
 fn read(path: &Path) -> Result<String, Exit> {
-    let mut text = String::new();
-    let limited = |r: &mut dyn Read, text: &mut String| {
-        r.take(MAX_FILE_BYTES + 1).read_to_string(text).map(|_| ())
+    let mut bytes = Vec::new();
+    let limited = |r: &mut dyn Read, bytes: &mut Vec<u8>| {
+        r.take(MAX_FILE_BYTES + 1).read_to_end(bytes).map(|_| ())
     };
     let done = if path == Path::new("-") {
-        limited(&mut std::io::stdin(), &mut text)
+        limited(&mut std::io::stdin(), &mut bytes)
     } else {
-        std::fs::File::open(path).and_then(|mut f| limited(&mut f, &mut text))
+        std::fs::File::open(path).and_then(|mut f| limited(&mut f, &mut bytes))
     };
     let cannot = |why: String| {
         fail(
@@ -94,13 +95,26 @@ fn read(path: &Path) -> Result<String, Exit> {
         )
     };
     done.map_err(|e| cannot(e.to_string()))?;
-    if text.len() as u64 > MAX_FILE_BYTES {
+    if bytes.len() as u64 > MAX_FILE_BYTES {
         return Err(cannot(format!(
             "longer than {} KiB, far more than any board",
             MAX_FILE_BYTES >> 10
         )));
     }
-    Ok(text)
+    let text = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(&bytes);
+    match std::str::from_utf8(text) {
+        Ok(t) => Ok(t.to_string()),
+        Err(e) => {
+            let good = &text[..e.valid_up_to()];
+            let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
+            let start = good.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            let column = String::from_utf8_lossy(&good[start..]).chars().count() + 1;
+            Err(bad(
+                path,
+                format!("line {line}, column {column}: not UTF-8 text"),
+            ))
+        }
+    }
 }
 
 fn bad(path: &Path, e: impl std::fmt::Display) -> Exit {

@@ -273,9 +273,17 @@ fn count_one(
     if board.is_none()
         && existing.as_ref().and_then(Journal::algorithm) == Some(Algorithm::Constrained)
     {
+        // A file of another count, as one of another n or algorithm: exit 1.
+        let path = args
+            .checkpoint
+            .as_deref()
+            .unwrap_or(Path::new(""))
+            .display();
         return Err(fail(
-            Exit::Usage,
-            "the checkpoint is of a constrained board: give its --board, --allowed and --piece",
+            Exit::Failed,
+            format!(
+                "{path}: written for a constrained board: give its --board, --allowed and --piece"
+            ),
         ));
     }
     let config = config(n, args, existing.as_ref(), board);
