@@ -41,7 +41,7 @@ fn first_count_bumped(text: &str) -> String {
 
 /// Starts a count that takes minutes on any machine (n = 20 by the symmetry plan on one
 /// thread), waits until its checkpoint holds more than `before` pieces, sends `signal`, and
-/// requires exit 130 within seconds. Returns the pieces saved.
+/// requires exit 128 + `signal` within seconds. Returns the pieces saved.
 fn interrupt_long_count(checkpoint: &Path, signal: i32, before: usize) -> Vec<serde_json::Value> {
     let cp = checkpoint.to_str().unwrap();
     let mut child = spawn([
@@ -62,7 +62,7 @@ fn interrupt_long_count(checkpoint: &Path, signal: i32, before: usize) -> Vec<se
 }
 
 #[test]
-fn a_signal_stops_a_long_count_with_exit_130_and_the_resumed_run_keeps_every_piece() {
+fn a_signal_stops_a_long_count_with_exit_128_plus_it_and_the_resumed_run_keeps_every_piece() {
     let dir = tempfile::tempdir().unwrap();
     let cp = dir.path().join("long.json");
     let first = interrupt_long_count(&cp, libc::SIGINT, 0);
@@ -310,7 +310,7 @@ fn an_unwritable_checkpoint_fails_before_the_work() {
     assert!(err.contains("could not be saved"), "{err}");
 }
 
-/// Starts `args`, sends `signal` after `wait`, and requires exit 130 within seconds;
+/// Starts `args`, sends `signal` after `wait`, and requires exit 128 + `signal` within seconds;
 /// returns its stderr. For a moment the message then shows (before the work, before any
 /// piece): the wait only makes the moment likely, and the message proves it.
 fn stops_on_signal(args: &[&str], wait: Duration, signal: i32) -> String {
@@ -364,7 +364,7 @@ fn a_signal_stops_the_largest_join_counts_in_their_set_up_and_their_units() {
 }
 
 #[test]
-fn an_estimate_stopped_before_any_piece_finished_says_so_and_exits_130() {
+fn an_estimate_stopped_before_any_piece_finished_says_so_and_exits_143() {
     // n = 23's plan is made at once, then its engines take seconds to set up (the quadrant
     // lists) and its units seconds each: a signal a second in comes after the plan (a signal
     // while a plan is built ends the process at once, as nothing is lost) and before any

@@ -65,8 +65,8 @@ pub fn saved_pieces(path: &Path) -> Option<Vec<serde_json::Value>> {
     v["pieces"].as_array().cloned()
 }
 
-/// Sends `signal` to `child`, and requires it to end with exit status 130 within seconds;
-/// returns its stderr.
+/// Sends `signal` to `child`, and requires it to end with exit status 128 + `signal` (130
+/// for SIGINT, 143 for SIGTERM) within seconds; returns its stderr.
 pub fn signal_and_wait(child: Child, signal: i32) -> String {
     let pid = libc::pid_t::try_from(child.id()).unwrap();
     // SAFETY: `kill` only sends a signal to the child started by the caller, which has not
@@ -76,7 +76,7 @@ pub fn signal_and_wait(child: Child, signal: i32) -> String {
     let out = child.wait_with_output().unwrap();
     let took = signalled.elapsed();
     let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert_eq!(out.status.code(), Some(128 + signal), "{err}");
     assert!(took < Duration::from_secs(10), "took {took:?} to stop");
     err
 }

@@ -33,22 +33,47 @@ pub fn working(on: bool) {
     WORKING.store(on, Ordering::SeqCst);
 }
 
-/// Installs the Ctrl-C and SIGTERM handler: before any work, it ends the process at once;
-/// during work, it raises [`CANCEL`]; a second signal leaves at once.
+/// Installs the SIGINT (Ctrl-C) and SIGTERM handler: before any work, it ends the process at
+/// once; during work, it raises [`CANCEL`]; a second signal leaves at once. The exit status
+/// is 128 + the signal ([`exit::SIGNAL`]).
 pub fn install_signal_handler() {
     static INSTALLED: std::sync::Once = std::sync::Once::new();
-    INSTALLED.call_once(|| {
-        let _ = ctrlc::set_handler(|| {
-            if !WORKING.load(Ordering::SeqCst) {
-                say("interrupted before the work began: nothing to save");
-                std::process::exit(i32::from(Exit::Interrupted.code()));
-            }
-            if CANCEL.swap(true, Ordering::SeqCst) {
-                // A second signal: leave at once; the last periodic save stands.
-                std::process::exit(i32::from(Exit::Interrupted.code()));
+    INSTALLED.call_once(|| listen(on_signal));
+}
+
+/// What a signal does (on the handler's own thread, not inside the signal).
+fn on_signal(signal: u8) {
+    exit::SIGNAL.store(signal, Ordering::SeqCst);
+    if !WORKING.load(Ordering::SeqCst) {
+        say("interrupted before the work began: nothing to save");
+        std::process::exit(i32::from(Exit::Interrupted.code()));
+    }
+    if CANCEL.swap(true, Ordering::SeqCst) {
+        // A second signal: leave at once; the last periodic save stands.
+        std::process::exit(i32::from(Exit::Interrupted.code()));
+    }
+}
+
+/// Calls `handle` with each SIGINT or SIGTERM, from a thread that waits for them.
+#[cfg(unix)]
+fn listen(handle: fn(u8)) {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) else {
+        return;
+    };
+    let _ = std::thread::Builder::new()
+        .name("nqueens-signals".into())
+        .spawn(move || {
+            for signal in signals.forever() {
+                handle(u8::try_from(signal).unwrap_or(2));
             }
         });
-    });
+}
+
+/// Calls `handle` with each Ctrl-C (as SIGINT).
+#[cfg(not(unix))]
+fn listen(handle: fn(u8)) {
+    let _ = ctrlc::set_handler(move || handle(2));
 }
 
 /// The flag Ctrl-C and SIGTERM raise (after [`install_signal_handler`]).

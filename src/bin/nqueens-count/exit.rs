@@ -2,10 +2,12 @@
 //! and writing to stdout and stderr without ever panicking.
 //!
 //! 0 done, 1 a runtime failure (a bad checkpoint, too little memory, a failed `--verify`, a
-//! refused merge), 2 a usage error, 130 interrupted after saving progress.
+//! refused merge), 2 a usage error, 128 + the signal when a signal stopped it after saving
+//! progress (130 for SIGINT, 143 for SIGTERM), as shells and schedulers expect.
 
 use std::fmt::Display;
 use std::io::{self, Write};
+use std::sync::atomic::{AtomicU8, Ordering};
 
 use nqueens::Error;
 use nqueens::known::Verdict;
@@ -19,9 +21,13 @@ pub enum Exit {
     Failed,
     /// A usage error.
     Usage,
-    /// Interrupted after saving what was finished.
+    /// Interrupted after saving what was finished: 128 + the signal ([`SIGNAL`]).
     Interrupted,
 }
+
+/// The signal that stopped the program, for [`Exit::Interrupted`]: SIGINT (2) unless the
+/// signal handler stored another.
+pub static SIGNAL: AtomicU8 = AtomicU8::new(2);
 
 impl Exit {
     /// The process exit code.
@@ -30,7 +36,7 @@ impl Exit {
             Exit::Ok => 0,
             Exit::Failed => 1,
             Exit::Usage => 2,
-            Exit::Interrupted => 130,
+            Exit::Interrupted => 128 + SIGNAL.load(Ordering::SeqCst),
         }
     }
 
