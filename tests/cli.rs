@@ -208,3 +208,82 @@ fn completions_for_every_shell_and_a_manual_page() {
     assert!(page.contains("checkpoint") && page.contains(".SH"));
     cmd().args(["completions", "tcsh"]).assert().code(2);
 }
+
+/// What the bash completion offers for `words` with the cursor on the last one.
+fn bash_completes(script: &str, words: &[&str]) -> Option<String> {
+    let quoted: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();
+    let program = format!(
+        "{script}\nCOMP_WORDS=({}); COMP_CWORD={}; _nqueens__count nqueens-count '{}' '{}' \
+         2>/dev/null; printf '%s ' \"${{COMPREPLY[@]}}\"",
+        quoted.join(" "),
+        words.len() - 1,
+        words[words.len() - 1],
+        words[words.len() - 2],
+    );
+    let out = std::process::Command::new("bash")
+        .args(["-c", &program])
+        .output()
+        .ok()?;
+    Some(String::from_utf8(out.stdout).unwrap().trim().to_string())
+}
+
+#[test]
+fn the_bash_completion_completes_after_a_subcommand_and_offers_values() {
+    let script = stdout_of(&["completions", "bash"]);
+    let Some(after_list) = bash_completes(&script, &["nqueens-count", "list", "--f"]) else {
+        eprintln!("skipped: bash is not installed");
+        return;
+    };
+    assert_eq!(after_list, "--format");
+    let merge = bash_completes(&script, &["nqueens-count", "merge", "--rec"]).unwrap();
+    assert_eq!(merge, "--recount --recount-seed");
+    let algorithms = bash_completes(&script, &["nqueens-count", "--algorithm", ""]).unwrap();
+    assert_eq!(algorithms, "plain symmetry join");
+    // A number is not a file name: nothing is offered for --threads.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("tfile"), "").unwrap();
+    let threads = std::process::Command::new("bash")
+        .current_dir(dir.path())
+        .args([
+            "-c",
+            &format!(
+                "{script}\nCOMP_WORDS=(nqueens-count --threads t); COMP_CWORD=2; \
+                 _nqueens__count nqueens-count t --threads 2>/dev/null; \
+                 printf '%s ' \"${{COMPREPLY[@]}}\""
+            ),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8(threads.stdout).unwrap().trim(), "t");
+}
+
+#[test]
+fn the_generated_scripts_end_well_on_a_closed_pipe_and_fail_in_a_line_on_a_full_disk() {
+    for what in [&["completions", "bash"][..], &["man"]] {
+        // A reader that stops at the first line closes the pipe: success, nothing said.
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("nqueens-count"))
+            .args(what)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{what:?}");
+        assert!(out.stderr.is_empty(), "{what:?}");
+        if std::path::Path::new("/dev/full").exists() {
+            let full = std::fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .unwrap();
+            let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("nqueens-count"))
+                .args(what)
+                .stdout(full)
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{what:?}: {err}");
+            assert_eq!(err.lines().count(), 1, "{err}");
+        }
+    }
+}

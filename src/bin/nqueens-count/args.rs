@@ -33,7 +33,7 @@ pub struct Cli {
 pub struct CountArgs {
     /// Board size from 1 to 32, or an inclusive range such as 8..=12 (optional with --board or
     /// --allowed; it must then match the file).
-    #[arg(value_name = "N", required_unless_present_any = ["board", "allowed"], value_parser = parse_sizes)]
+    #[arg(value_name = "N", required_unless_present_any = ["board", "allowed"], value_parser = parse_sizes, value_hint = clap::ValueHint::Other)]
     pub sizes: Option<Sizes>,
 
     /// A constrained board and its piece.
@@ -41,7 +41,7 @@ pub struct CountArgs {
     pub constraints: BoardArgs,
 
     /// Worker threads, up to 4096; 0 means every hardware thread.
-    #[arg(short, long, default_value_t = 0, value_name = "T", value_parser = parse_threads)]
+    #[arg(short, long, default_value_t = 0, value_name = "T", value_parser = parse_threads, value_hint = clap::ValueHint::Other)]
     pub threads: usize,
 
     /// Counting method: join (half-boards paired by diagonal patterns; the default for
@@ -53,13 +53,13 @@ pub struct CountArgs {
 
     /// Rows the plan pre-places to make subproblems (plain: from 1; symmetry: from 0, beyond
     /// the border queens). Default: deep enough for many threads.
-    #[arg(long, value_name = "K")]
+    #[arg(long, value_name = "K", value_hint = clap::ValueHint::Other)]
     pub split_depth: Option<usize>,
 
     /// The memory the count may use, e.g. 4G or 512M (K, M, G, T are powers of 1024).
     /// Default: the least of the machine's free memory, the control group's limit (a batch
     /// job's or a container's) and the resource limits (ulimit -v, -d).
-    #[arg(long, value_name = "SIZE", value_parser = parse_memory)]
+    #[arg(long, value_name = "SIZE", value_parser = parse_memory, value_hint = clap::ValueHint::Other)]
     pub memory: Option<u64>,
 
     /// One JSON object per line instead of the table.
@@ -73,7 +73,7 @@ pub struct CountArgs {
 
     /// Save finished subproblems to FILE every few seconds and on Ctrl-C; resume from FILE if
     /// it exists.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
     pub checkpoint: Option<PathBuf>,
 
     #[command(flatten)]
@@ -81,11 +81,11 @@ pub struct CountArgs {
 
     /// Count only shard I of M (0-based), or auto/M to take I from the scheduler
     /// (SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX, PBS_ARRAY_INDEX). Needs --out.
-    #[arg(long, value_name = "I/M", value_parser = parse_shard)]
+    #[arg(long, value_name = "I/M", value_parser = parse_shard, value_hint = clap::ValueHint::Other)]
     pub shard: Option<ShardArg>,
 
     /// Where a shard writes its result file.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
     pub out: Option<PathBuf>,
 
     /// Never show the progress bar (it only shows when stderr is a terminal).
@@ -102,15 +102,15 @@ pub struct CountArgs {
     pub estimate: bool,
 
     /// With --estimate: the length of one shard, in hours, for the number of shards.
-    #[arg(long, value_name = "H", requires = "estimate", value_parser = parse_hours)]
+    #[arg(long, value_name = "H", requires = "estimate", value_parser = parse_hours, value_hint = clap::ValueHint::Other)]
     pub shard_hours: Option<f64>,
 
     /// With --estimate: seconds of sampling (the set-up comes on top).
-    #[arg(long, value_name = "S", default_value_t = 60, requires = "estimate", value_parser = clap::value_parser!(u64).range(1..=3600))]
+    #[arg(long, value_name = "S", default_value_t = 60, requires = "estimate", value_parser = clap::value_parser!(u64).range(1..=3600), value_hint = clap::ValueHint::Other)]
     pub estimate_seconds: u64,
 
     /// With --estimate: the seed of the sample (the same seed draws the same subproblems).
-    #[arg(long, value_name = "SEED", default_value_t = 1, requires = "estimate")]
+    #[arg(long, value_name = "SEED", default_value_t = 1, requires = "estimate", value_hint = clap::ValueHint::Other)]
     pub seed: u64,
 }
 
@@ -120,11 +120,11 @@ pub struct BoardArgs {
     /// Count a constrained board read from FILE ('-': standard input): one line per row, '.'
     /// a free square, 'Q' a pre-placed piece, 'x' a blocked square; blank lines and '#'
     /// comments are skipped.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
     pub board: Option<PathBuf>,
     /// Allowed squares from FILE ('-': standard input): a line with n, then n lines of n digits,
     /// 1 where the piece may stand (with --board, both files' constraints hold).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
     pub allowed: Option<PathBuf>,
     /// The piece: queen, or rook (rows and columns only; boards up to 64 from a file). No
     /// symmetry is used and no unique count is given for constrained or rook boards.
@@ -174,13 +174,13 @@ pub struct CompletionsArgs {
 #[derive(Clone, Debug, Args)]
 pub struct ListArgs {
     /// Board size from 1 to 32 (optional with --board or --allowed; it must then match).
-    #[arg(value_name = "N", value_parser = parse_n, required_unless_present_any = ["board", "allowed"])]
+    #[arg(value_name = "N", value_parser = parse_n, required_unless_present_any = ["board", "allowed"], value_hint = clap::ValueHint::Other)]
     pub n: Option<usize>,
     /// A constrained board and its piece.
     #[command(flatten)]
     pub constraints: BoardArgs,
     /// Stop after K solutions (svg: draw the first K, default 16).
-    #[arg(long, value_name = "K")]
+    #[arg(long, value_name = "K", value_hint = clap::ValueHint::Other)]
     pub limit: Option<u64>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = ListFormat::Tuple)]
@@ -207,7 +207,7 @@ pub enum ListFormat {
 #[derive(Debug, Args)]
 pub struct TraceArgs {
     /// Board size from 1 to 8 (optional with --board or --allowed; it must then match).
-    #[arg(value_name = "N", value_parser = parse_trace_n, required_unless_present_any = ["board", "allowed"])]
+    #[arg(value_name = "N", value_parser = parse_trace_n, required_unless_present_any = ["board", "allowed"], value_hint = clap::ValueHint::Other)]
     pub n: Option<usize>,
     /// A constrained board (up to 8 squares wide) and its piece.
     #[command(flatten)]
@@ -231,7 +231,7 @@ pub enum TraceFormat {
 #[derive(Debug, Args)]
 pub struct MergeArgs {
     /// The result files of every shard.
-    #[arg(value_name = "FILES", required = true)]
+    #[arg(value_name = "FILES", required = true, value_hint = clap::ValueHint::FilePath)]
     pub files: Vec<PathBuf>,
     /// The constrained board the shards counted (the same --board, --allowed and --piece).
     #[command(flatten)]
@@ -243,7 +243,7 @@ pub struct MergeArgs {
     #[arg(long)]
     pub verify: bool,
     /// Worker threads for the recount, up to 4096; 0 means every hardware thread.
-    #[arg(short, long, default_value_t = 0, value_name = "T", value_parser = parse_threads)]
+    #[arg(short, long, default_value_t = 0, value_name = "T", value_parser = parse_threads, value_hint = clap::ValueHint::Other)]
     pub threads: usize,
     #[command(flatten)]
     pub trust: TrustArgs,
@@ -256,15 +256,15 @@ pub struct TrustArgs {
     /// Count again a random sample of the finished subproblems read from files (a resumed
     /// checkpoint, the shards merged), and refuse if any differs: K subproblems, a time as
     /// 10s, or all; 0 skips it.
-    #[arg(long, value_name = "K|Ns|all", default_value = "3s", value_parser = parse_recount)]
+    #[arg(long, value_name = "K|Ns|all", default_value = "3s", value_parser = parse_recount, value_hint = clap::ValueHint::Other)]
     pub recount: Recount,
     /// The seed of the recount's draw (default: a fresh one, printed with the result).
-    #[arg(long, value_name = "SEED")]
+    #[arg(long, value_name = "SEED", value_hint = clap::ValueHint::Other)]
     pub recount_seed: Option<u64>,
     /// A key file of 16 bytes or more (make one with `head -c 32 /dev/urandom > FILE`): the
     /// files written (a shard's result, a checkpoint) carry its keyed tag, and the files read
     /// back (a resumed checkpoint, the shards merged) must carry it.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
     pub key: Option<PathBuf>,
 }
 
@@ -280,7 +280,7 @@ pub struct BenchArgs {
     #[arg(long)]
     pub quick: bool,
     /// Thread counts to measure, e.g. 1,2,4 (default: 1, 2, 4, ... and every hardware thread).
-    #[arg(short, long, value_delimiter = ',', value_name = "LIST", value_parser = parse_positive)]
+    #[arg(short, long, value_delimiter = ',', value_name = "LIST", value_parser = parse_positive, value_hint = clap::ValueHint::Other)]
     pub threads: Option<Vec<usize>>,
     /// One JSON object per thread count, then a summary object with the score.
     #[arg(long)]

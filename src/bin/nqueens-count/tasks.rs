@@ -109,10 +109,26 @@ pub fn trace(args: &TraceArgs) -> Exit {
 
 /// `completions SHELL`: the shell's completion script.
 pub fn completions(shell: clap_complete::Shell) -> Exit {
-    to_stdout("completions", |out| {
-        clap_complete::generate(shell, &mut Cli::command(), "nqueens-count", out);
-        Ok(())
-    })
+    // Made in memory, then written: the generator panics on a failed write of its own.
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), BIN, &mut script);
+    if shell == clap_complete::Shell::Bash {
+        script = bash_dispatch_fixed(&script);
+    }
+    to_stdout("completions", |out| out.write_all(&script))
+}
+
+/// The program's name, as the shells see it.
+const BIN: &str = "nqueens-count";
+
+/// The bash script with its subcommands' case arms named as its dispatch names them: for a
+/// name with a hyphen the generator spells the arms `nqueens__subcmd__count__subcmd__list`
+/// and the dispatch `nqueens__count__subcmd__list`, so nothing after a subcommand completed.
+fn bash_dispatch_fixed(script: &[u8]) -> Vec<u8> {
+    let text = String::from_utf8_lossy(script);
+    let wrong = format!("{}__subcmd__", BIN.replace('-', "__subcmd__"));
+    let right = format!("{}__subcmd__", BIN.replace('-', "__"));
+    text.replace(&wrong, &right).into_bytes()
 }
 
 /// `man`: the manual page in roff.
