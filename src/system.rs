@@ -169,6 +169,18 @@ impl std::str::FromStr for Bytes {
     }
 }
 
+/// The CPU time the calling thread has used (user and system), to the 1/100 s the system
+/// counts it in, when the system tells it (`/proc/thread-self/stat`).
+pub fn thread_cpu_time() -> Option<std::time::Duration> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    // The fields after the command name (which may hold spaces) in parentheses: utime and
+    // stime are the 12th and 13th, in clock ticks of 1/100 s (USER_HZ).
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(std::time::Duration::from_millis(ticks * 10))
+}
+
 /// Hardware threads this process may run on (at least 1).
 pub fn hardware_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())

@@ -18,9 +18,11 @@ use std::time::{Duration, Instant};
 use super::Control;
 use super::prepared::Prepared;
 use super::status::{Classes, Tracker};
+use crate::constraint::PieceKind;
 use crate::engine::join::Layout;
 use crate::error::Error;
 use crate::plan::{Class, Plan, Subproblem, Work};
+use crate::system;
 use crate::tally::Piece;
 
 /// What the workers did.
@@ -49,10 +51,23 @@ impl Worked {
 /// How many threads a pool starts for `blocks` blocks of work on `threads` threads: never
 /// more than there are blocks, since a thread without one would only be started and stopped
 /// (`9 -t 4096` started 4096 threads for 82 blocks and took 14.8 s on a 2-core VM), and at least
-/// one.
-fn pool_size(threads: usize, blocks: usize) -> usize {
-    threads.min(blocks).max(1)
+/// one; but a rook board's piece shares its sum out among the pool's threads
+/// ([`crate::engine::constrained`]), so that one piece uses every thread up to its blocks.
+fn pool_size(plan: &Plan, threads: usize, blocks: usize) -> usize {
+    let rooks = plan
+        .board
+        .as_ref()
+        .is_some_and(|b| b.piece() == PieceKind::Rook);
+    let room = if rooks {
+        blocks.max(ROOK_BLOCKS)
+    } else {
+        blocks
+    };
+    threads.min(room).max(1)
 }
+
+/// The most blocks a rook board's piece shares out (Ryser's sum: up to 2^6).
+const ROOK_BLOCKS: usize = 64;
 
 /// Counts the subproblems of `plan` whose ids are in `todo` on `threads` threads (at most
 /// one a block of them; `busy` still has one entry per thread asked for).
@@ -65,7 +80,7 @@ pub(super) fn execute(
 ) -> Result<Worked, Error> {
     let order = schedule(plan, todo, threads);
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(pool_size(threads, order.len()))
+        .num_threads(pool_size(plan, threads, order.len()))
         .thread_name(|i| format!("nqueens-worker-{i}"))
         .build()?;
     if order.is_empty() {
@@ -115,6 +130,9 @@ pub(super) fn execute(
     // Every worker takes the next block in the shared order ([`schedule`]: classes at one
     // pace, largest estimate first within a class), so the small pieces fill the last
     // seconds of the run on every thread.
+    // Each thread's CPU time before the work: a piece may share its work among the pool's
+    // threads (a rook board's sum), which their own pieces' times would not show.
+    let cpu_before: Vec<Option<Duration>> = pool.broadcast(|_| system::thread_cpu_time());
     let collected: Vec<Vec<Piece>> = pool.broadcast(|ctx| {
         let mut mine = Vec::new();
         'blocks: loop {
@@ -143,14 +161,22 @@ pub(super) fn execute(
         }
         mine
     });
+    let cpu_after: Vec<Option<Duration>> = pool.broadcast(|_| system::thread_cpu_time());
     let pieces: Vec<Piece> = collected.into_iter().flatten().collect();
+    // A thread was busy with its own pieces, or with work it took from others' (the larger,
+    // as the CPU clock counts in hundredths of a second).
+    let busy = busy.iter().enumerate().map(|(i, b)| {
+        let own = Duration::from_nanos(b.load(Ordering::Relaxed));
+        let cpu = match (cpu_before.get(i), cpu_after.get(i)) {
+            (Some(Some(a)), Some(Some(b))) => b.saturating_sub(*a),
+            _ => Duration::ZERO,
+        };
+        own.max(cpu)
+    });
     Ok(Worked {
         cancelled: stopped.load(Ordering::Relaxed) || pieces.len() < todo.len(),
         pieces,
-        busy: busy
-            .iter()
-            .map(|b| Duration::from_nanos(b.load(Ordering::Relaxed)))
-            .collect(),
+        busy: busy.collect(),
     })
 }
 
@@ -373,9 +399,16 @@ mod tests {
 
     #[test]
     fn a_pool_starts_no_thread_without_work() {
-        assert_eq!(pool_size(4096, 16), 16);
-        assert_eq!(pool_size(2, 16), 2);
-        assert_eq!(pool_size(8, 0), 1);
+        let queens = Plan::build(9, Algorithm::Symmetry, None).unwrap();
+        assert_eq!(pool_size(&queens, 4096, 16), 16);
+        assert_eq!(pool_size(&queens, 2, 16), 2);
+        assert_eq!(pool_size(&queens, 8, 0), 1);
+        // One rook piece shares its sum among the threads, up to its blocks.
+        let board = crate::constraint::Board::empty(24, PieceKind::Rook).unwrap();
+        let rooks = Plan::constrained(&board, None).unwrap();
+        assert_eq!(rooks.len(), 1);
+        assert_eq!(pool_size(&rooks, 2, 1), 2);
+        assert_eq!(pool_size(&rooks, 4096, 1), ROOK_BLOCKS);
         // A count on far more threads than blocks: exact, with one busy entry per thread
         // asked for.
         let plan = Plan::build(9, Algorithm::Symmetry, None).unwrap();

@@ -2,8 +2,10 @@
 //! one JSON object per line.
 //!
 //! Results go to stdout; progress and diagnostics go to stderr. JSON field names are stable:
-//! scripts depend on them. Counts are JSON integers at any size (`u128`), never floats or
-//! strings.
+//! scripts depend on them. Counts are JSON integers at any size (`u128`), never floats; as
+//! readers whose numbers are doubles (jq, JavaScript) lose digits past 2^53 (queen totals
+//! from n = 26, rook totals from n = 19), each count is given again as a decimal string:
+//! `solutions_str`, `unique_str`, `nodes_str`.
 
 use std::path::Path;
 
@@ -129,8 +131,28 @@ struct Row<'a> {
 
 impl Row<'_> {
     fn line(&self) -> String {
-        serde_json::to_string(self).expect("rows serialise")
+        let text = |v: Option<u128>| v.map(|v| v.to_string());
+        let exact = Exact {
+            row: self,
+            solutions_str: text(self.solutions),
+            unique_str: self.unique.map(text),
+            nodes_str: text(self.nodes),
+        };
+        serde_json::to_string(&exact).expect("rows serialise")
     }
+}
+
+/// A row with its counts again as decimal strings, for readers that parse numbers as doubles.
+#[derive(Serialize)]
+struct Exact<'r, 'a> {
+    #[serde(flatten)]
+    row: &'r Row<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    solutions_str: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unique_str: Option<Option<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    nodes_str: Option<String>,
 }
 
 /// The JSON line of a count.
