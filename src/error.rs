@@ -190,6 +190,13 @@ pub enum MemoryAdvice {
     Shards(u64),
     /// Building the plan alone needs about this much, in every process of a shard set.
     PlanNeeds(Bytes),
+    /// This many threads would fit in this many shards (their bookkeeping shared out).
+    ThreadsInShards {
+        /// Threads that fit.
+        threads: usize,
+        /// Shards their bookkeeping fits in.
+        shards: u64,
+    },
     /// Building the plan of the split depth chosen needs about this much.
     SplitDepthNeeds {
         /// The depth chosen.
@@ -218,6 +225,11 @@ impl std::fmt::Display for MemoryAdvice {
             MemoryAdvice::PlanNeeds(b) => write!(
                 f,
                 "building its plan alone needs about {b}, in every shard: give the process that much"
+            ),
+            MemoryAdvice::ThreadsInShards { threads, shards } => write!(
+                f,
+                "{threads} thread{} would fit, with the count cut into {shards} shards",
+                plural(*threads)
             ),
             MemoryAdvice::SplitDepthNeeds { depth, bytes } => write!(
                 f,

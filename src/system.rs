@@ -125,13 +125,33 @@ pub struct Bytes(pub u64);
 
 impl fmt::Display for Bytes {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        const MIB: f64 = 1024.0 * 1024.0;
-        let b = self.0 as f64;
-        if b >= 1024.0 * MIB {
-            write!(f, "{:.1} GiB", b / (1024.0 * MIB))
-        } else {
-            write!(f, "{:.0} MiB", (b / MIB).ceil())
+        // Three significant digits in the largest unit that keeps the number at 1 or more,
+        // so that two sizes that differ by more than half a per cent read differently.
+        const UNITS: [&str; 6] = ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+        if self.0 < 1024 {
+            return write!(f, "{} bytes", self.0);
         }
+        let mut v = self.0 as f64 / 1024.0;
+        let mut unit = 0;
+        while v >= 1024.0 && unit + 1 < UNITS.len() {
+            v /= 1024.0;
+            unit += 1;
+        }
+        let decimals = if v < 10.0 {
+            2
+        } else if v < 100.0 {
+            1
+        } else {
+            0
+        };
+        let text = format!("{v:.decimals$}");
+        // Trailing zeros say nothing: 3.00 MiB is 3 MiB.
+        let text = if text.contains('.') {
+            text.trim_end_matches('0').trim_end_matches('.')
+        } else {
+            &text
+        };
+        write!(f, "{text} {}", UNITS[unit])
     }
 }
 
@@ -309,6 +329,13 @@ mod tests {
     fn byte_counts_read_well() {
         assert_eq!(Bytes(3 * 1024 * 1024).to_string(), "3 MiB");
         assert_eq!(Bytes(1536 * 1024 * 1024).to_string(), "1.5 GiB");
+        // Small and huge sizes in units of their own, with three significant digits.
+        assert_eq!(Bytes(1024).to_string(), "1 KiB");
+        assert_eq!(Bytes(1500 * 1024).to_string(), "1.46 MiB");
+        assert_eq!(Bytes(1_250_000).to_string(), "1.19 MiB");
+        assert_eq!(Bytes(700).to_string(), "700 bytes");
+        assert_eq!(Bytes(2_133_000_000_000_000).to_string(), "1.89 PiB");
+        assert_eq!(Bytes(u64::MAX).to_string(), "16 EiB");
     }
 
     #[test]

@@ -44,6 +44,100 @@ fn json_output_is_one_object_per_n_with_integer_counts() {
 }
 
 #[test]
+fn a_shards_json_line_has_its_partial_sum_and_one_thing_is_singular() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut total = 0;
+    for i in 0..2 {
+        let out = dir.path().join(format!("s{i}.json"));
+        let line = stdout_of(&[
+            "10",
+            "--shard",
+            &format!("{i}/2"),
+            "--out",
+            out.to_str().unwrap(),
+            "--json",
+        ]);
+        let row: serde_json::Value = serde_json::from_str(&line).unwrap();
+        let part = row["partial_solutions"].as_u64().unwrap();
+        assert_eq!(row["partial_solutions_str"], part.to_string());
+        assert_eq!(row["algorithm"], "symmetry");
+        total += part;
+    }
+    assert_eq!(total, 724);
+    let one = dir.path().join("one.json");
+    let text = stdout_of(&["1", "--shard", "0/1", "--out", one.to_str().unwrap()]);
+    assert!(
+        text.contains(": 1 subproblem, partial sum 1 solution,"),
+        "{text}"
+    );
+    let merged = stdout_of(&["merge", one.to_str().unwrap()]);
+    assert!(
+        merged.contains("n = 1: 1 solution, 1 unique (1 shard of plan"),
+        "{merged}"
+    );
+    assert!(merged.contains("; 1 piece, recounted"), "{merged}");
+}
+
+#[test]
+fn help_is_wrapped_to_the_terminal() {
+    for args in [
+        &["--help"][..],
+        &["list", "--help"],
+        &["merge", "--help"],
+        &["bench", "--help"],
+        &["trace", "--help"],
+    ] {
+        for columns in [100, 72] {
+            let out = cmd()
+                .args(args)
+                .env("COLUMNS", columns.to_string())
+                .output()
+                .unwrap();
+            assert!(out.status.success());
+            let text = String::from_utf8(out.stdout).unwrap();
+            let widest = text.lines().map(|l| l.chars().count()).max().unwrap();
+            assert!(widest <= columns, "{args:?} at {columns} columns: {widest}");
+        }
+    }
+}
+
+#[test]
+fn typos_name_what_was_probably_meant_in_one_line() {
+    for (args, says) in [
+        (
+            &["lsit", "4"][..],
+            "unknown command 'lsit': did you mean 'list'? try --help",
+        ),
+        (
+            &["--thread", "2", "8"],
+            "a similar argument exists: '--threads'; try --help",
+        ),
+        (
+            &["list", "--fromat", "json", "4"],
+            "a similar argument exists: '--format'",
+        ),
+        (
+            &["14", "--split-depth", "2"],
+            "join, the default algorithm for n = 14",
+        ),
+        (
+            &["10", "--estimate", "--estimate-seconds", "-1"],
+            "expected whole seconds from 1",
+        ),
+        (
+            &["8", "--verify", "--estimate"],
+            "give it to merge, not to --shard or --estimate",
+        ),
+    ] {
+        let out = cmd().args(args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}
+
+#[test]
 fn join_refuses_a_split_depth_and_boards_past_its_range() {
     for args in [
         &["14", "--algorithm", "join", "--split-depth", "2"][..],
@@ -207,6 +301,49 @@ fn completions_for_every_shell_and_a_manual_page() {
     );
     assert!(page.contains("checkpoint") && page.contains(".SH"));
     cmd().args(["completions", "tcsh"]).assert().code(2);
+}
+
+#[test]
+fn the_manual_is_one_whole_page_that_groff_sets_without_a_warning() {
+    let page = stdout_of(&["man"]);
+    assert!(page.is_ascii(), "characters past ASCII are groff escapes");
+    for part in [
+        ".SH EXIT STATUS",
+        "\n143\n",
+        ".SH EXAMPLES",
+        ".SS \"nqueens-count list\"",
+        ".SS \"nqueens-count merge\"",
+        ".SS \"nqueens-count bench\"",
+    ] {
+        assert!(page.contains(part), "{part}");
+    }
+    // Each command's own options are on the page, after its heading.
+    let merge = page.find(".SS \"nqueens-count merge\"").unwrap();
+    assert!(page[merge..].contains("recount\\-seed"));
+    let list = page.find(".SS \"nqueens-count list\"").unwrap();
+    assert!(page[list..merge].contains("\\-\\-limit"));
+    // No page of its own is promised for a command.
+    assert!(!page.contains("nqueens\\-count\\-list(1)"));
+    let Ok(mut groff) = std::process::Command::new("groff")
+        .args(["-man", "-Tutf8", "-ww"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+    else {
+        eprintln!("skipped the rendering: groff is not installed");
+        return;
+    };
+    use std::io::Write;
+    groff
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(page.as_bytes())
+        .unwrap();
+    let out = groff.wait_with_output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
 }
 
 /// What the bash completion offers for `words` with the cursor on the last one.

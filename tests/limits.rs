@@ -243,6 +243,27 @@ fn a_plan_too_large_for_an_address_space_limit_is_refused_before_it_is_built() {
 }
 
 #[test]
+fn memory_advice_is_consistent_and_in_units_that_read_apart() {
+    // One thread's buffers fit in 300 MiB, but not with the bookkeeping of every piece of
+    // n = 24: fewer threads and more shards, together.
+    let out = cmd()
+        .args(["24", "-t", "2", "--memory", "300M"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("1 thread would fit, with the count cut into 2 shards"),
+        "{err}"
+    );
+    // A kibibyte is not shown as a mebibyte.
+    let out = cmd().args(["13", "--memory", "1K"]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("only 1 KiB is available"), "{err}");
+    assert!(!err.contains("1 MiB"), "{err}");
+}
+
+#[test]
 fn a_split_depth_whose_plan_does_not_fit_is_refused_with_what_to_choose() {
     let out = cmd()
         .args([

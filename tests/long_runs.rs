@@ -129,6 +129,11 @@ fn a_finished_checkpoint_answers_at_once() {
         .output()
         .unwrap();
     assert!(out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("nothing was left to count: the result is the file's"),
+        "{said}"
+    );
     let row = json_row(&out.stdout);
     assert_eq!(row["solutions"], 14200);
     assert_eq!(row["unique"], 1787);

@@ -120,6 +120,21 @@ pub(super) fn fit_budget(
         advice: match (fits, more_shards) {
             (Some(t), _) => MemoryAdvice::Threads(t),
             (None, Some(s)) => MemoryAdvice::Shards(shard.count.saturating_mul(s)),
+            // Fewer threads' buffers fit, and their bookkeeping in more shards (where the
+            // kernel's algorithms would take years: on smaller boards they need little).
+            (None, None)
+                if n > join::MAX_LISTED_N
+                    && let Some((t, s)) = fewer_threads_in_shards(
+                        threads,
+                        |t, p| needs_for(t, Layout::Bounded, p) <= available,
+                        |fits| self::more_shards(plan, shard, fits).ok(),
+                    ) =>
+            {
+                MemoryAdvice::ThreadsInShards {
+                    threads: t,
+                    shards: shard.count.saturating_mul(s),
+                }
+            }
             // Past the listed boards the kernel's algorithms would take years.
             (None, None) if n > join::MAX_LISTED_N => {
                 MemoryAdvice::OneThreadNeeds(Bytes(needs_for(1, Layout::Bounded, 0)))
@@ -127,6 +142,17 @@ pub(super) fn fit_budget(
             (None, None) => MemoryAdvice::OtherAlgorithm,
         },
     })
+}
+
+/// The most threads (fewer than `threads`) whose buffers `fit` without bookkeeping, and the
+/// shards (`shards_for`) in which their bookkeeping fits too.
+fn fewer_threads_in_shards(
+    threads: usize,
+    fit: impl Fn(usize, usize) -> bool,
+    shards_for: impl Fn(&dyn Fn(usize) -> bool) -> Option<u64>,
+) -> Option<(usize, u64)> {
+    let t = (1..threads).rev().find(|&t| fit(t, 0))?;
+    shards_for(&|p| fit(t, p)).map(|s| (t, s))
 }
 
 /// The smallest power of two `s` such that cutting `shard` of `plan` (the whole plan for

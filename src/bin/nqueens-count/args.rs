@@ -106,7 +106,7 @@ pub struct CountArgs {
     pub shard_hours: Option<f64>,
 
     /// With --estimate: seconds of sampling (the set-up comes on top).
-    #[arg(long, value_name = "S", default_value_t = 60, requires = "estimate", value_parser = clap::value_parser!(u64).range(1..=3600), value_hint = clap::ValueHint::Other)]
+    #[arg(long, value_name = "S", default_value_t = 60, requires = "estimate", value_parser = parse_sampling_seconds, value_hint = clap::ValueHint::Other)]
     pub estimate_seconds: u64,
 
     /// With --estimate: the seed of the sample (the same seed draws the same subproblems).
@@ -302,6 +302,16 @@ fn parse_hours(s: &str) -> Result<f64, String> {
         Ok(h) if h.is_finite() && h > 0.0 && h <= 1e6 => Ok(h),
         _ => Err(format!(
             "'{s}' is not a shard length: expected hours, a number above 0"
+        )),
+    }
+}
+
+/// Parses `--estimate-seconds`: whole seconds from 1 to an hour.
+fn parse_sampling_seconds(s: &str) -> Result<u64, String> {
+    match s.trim().parse::<u64>() {
+        Ok(secs) if (1..=3600).contains(&secs) => Ok(secs),
+        _ => Err(format!(
+            "'{s}' is not a sampling time: expected whole seconds from 1 to 3600"
         )),
     }
 }

@@ -95,6 +95,12 @@ pub fn run(args: &CountArgs) -> Exit {
         (None, Some(s)) => s,
         (None, None) => return fail(Exit::Usage, "give the board size N"),
     };
+    if args.verify && (args.shard.is_some() || args.estimate) {
+        return fail(
+            Exit::Usage,
+            "--verify compares a whole count with the published values: give it to merge, not to --shard or --estimate",
+        );
+    }
     let single = sizes.first == sizes.last;
     if !single && (args.checkpoint.is_some() || args.shard.is_some() || args.out.is_some()) {
         return fail(
@@ -122,8 +128,13 @@ pub fn run(args: &CountArgs) -> Exit {
     let machine = Machine::detect();
     if args.threads > machine.hardware_threads {
         say(format!(
-            "warning: {} threads on {} hardware threads: the threads will take turns, which only slows the count",
-            args.threads, machine.hardware_threads
+            "warning: {} on {}: the threads will take turns, which only slows the count",
+            output::things(args.threads as u64, "thread", "threads"),
+            output::things(
+                machine.hardware_threads as u64,
+                "hardware thread",
+                "hardware threads"
+            )
         ));
     }
     let mut worst = Exit::Ok;
@@ -312,6 +323,19 @@ fn count_one(
         ));
     }
     let config = config(n, args, existing.as_ref(), board);
+    if let Some(depth) = args.split_depth
+        && args.algorithm.is_none()
+        && config.chosen_algorithm() == Algorithm::Join
+    {
+        // The user chose a depth, not the algorithm: name the default that has none.
+        return Err(fail(
+            Exit::Usage,
+            format!(
+                "--split-depth {depth} does not apply to join, the default algorithm for n = {n}, \
+                 which has no split depth: add --algorithm symmetry (or plain)"
+            ),
+        ));
+    }
     let mut job = Job::new(&config).map_err(|e| exit::error(&e))?;
     if let Some(s) = shard {
         job = job.shard(s);
@@ -344,11 +368,16 @@ fn count_one(
             .recount_resumed(how, seed, Some(&CANCEL))
             .map_err(|e| exit::error(&e))?;
         say(format!(
-            "resumed {} of {} subproblems from {}; {}",
+            "resumed {} of {} from {}; {}{}",
             job.resumed().len(),
-            job.wanted_len(),
+            output::things(job.wanted_len() as u64, "subproblem", "subproblems"),
             path.display(),
-            output::recount_words(&done, how)
+            output::recount_words(&done, how),
+            if job.todo_len() == 0 {
+                "; nothing was left to count: the result is the file's"
+            } else {
+                ""
+            }
         ));
     }
     let progress = Progress::new(&job, !args.no_progress);
@@ -363,11 +392,13 @@ fn count_one(
         let (done, wanted) = (outcome.pieces.len(), job.wanted_len());
         say(match &args.checkpoint {
             Some(path) => format!(
-                "interrupted: {done} of {wanted} subproblems done and saved to {}; run the same command again to resume",
+                "interrupted: {done} of {} done and saved to {}; run the same command again to resume",
+                output::things(wanted as u64, "subproblem", "subproblems"),
                 path.display()
             ),
             None => format!(
-                "interrupted: {done} of {wanted} subproblems were done, none saved (use --checkpoint FILE to keep them)"
+                "interrupted: {done} of {} done, none saved (use --checkpoint FILE to keep them)",
+                output::things(wanted as u64, "subproblem", "subproblems")
             ),
         });
         return Err(Exit::Interrupted);

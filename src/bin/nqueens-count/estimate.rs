@@ -11,6 +11,7 @@ use nqueens::{Estimate, Job};
 
 use crate::args::CountArgs;
 use crate::exit::{self, Exit, out};
+use crate::output::things;
 
 /// Times a sample of `job` and prints the projection; `Err` carries the exit of a failure.
 pub fn run(
@@ -61,25 +62,29 @@ fn human(e: &Estimate, shard: Option<Shard>, hours: f64) -> String {
     });
     let shards = match e.shards(hours) {
         u64::MAX => format!("a shard of {hours} h cannot even finish its set-up"),
-        k => format!("{k} of {hours} h each on {} threads", e.threads),
+        k => format!(
+            "{k} of {hours} h each on {}",
+            things(e.threads as u64, "thread", "threads")
+        ),
     };
     [
         format!(
-            "estimate for {what}, {}{layout}, {} threads",
-            e.algorithm, e.threads
+            "estimate for {what}, {}{layout}, {}",
+            e.algorithm,
+            things(e.threads as u64, "thread", "threads")
         ),
         format!(
-            "  sampled     {} of {} subproblems in {} of {} strata, in {}",
+            "  sampled     {} of {} in {} of {}, in {}",
             e.sampled,
-            e.subproblems,
+            things(e.subproblems as u64, "subproblem", "subproblems"),
             e.strata_sampled,
-            e.strata,
+            things(e.strata as u64, "stratum", "strata"),
             span(e.spent.as_secs_f64())
         ),
         format!(
-            "  wall time   {} on {} threads (95%: {} to {}), set-up {}",
+            "  wall time   {} on {} (95%: {} to {}), set-up {}",
             span(e.wall_seconds()),
-            e.threads,
+            things(e.threads as u64, "thread", "threads"),
             span(lo),
             span(hi),
             span(e.setup_seconds)

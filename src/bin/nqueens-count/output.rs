@@ -16,6 +16,12 @@ use nqueens::system::{Bytes, Machine};
 use nqueens::{Counts, Outcome, Recount, Recounted};
 use serde::Serialize;
 
+/// `count` and the word for it, singular or plural: "1 shard", "64 shards".
+pub fn things(count: impl Into<u128>, one: &str, many: &str) -> String {
+    let count = count.into();
+    format!("{count} {}", if count == 1 { one } else { many })
+}
+
 /// The header of the human table.
 pub fn header() -> String {
     format!(
@@ -111,6 +117,9 @@ struct Row<'a> {
     peak_memory_bytes: Option<Option<u64>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     shard: Option<u64>,
+    /// A shard's share of the total: the solutions its pieces stand for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    partial_solutions: Option<u128>,
     #[serde(skip_serializing_if = "Option::is_none")]
     shards: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -134,6 +143,7 @@ impl Row<'_> {
         let text = |v: Option<u128>| v.map(|v| v.to_string());
         let exact = Exact {
             row: self,
+            partial_solutions_str: text(self.partial_solutions),
             solutions_str: text(self.solutions),
             unique_str: self.unique.map(text),
             nodes_str: text(self.nodes),
@@ -147,6 +157,8 @@ impl Row<'_> {
 struct Exact<'r, 'a> {
     #[serde(flatten)]
     row: &'r Row<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    partial_solutions_str: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     solutions_str: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -183,9 +195,12 @@ pub fn shard_line(o: &Outcome, s: Shard, path: &Path, json: bool) -> String {
     if json {
         return Row {
             n: o.n,
+            algorithm: Some(o.algorithm.name()),
             shard: Some(s.index),
             shards: Some(s.count),
             subproblems: Some(o.pieces.len()),
+            partial_solutions: Some(o.sums.total),
+            nodes: Some(o.sums.nodes),
             seconds: Some(o.elapsed.as_secs_f64()),
             out: Some(path.display().to_string()),
             ..Row::default()
@@ -193,10 +208,10 @@ pub fn shard_line(o: &Outcome, s: Shard, path: &Path, json: bool) -> String {
         .line();
     }
     format!(
-        "shard {s} of n = {}: {} subproblems, partial sum {} solutions, {:.3} s, written to {}",
+        "shard {s} of n = {}: {}, partial sum {}, {:.3} s, written to {}",
         o.n,
-        o.pieces.len(),
-        o.sums.total,
+        things(o.pieces.len() as u64, "subproblem", "subproblems"),
+        things(o.sums.total, "solution", "solutions"),
         o.elapsed.as_secs_f64(),
         path.display()
     )
@@ -251,18 +266,18 @@ pub fn merge_line(
         .line();
     }
     format!(
-        "n = {}: {} solutions, {} unique ({} shards of plan {}, all verified{}; {} pieces, {})",
+        "n = {}: {}, {} unique ({} of plan {}, all verified{}; {}, {})",
         m.n,
-        m.sums.total,
+        things(m.sums.total, "solution", "solutions"),
         unique_text(m.unique),
-        m.shards,
+        things(m.shards, "shard", "shards"),
         m.plan,
         match m.tags {
             Tags::Checked => ", every keyed tag checked",
             Tags::NotChecked => ", keyed tags not checked (give --key)",
             Tags::None => "",
         },
-        r.of,
+        things(r.of, "piece", "pieces"),
         recount_words(r, how)
     )
 }
@@ -277,16 +292,24 @@ pub fn stats(c: &Counts, machine: &Machine) -> String {
         .collect();
     let total: f64 = c.busy.iter().map(|b| b.as_secs_f64()).sum();
     format!(
-        "stats: n = {}: {} subproblems (split depth {}), {} nodes, threads busy {} (mean {:.0}%), peak memory {}; machine: {} physical cores, {} hardware threads",
+        "stats: n = {}: {} (split depth {}), {} nodes, threads busy {} (mean {:.0}%), peak memory {}; machine: {}, {}",
         c.n,
-        c.subproblems,
+        things(c.subproblems as u64, "subproblem", "subproblems"),
         c.split_depth,
         c.nodes,
         fractions.join(" "),
         100.0 * total / (wall * c.busy.len().max(1) as f64),
         c.peak_memory
             .map_or_else(|| "unknown".to_string(), |b| Bytes(b).to_string()),
-        machine.physical_cores,
-        machine.hardware_threads
+        things(
+            machine.physical_cores as u64,
+            "physical core",
+            "physical cores"
+        ),
+        things(
+            machine.hardware_threads as u64,
+            "hardware thread",
+            "hardware threads"
+        )
     )
 }

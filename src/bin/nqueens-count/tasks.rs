@@ -133,7 +133,81 @@ fn bash_dispatch_fixed(script: &[u8]) -> Vec<u8> {
 
 /// `man`: the manual page in roff.
 pub fn man() -> Exit {
-    to_stdout("manual page", |out| {
-        clap_mangen::Man::new(Cli::command()).render(out)
-    })
+    let page = match manual() {
+        Ok(page) => page,
+        Err(e) => return crate::exit::fail(Exit::Failed, format!("cannot make the manual: {e}")),
+    };
+    to_stdout("manual page", |out| out.write_all(page.as_bytes()))
+}
+
+/// The whole manual in one page: the count's options, then every command's with its own
+/// options, the exit status, the examples; characters past ASCII as groff's escapes.
+fn manual() -> std::io::Result<String> {
+    let cli = Cli::command();
+    let man = clap_mangen::Man::new(cli.clone());
+    let mut page = Vec::new();
+    man.render_title(&mut page)?;
+    man.render_name_section(&mut page)?;
+    man.render_synopsis_section(&mut page)?;
+    man.render_description_section(&mut page)?;
+    man.render_options_section(&mut page)?;
+    page.extend_from_slice(b".SH COMMANDS\n");
+    for sub in cli.get_subcommands().filter(|s| s.get_name() != "help") {
+        let name = sub.get_name();
+        let about = sub.get_about().map(|a| a.to_string()).unwrap_or_default();
+        page.extend_from_slice(format!(".SS \"{BIN} {name}\"\n{}\n", roff_text(&about)).as_bytes());
+        let mut options = Vec::new();
+        clap_mangen::Man::new(sub.clone()).render_options_section(&mut options)?;
+        let options = String::from_utf8_lossy(&options).replacen(".SH OPTIONS\n", "", 1);
+        page.extend_from_slice(options.as_bytes());
+    }
+    page.extend_from_slice(EXIT_STATUS.as_bytes());
+    if let Some(examples) = cli.get_after_help() {
+        page.extend_from_slice(b".SH EXAMPLES\n.nf\n");
+        for line in examples.to_string().lines().filter(|l| !l.ends_with(':')) {
+            page.extend_from_slice(format!("{}\n", roff_text(line.trim())).as_bytes());
+        }
+        page.extend_from_slice(b".fi\n");
+    }
+    man.render_version_section(&mut page)?;
+    let text = String::from_utf8_lossy(&page);
+    Ok(text
+        .chars()
+        .map(|c| {
+            if c.is_ascii() {
+                c.to_string()
+            } else {
+                format!("\\[u{:04X}]", u32::from(c))
+            }
+        })
+        .collect())
+}
+
+/// The manual's EXIT STATUS section.
+const EXIT_STATUS: &str = ".SH EXIT STATUS
+.TP
+0
+Done (and, with \\-\\-verify, the counts agree with the published ones).
+.TP
+1
+A runtime failure: a refused checkpoint, shard file or merge, too little memory, a failed \\-\\-verify, a file that cannot be written (the result is kept and the message says where).
+.TP
+2
+A usage error: bad arguments or input files; always one line on standard error.
+.TP
+130
+Stopped by SIGINT (Ctrl\\-C) after saving the finished subproblems.
+.TP
+143
+Stopped by SIGTERM (a scheduler's time limit, timeout(1)) after saving the finished subproblems.
+";
+
+/// Text set as roff: backslashes and hyphens escaped, a leading dot or quote guarded.
+fn roff_text(text: &str) -> String {
+    let escaped = text.replace('\\', "\\\\").replace('-', "\\-");
+    if escaped.starts_with('.') || escaped.starts_with('\'') {
+        format!("\\&{escaped}")
+    } else {
+        escaped
+    }
 }
