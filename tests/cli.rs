@@ -267,6 +267,25 @@ fn bench_quick_checks_its_counts_and_posts_a_score() {
 }
 
 #[test]
+fn bench_times_the_public_profiles_board_as_they_report_it() {
+    // pts/n-queens counts n = 18 and reports elapsed seconds, the mean of 3 runs.
+    let human = stdout_of(&["bench", "--workload", "pts-n-queens", "--threads", "2"]);
+    assert!(
+        human.contains("workload pts-n-queens: join algorithm, n = 18, mean of 3 runs"),
+        "{human}"
+    );
+    assert!(human.contains("pts/n-queens figure: "), "{human}");
+    assert!(
+        human.contains("s elapsed (mean of 3 runs on 2 threads)"),
+        "{human}"
+    );
+    cmd()
+        .args(["bench", "--quick", "--workload", "standard"])
+        .assert()
+        .code(2);
+}
+
+#[test]
 fn bench_help_states_the_workload() {
     cmd()
         .args(["bench", "--help"])

@@ -277,14 +277,32 @@ fn parse_recount(s: &str) -> Result<Recount, String> {
 #[derive(Debug, Args)]
 pub struct BenchArgs {
     /// The quick workload (a few seconds) instead of the standard one (about a minute).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "workload")]
     pub quick: bool,
+    /// The workload: standard (n = 17, about a minute), quick (n = 15), or the boards of the
+    /// public benchmark profiles, pts-n-queens (n = 18) and pts-m-queens (n = 19), timed as
+    /// they report it (elapsed seconds, the mean of 3 runs).
+    #[arg(long, value_enum)]
+    pub workload: Option<WorkloadArg>,
     /// Thread counts to measure, e.g. 1,2,4 (default: 1, 2, 4, ... and every hardware thread).
     #[arg(short, long, value_delimiter = ',', value_name = "LIST", value_parser = parse_positive, value_hint = clap::ValueHint::Other)]
     pub threads: Option<Vec<usize>>,
     /// One JSON object per thread count, then a summary object with the score.
     #[arg(long)]
     pub json: bool,
+}
+
+/// The workloads of `bench --workload`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum WorkloadArg {
+    /// n = 17, symmetry, median of 5 runs.
+    Standard,
+    /// n = 15, symmetry, median of 3 runs.
+    Quick,
+    /// n = 18, as the Phoronix pts/n-queens profile: mean of 3 runs.
+    PtsNQueens,
+    /// n = 19, as the pts/m-queens profile: mean of 3 runs.
+    PtsMQueens,
 }
 
 /// Parses a thread count from `lowest` up to [`MAX_THREADS`].
