@@ -102,6 +102,38 @@ fn help_is_wrapped_to_the_terminal() {
 }
 
 #[test]
+fn short_help_says_each_option_in_one_line() {
+    for args in [
+        &["-h"][..],
+        &["list", "-h"],
+        &["merge", "-h"],
+        &["bench", "-h"],
+        &["trace", "-h"],
+    ] {
+        let text = String::from_utf8(
+            cmd()
+                .args(args)
+                .env("COLUMNS", "100")
+                .output()
+                .unwrap()
+                .stdout,
+        )
+        .unwrap();
+        let options = text.split("Options:").nth(1).unwrap();
+        let options = options.split("\n\n").next().unwrap();
+        for line in options.lines().filter(|l| !l.trim().is_empty()) {
+            let starts = line.starts_with("  -") || line.starts_with("      --");
+            // A line of its own only for the tail of "[default: ...]" or "[possible values]".
+            assert!(starts || line.contains(']'), "{args:?}: {line}");
+        }
+        // The long help still says more.
+        let long = args.iter().map(|a| if *a == "-h" { "--help" } else { *a });
+        let long = String::from_utf8(cmd().args(long).output().unwrap().stdout).unwrap();
+        assert!(long.len() > text.len(), "{args:?}");
+    }
+}
+
+#[test]
 fn typos_name_what_was_probably_meant_in_one_line() {
     for (args, says) in [
         (

@@ -31,6 +31,8 @@ pub struct Cli {
 /// The counting options (the default task).
 #[derive(Debug, Args)]
 pub struct CountArgs {
+    /// Board size from 1 to 32, or a range such as 8..=12.
+    ///
     /// Board size from 1 to 32, or an inclusive range such as 8..=12 (optional with --board or
     /// --allowed; it must then match the file).
     #[arg(value_name = "N", required_unless_present_any = ["board", "allowed"], value_parser = parse_sizes, value_hint = clap::ValueHint::Other)]
@@ -44,6 +46,8 @@ pub struct CountArgs {
     #[arg(short, long, default_value_t = 0, value_name = "T", value_parser = parse_threads, value_hint = clap::ValueHint::Other)]
     pub threads: usize,
 
+    /// Counting method: join, symmetry or plain (default: the fastest for N).
+    ///
     /// Counting method: join (half-boards paired by diagonal patterns; the default for
     /// n = 12 and 14..=28), symmetry (border constellations under all eight board symmetries; the
     /// default elsewhere) or plain (first-row mirror only). join and symmetry also give the
@@ -51,11 +55,15 @@ pub struct CountArgs {
     #[arg(short, long, value_enum)]
     pub algorithm: Option<AlgorithmArg>,
 
+    /// Rows the plan pre-places to make subproblems (symmetry, plain).
+    ///
     /// Rows the plan pre-places to make subproblems (plain: from 1; symmetry: from 0, beyond
     /// the border queens). Default: deep enough for many threads.
     #[arg(long, value_name = "K", value_hint = clap::ValueHint::Other)]
     pub split_depth: Option<usize>,
 
+    /// The memory the count may use, e.g. 4G or 512M.
+    ///
     /// The memory the count may use, e.g. 4G or 512M (K, M, G, T are powers of 1024).
     /// Default: the least of the machine's free memory, the control group's limit (a batch
     /// job's or a container's) and the resource limits (ulimit -v, -d).
@@ -66,11 +74,15 @@ pub struct CountArgs {
     #[arg(long)]
     pub json: bool,
 
+    /// Compare the counts with the published values; exit 1 if they differ.
+    ///
     /// Compare the counts with the published values (OEIS A000170, A002562; n ≤ 27) and exit
     /// with 1 when they differ.
     #[arg(long)]
     pub verify: bool,
 
+    /// Save finished subproblems to FILE, and resume from it.
+    ///
     /// Save finished subproblems to FILE every few seconds and on Ctrl-C; resume from FILE if
     /// it exists.
     #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
@@ -79,6 +91,8 @@ pub struct CountArgs {
     #[command(flatten)]
     pub trust: TrustArgs,
 
+    /// Count only shard I of M (0-based), or auto/M from the scheduler.
+    ///
     /// Count only shard I of M (0-based), or auto/M to take I from the scheduler
     /// (SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX, PBS_ARRAY_INDEX). Needs --out.
     #[arg(long, value_name = "I/M", value_parser = parse_shard, value_hint = clap::ValueHint::Other)]
@@ -96,11 +110,15 @@ pub struct CountArgs {
     #[arg(long)]
     pub stats: bool,
 
+    /// Do not count: project the time, CPU-hours, memory and shards.
+    ///
     /// Do not count: time a sample of the subproblems on these threads and print the
     /// projected wall time, CPU-hours, memory and shards, with a 95% interval.
     #[arg(long)]
     pub estimate: bool,
 
+    /// With --estimate: the length of one shard, in hours.
+    ///
     /// With --estimate: the length of one shard, in hours, for the number of shards.
     #[arg(long, value_name = "H", requires = "estimate", value_parser = parse_hours, value_hint = clap::ValueHint::Other)]
     pub shard_hours: Option<f64>,
@@ -109,6 +127,8 @@ pub struct CountArgs {
     #[arg(long, value_name = "S", default_value_t = 60, requires = "estimate", value_parser = parse_sampling_seconds, value_hint = clap::ValueHint::Other)]
     pub estimate_seconds: u64,
 
+    /// With --estimate: the seed of the sample.
+    ///
     /// With --estimate: the seed of the sample (the same seed draws the same subproblems).
     #[arg(long, value_name = "SEED", default_value_t = 1, requires = "estimate", value_hint = clap::ValueHint::Other)]
     pub seed: u64,
@@ -117,15 +137,21 @@ pub struct CountArgs {
 /// A constrained board: the options `count`, `list` and `trace` share.
 #[derive(Clone, Debug, Args)]
 pub struct BoardArgs {
+    /// Count a constrained board read from FILE (-: standard input).
+    ///
     /// Count a constrained board read from FILE ('-': standard input): one line per row, '.'
     /// a free square, 'Q' a pre-placed piece, 'x' a blocked square; blank lines and '#'
     /// comments are skipped.
     #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
     pub board: Option<PathBuf>,
+    /// Allowed squares from FILE (-: standard input).
+    ///
     /// Allowed squares from FILE ('-': standard input): a line with n, then n lines of n digits,
     /// 1 where the piece may stand (with --board, both files' constraints hold).
     #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
     pub allowed: Option<PathBuf>,
+    /// The piece: queen, or rook.
+    ///
     /// The piece: queen, or rook (rows and columns only; boards up to 64 from a file). No
     /// symmetry is used and no unique count is given for constrained or rook boards.
     #[arg(long, value_enum, default_value_t = PieceArg::Queen)]
@@ -253,14 +279,20 @@ pub struct MergeArgs {
 /// their tags; the options `count` (when it resumes) and `merge` share.
 #[derive(Clone, Debug, Args)]
 pub struct TrustArgs {
+    /// Count again a sample of the subproblems read from files: K, Ns, all or 0.
+    ///
     /// Count again a random sample of the finished subproblems read from files (a resumed
     /// checkpoint, the shards merged), and refuse if any differs: K subproblems, a time as
     /// 10s, or all; 0 skips it.
     #[arg(long, value_name = "K|Ns|all", default_value = "3s", value_parser = parse_recount, value_hint = clap::ValueHint::Other)]
     pub recount: Recount,
+    /// The seed of the recount's draw (default: a fresh one).
+    ///
     /// The seed of the recount's draw (default: a fresh one, printed with the result).
     #[arg(long, value_name = "SEED", value_hint = clap::ValueHint::Other)]
     pub recount_seed: Option<u64>,
+    /// Tag written files with this key; require its tag on files read.
+    ///
     /// A key file of 16 bytes or more (make one with `head -c 32 /dev/urandom > FILE`): the
     /// files written (a shard's result, a checkpoint) carry its keyed tag, and the files read
     /// back (a resumed checkpoint, the shards merged) must carry it.
@@ -276,14 +308,20 @@ fn parse_recount(s: &str) -> Result<Recount, String> {
 /// Options of `bench`.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
+    /// The quick workload (n = 15, a few seconds).
+    ///
     /// The quick workload (a few seconds) instead of the standard one (about a minute).
     #[arg(long, conflicts_with = "workload")]
     pub quick: bool,
+    /// The workload: standard, quick, pts-n-queens or pts-m-queens.
+    ///
     /// The workload: standard (n = 17, about a minute), quick (n = 15), or the boards of the
     /// public benchmark profiles, pts-n-queens (n = 18) and pts-m-queens (n = 19), timed as
     /// they report it (elapsed seconds, the mean of 3 runs).
     #[arg(long, value_enum)]
     pub workload: Option<WorkloadArg>,
+    /// Thread counts to measure, e.g. 1,2,4.
+    ///
     /// Thread counts to measure, e.g. 1,2,4 (default: 1, 2, 4, ... and every hardware thread).
     #[arg(short, long, value_delimiter = ',', value_name = "LIST", value_parser = parse_positive, value_hint = clap::ValueHint::Other)]
     pub threads: Option<Vec<usize>>,
