@@ -57,8 +57,39 @@
 //! let counts = rest.run(Control::default()).unwrap().counts().unwrap();
 //! assert_eq!((counts.total, counts.unique), (14200, Some(1787)));
 //! ```
+//!
+//! A count shared out in shards, one per task of a cluster's array job, each writing its
+//! result file, then merged (the files are checked: every shard once, intact, of one plan):
+//!
+//! ```
+//! use nqueens::persist::{self, Shard};
+//! use nqueens::{Config, Control, Job};
+//!
+//! let dir = std::env::temp_dir().join(format!("nqueens-doc-{}", std::process::id()));
+//! std::fs::create_dir_all(&dir)?;
+//! let mut files = Vec::new();
+//! for index in 0..4 {
+//!     let job = Job::new(&Config::new(12).threads(1))?.shard(Shard::new(index, 4)?);
+//!     let outcome = job.run(Control::default())?;
+//!     let path = dir.join(format!("shard-{index}.json"));
+//!     job.shard_result(&outcome).write(&path)?;
+//!     files.push(path);
+//! }
+//! let merged = persist::merge(&files)?;
+//! assert_eq!((merged.sums.total, merged.unique), (14200, Some(1787)));
+//! std::fs::remove_dir_all(&dir)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! The package is `nqueens-count` (its program's name); the library crate is `nqueens`, so
+//! code uses `nqueens::...` (there is no `nqueens_count`).
 
 #![deny(missing_docs)]
+
+// The README's Rust examples are compiled and run as doc tests, so that they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExamples;
 
 pub mod board;
 mod config;
