@@ -12,9 +12,10 @@ use std::process::Command as Std;
 use assert_cmd::cargo::cargo_bin;
 use common::cmd;
 
-/// Checks that a refused count printed exactly one line naming the algorithm's need.
-fn refused(out: &std::process::Output) {
-    let err = String::from_utf8_lossy(&out.stderr);
+/// Checks that a refused count printed exactly one line naming the algorithm's need, and
+/// returns it.
+fn refused(out: &std::process::Output) -> String {
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     assert!(err.contains(" algorithm needs about"), "{err}");
@@ -22,6 +23,7 @@ fn refused(out: &std::process::Output) {
         out.stdout.is_empty(),
         "nothing on stdout before the refusal"
     );
+    err
 }
 
 #[test]
@@ -250,7 +252,7 @@ fn memory_advice_is_consistent_and_in_units_that_read_apart() {
         .args(["24", "-t", "2", "--memory", "300M"])
         .output()
         .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = refused(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(
         err.contains("1 thread would fit, with the count cut into 2 shards"),
@@ -279,7 +281,7 @@ fn a_split_depth_whose_plan_does_not_fit_is_refused_with_what_to_choose() {
         ])
         .output()
         .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = refused(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     assert!(

@@ -19,6 +19,7 @@ use super::Control;
 use super::prepared::Prepared;
 use super::status::{Classes, Tracker};
 use crate::constraint::PieceKind;
+use crate::engine::constrained;
 use crate::engine::join::Layout;
 use crate::error::Error;
 use crate::plan::{Class, Plan, Subproblem, Work};
@@ -59,15 +60,12 @@ fn pool_size(plan: &Plan, threads: usize, blocks: usize) -> usize {
         .as_ref()
         .is_some_and(|b| b.piece() == PieceKind::Rook);
     let room = if rooks {
-        blocks.max(ROOK_BLOCKS)
+        blocks.max(constrained::MOST_BLOCKS)
     } else {
         blocks
     };
     threads.min(room).max(1)
 }
-
-/// The most blocks a rook board's piece shares out (Ryser's sum: up to 2^6).
-const ROOK_BLOCKS: usize = 64;
 
 /// Counts the subproblems of `plan` whose ids are in `todo` on `threads` threads (at most
 /// one a block of them; `busy` still has one entry per thread asked for).
@@ -408,7 +406,7 @@ mod tests {
         let rooks = Plan::constrained(&board, None).unwrap();
         assert_eq!(rooks.len(), 1);
         assert_eq!(pool_size(&rooks, 2, 1), 2);
-        assert_eq!(pool_size(&rooks, 4096, 1), ROOK_BLOCKS);
+        assert_eq!(pool_size(&rooks, 4096, 1), constrained::MOST_BLOCKS);
         // A count on far more threads than blocks: exact, with one busy entry per thread
         // asked for.
         let plan = Plan::build(9, Algorithm::Symmetry, None).unwrap();

@@ -7,5 +7,5 @@ mod queens;
 mod rooks;
 
 pub(crate) use queens::{Completed, complete_slice};
-pub(crate) use rooks::count_rooks;
+pub(crate) use rooks::{MOST_BLOCKS, count_rooks};
 pub use rooks::{Route, route};

@@ -241,6 +241,10 @@ fn ryser(rows: &[u64], stop: &AtomicBool) -> Option<Completed> {
 
 /// Blocks of Ryser's sum: up to 2^6, where each holds at least 2^18 column sets.
 const RYSER_SPLIT_BITS: usize = 6;
+
+/// The most blocks one rook piece's sum is cut into, which the threads of a run's pool
+/// share: a pool for such a piece needs no more threads than this.
+pub(crate) const MOST_BLOCKS: usize = 1 << RYSER_SPLIT_BITS;
 /// The fewest columns a block's own Gray code runs over.
 const RYSER_BLOCK_BITS: usize = 18;
 
