@@ -1,5 +1,6 @@
-//! Constrained counts: a random dense 0/1 board of size 24 (Ryser's formula), the banded
-//! 64×64 rook board (the column profile), and a queens completion with blocked squares. Every
+//! Constrained counts: a random dense 0/1 board of size 24 (Ryser's formula), a nearly full
+//! 32×32 board (the rook numbers of its blocked squares), the banded 64×64 rook board (the
+//! column profile), and a queens completion with blocked squares. Every
 //! benchmark checks its count before it is timed.
 
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -38,6 +39,24 @@ fn rooks(c: &mut Criterion) {
     // Ryser's sum against the column profile on the same board (both exact; checked once).
     assert!(probe > 0);
     g.bench_function("dense-24-ryser", |b| b.iter(|| count(&cfg).unwrap().total));
+    // A nearly full 32×32 board (eight blocked squares): the rook numbers of the blocked
+    // squares, against the 2^32 column sets Ryser's sum would take.
+    let open = (0..32)
+        .map(|r: usize| {
+            let blocked = if r.is_multiple_of(4) { 1u64 << (r * 7 % 32) } else { 0 };
+            u64::from(u32::MAX) & !blocked
+        })
+        .collect();
+    let near_full = Board::new(32, PieceKind::Rook, open, vec![None; 32]).unwrap();
+    assert_eq!(
+        route(&near_full.allowed(), &Default::default()),
+        Route::Complement
+    );
+    let cfg = Config::board(near_full).threads(1);
+    assert!(count(&cfg).unwrap().total < (1..=32u128).product::<u128>());
+    g.bench_function("near-full-32-complement", |b| {
+        b.iter(|| count(&cfg).unwrap().total)
+    });
     let cfg = Config::board(banded(64)).threads(1);
     assert_eq!(count(&cfg).unwrap().total, 17_167_680_177_565);
     g.bench_function("banded-64-profile", |b| {

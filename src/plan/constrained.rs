@@ -31,7 +31,9 @@ pub(super) fn subproblems(
             });
         }
         Some(d) => d,
-        None => default_depth(board, &allowed, highest),
+        // A default plan leaves at least two free rows to each search, so that even a tiny
+        // board's count walks nodes of its own (its last row is counted in bulk).
+        None => default_depth(board, &allowed, highest.min(free_rows.saturating_sub(2))),
     };
     let starts = prefixes(board, &allowed, depth).ok_or(PlanError::PlanTooLarge {
         depth,
