@@ -134,6 +134,41 @@ fn short_help_says_each_option_in_one_line() {
 }
 
 #[test]
+fn long_help_never_says_a_summary_twice() {
+    // The long help of an option is its one-line summary, then what it adds: a second
+    // paragraph that starts like the first restates it.
+    for args in [
+        &["--help"][..],
+        &["list", "--help"],
+        &["merge", "--help"],
+        &["bench", "--help"],
+        &["trace", "--help"],
+    ] {
+        let text = String::from_utf8(cmd().args(args).output().unwrap().stdout).unwrap();
+        // Paragraphs end at lines that are blank (clap indents them).
+        let mut paragraphs = vec![String::new()];
+        for line in text.lines().map(str::trim) {
+            if line.is_empty() {
+                paragraphs.push(String::new());
+            } else {
+                let p = paragraphs.last_mut().unwrap();
+                p.push(' ');
+                p.push_str(line);
+            }
+        }
+        for pair in paragraphs.windows(2) {
+            let opening = |p: &str| p.split_whitespace().take(4).collect::<Vec<_>>().join(" ");
+            // The first paragraph may begin with the option's name, on a line of its own.
+            let b = opening(&pair[1]);
+            assert!(
+                b.is_empty() || !pair[0].contains(&b),
+                "{args:?} says twice: {b}"
+            );
+        }
+    }
+}
+
+#[test]
 fn typos_name_what_was_probably_meant_in_one_line() {
     for (args, says) in [
         (

@@ -33,8 +33,8 @@ pub struct Cli {
 pub struct CountArgs {
     /// Board size from 1 to 32, or a range such as 8..=12.
     ///
-    /// Board size from 1 to 32, or an inclusive range such as 8..=12 (optional with --board or
-    /// --allowed; it must then match the file).
+    /// An inclusive range gives one row per size. Optional with --board or --allowed; it must
+    /// then match the file.
     #[arg(value_name = "N", required_unless_present_any = ["board", "allowed"], value_parser = parse_sizes, value_hint = clap::ValueHint::Other)]
     pub sizes: Option<Sizes>,
 
@@ -57,16 +57,16 @@ pub struct CountArgs {
 
     /// Rows the plan pre-places to make subproblems (symmetry, plain).
     ///
-    /// Rows the plan pre-places to make subproblems (plain: from 1; symmetry: from 0, beyond
-    /// the border queens). Default: deep enough for many threads.
+    /// plain: from 1; symmetry: from 0, beyond the border queens. Default: deep enough for many
+    /// threads.
     #[arg(long, value_name = "K", value_hint = clap::ValueHint::Other)]
     pub split_depth: Option<usize>,
 
     /// The memory the count may use, e.g. 4G or 512M.
     ///
-    /// The memory the count may use, e.g. 4G or 512M (K, M, G, T are powers of 1024).
-    /// Default: the least of the machine's free memory, the control group's limit (a batch
-    /// job's or a container's) and the resource limits (ulimit -v, -d).
+    /// K, M, G, T are powers of 1024. Default: the least of the machine's free memory, the
+    /// control group's limit (a batch job's or a container's) and the resource limits (ulimit
+    /// -v, -d).
     #[arg(long, value_name = "SIZE", value_parser = parse_memory, value_hint = clap::ValueHint::Other)]
     pub memory: Option<u64>,
 
@@ -76,14 +76,13 @@ pub struct CountArgs {
 
     /// Compare the counts with the published values; exit 1 if they differ.
     ///
-    /// Compare the counts with the published values (OEIS A000170, A002562; n ≤ 27) and exit
-    /// with 1 when they differ.
+    /// The published values are OEIS A000170 and A002562, known for n ≤ 27.
     #[arg(long)]
     pub verify: bool,
 
     /// Save finished subproblems to FILE, and resume from it.
     ///
-    /// Save finished subproblems to FILE every few seconds and on Ctrl-C; resume from FILE if
+    /// The file is saved every few seconds and on Ctrl-C or SIGTERM; a run resumes from it when
     /// it exists.
     #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
     pub checkpoint: Option<PathBuf>,
@@ -93,8 +92,8 @@ pub struct CountArgs {
 
     /// Count only shard I of M (0-based), or auto/M from the scheduler.
     ///
-    /// Count only shard I of M (0-based), or auto/M to take I from the scheduler
-    /// (SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX, PBS_ARRAY_INDEX). Needs --out.
+    /// auto takes I from SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX or PBS_ARRAY_INDEX. Needs
+    /// --out.
     #[arg(long, value_name = "I/M", value_parser = parse_shard, value_hint = clap::ValueHint::Other)]
     pub shard: Option<ShardArg>,
 
@@ -112,14 +111,14 @@ pub struct CountArgs {
 
     /// Do not count: project the time, CPU-hours, memory and shards.
     ///
-    /// Do not count: time a sample of the subproblems on these threads and print the
-    /// projected wall time, CPU-hours, memory and shards, with a 95% interval.
+    /// A sample of the subproblems is timed on these threads; the projected wall time comes
+    /// with a 95% interval.
     #[arg(long)]
     pub estimate: bool,
 
     /// With --estimate: the length of one shard, in hours.
     ///
-    /// With --estimate: the length of one shard, in hours, for the number of shards.
+    /// The estimate says how many shards of this length the count takes.
     #[arg(long, value_name = "H", requires = "estimate", value_parser = parse_hours, value_hint = clap::ValueHint::Other)]
     pub shard_hours: Option<f64>,
 
@@ -129,7 +128,7 @@ pub struct CountArgs {
 
     /// With --estimate: the seed of the sample.
     ///
-    /// With --estimate: the seed of the sample (the same seed draws the same subproblems).
+    /// The same seed draws the same subproblems.
     #[arg(long, value_name = "SEED", default_value_t = 1, requires = "estimate", value_hint = clap::ValueHint::Other)]
     pub seed: u64,
 }
@@ -139,21 +138,20 @@ pub struct CountArgs {
 pub struct BoardArgs {
     /// Count a constrained board read from FILE (-: standard input).
     ///
-    /// Count a constrained board read from FILE ('-': standard input): one line per row, '.'
-    /// a free square, 'Q' a pre-placed piece, 'x' a blocked square; blank lines and '#'
-    /// comments are skipped.
+    /// One line per row: '.' a free square, 'Q' a pre-placed piece, 'x' a blocked square; blank
+    /// lines and '#' comments are skipped.
     #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
     pub board: Option<PathBuf>,
     /// Allowed squares from FILE (-: standard input).
     ///
-    /// Allowed squares from FILE ('-': standard input): a line with n, then n lines of n digits,
-    /// 1 where the piece may stand (with --board, both files' constraints hold).
+    /// A line with n, then n lines of n digits, 1 where the piece may stand. With --board, both
+    /// files' constraints hold.
     #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
     pub allowed: Option<PathBuf>,
     /// The piece: queen, or rook.
     ///
-    /// The piece: queen, or rook (rows and columns only; boards up to 64 from a file). No
-    /// symmetry is used and no unique count is given for constrained or rook boards.
+    /// Rooks take rows and columns only, on boards up to 64 from a file. No symmetry is used
+    /// and no unique count is given for constrained or rook boards.
     #[arg(long, value_enum, default_value_t = PieceArg::Queen)]
     pub piece: PieceArg,
 }
@@ -281,14 +279,14 @@ pub struct MergeArgs {
 pub struct TrustArgs {
     /// Count again a sample of the subproblems read from files: K, Ns, all or 0.
     ///
-    /// Count again a random sample of the finished subproblems read from files (a resumed
-    /// checkpoint, the shards merged), and refuse if any differs: K subproblems, a time as
-    /// 10s, or all; 0 skips it.
+    /// The sample is drawn at random from the finished subproblems read from files (a resumed
+    /// checkpoint, the shards merged); any that differs is refused. K subproblems, a time such
+    /// as 10s, or all; 0 skips it.
     #[arg(long, value_name = "K|Ns|all", default_value = "3s", value_parser = parse_recount, value_hint = clap::ValueHint::Other)]
     pub recount: Recount,
     /// The seed of the recount's draw (default: a fresh one).
     ///
-    /// The seed of the recount's draw (default: a fresh one, printed with the result).
+    /// A fresh seed is printed with the result, so that the draw can be repeated.
     #[arg(long, value_name = "SEED", value_hint = clap::ValueHint::Other)]
     pub recount_seed: Option<u64>,
     /// Tag written files with this key; require its tag on files read.
@@ -310,7 +308,7 @@ fn parse_recount(s: &str) -> Result<Recount, String> {
 pub struct BenchArgs {
     /// The quick workload (n = 15, a few seconds).
     ///
-    /// The quick workload (a few seconds) instead of the standard one (about a minute).
+    /// Instead of the standard one, which takes about a minute.
     #[arg(long, conflicts_with = "workload")]
     pub quick: bool,
     /// The workload: standard, quick, pts-n-queens or pts-m-queens.
@@ -322,7 +320,7 @@ pub struct BenchArgs {
     pub workload: Option<WorkloadArg>,
     /// Thread counts to measure, e.g. 1,2,4.
     ///
-    /// Thread counts to measure, e.g. 1,2,4 (default: 1, 2, 4, ... and every hardware thread).
+    /// Default: 1, 2, 4, ... and every hardware thread.
     #[arg(short, long, value_delimiter = ',', value_name = "LIST", value_parser = parse_positive, value_hint = clap::ValueHint::Other)]
     pub threads: Option<Vec<usize>>,
     /// One JSON object per thread count, then a summary object with the score.
