@@ -43,7 +43,11 @@ fn rooks(c: &mut Criterion) {
     // squares, against the 2^32 column sets Ryser's sum would take.
     let open = (0..32)
         .map(|r: usize| {
-            let blocked = if r.is_multiple_of(4) { 1u64 << (r * 7 % 32) } else { 0 };
+            let blocked = if r.is_multiple_of(4) {
+                1u64 << (r * 7 % 32)
+            } else {
+                0
+            };
             u64::from(u32::MAX) & !blocked
         })
         .collect();

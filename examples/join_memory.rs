@@ -1,5 +1,5 @@
 //! Prints the join engine's memory estimate (`join::memory_needed`) for n = 12..=28, both
-//! layouts, and some thread counts: the figures the README's memory table quotes.
+//! layouts, and some thread counts: the figures the memory table of `docs/performance.md` quotes.
 
 use nqueens::internals::join::{self, Layout};
 use nqueens::system::Bytes;

@@ -86,10 +86,15 @@
 
 #![deny(missing_docs)]
 
-// The README's Rust examples are compiled and run as doc tests, so that they stay true.
+// The Rust examples of the README and the guide are compiled and run as doc tests, so that
+// they stay true (their commands run in `tests/docs.rs`).
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeExamples;
+
+#[cfg(doctest)]
+#[doc = include_str!("../docs/guide.md")]
+struct GuideExamples;
 
 pub mod board;
 mod config;

@@ -201,7 +201,7 @@ fn nearest_in_column_0(n: usize, i: usize) -> Frame {
 }
 
 /// The full-symmetry plan's roots. Every solution orbit is counted through exactly one of
-/// three families (see the module notes above and `README.md`, "How the count is split"):
+/// three families (see the module notes above and `docs/internals.md`, "The empty board"):
 ///
 /// 1. a queen in a corner: it is placed at (0, 0), the queen of row 1 in column `a`, and the
 ///    queen of column 1 is kept below row `a`, which picks one of each transposed pair;

@@ -90,8 +90,8 @@ fn human(e: &Estimate, shard: Option<Shard>, hours: f64) -> String {
             span(e.setup_seconds)
         ),
         format!(
-            "  CPU time    {:.1} CPU-hours (±{share:.0}%)",
-            e.cpu_seconds / 3600.0
+            "  CPU time    {} CPU-hours (±{share:.0}%)",
+            in_hours(e.cpu_seconds / 3600.0)
         ),
         format!(
             "  memory      {} by the model{peak}",
@@ -100,6 +100,16 @@ fn human(e: &Estimate, shard: Option<Shard>, hours: f64) -> String {
         format!("  shards      {shards}"),
     ]
     .join("\n")
+}
+
+/// Hours to three significant digits (a small count's 0.00608 CPU-hours did not show as
+/// 0.0), whole from 100 on.
+fn in_hours(h: f64) -> String {
+    if h >= 100.0 || h <= 0.0 || !h.is_finite() {
+        return format!("{h:.0}");
+    }
+    let decimals = (2 - h.log10().floor() as i32).clamp(0, 8) as usize;
+    format!("{h:.decimals$}")
 }
 
 #[derive(Serialize)]
@@ -151,4 +161,19 @@ fn json(e: &Estimate, shard: Option<Shard>, hours: f64) -> String {
         estimate_seconds: e.spent.as_secs_f64(),
     };
     serde_json::to_string(&row).expect("rows serialise")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::in_hours;
+
+    #[test]
+    fn hours_keep_three_significant_digits() {
+        assert_eq!(in_hours(0.006076), "0.00608");
+        assert_eq!(in_hours(1.634), "1.63");
+        assert_eq!(in_hours(12.25), "12.2");
+        assert_eq!(in_hours(122.4), "122");
+        assert_eq!(in_hours(1_283_000.0), "1283000");
+        assert_eq!(in_hours(0.0), "0");
+    }
 }
