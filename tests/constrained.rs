@@ -44,6 +44,31 @@ fn the_book_example_lists_its_one_assignment() {
 }
 
 #[test]
+fn sizes_past_32_are_for_rooks_only() {
+    for args in [&["33"][..], &["8..=33"], &["list", "33"]] {
+        let out = cmd().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(
+                "board size 33 is out of range: N must be from 1 to 32 (to 64 with --piece rook)"
+            ),
+            "{args:?}: {err}"
+        );
+    }
+    assert_eq!(
+        stdout_of(&["list", "34", "--piece", "rook", "--limit", "1"]).trim(),
+        (1..=34)
+            .map(|c| c.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    // Past 34 a rook count may pass 2^128, and is refused as a file's would be.
+    let out = cmd().args(["40", "--piece", "rook"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
 fn a_small_board_walks_nodes_of_its_own() {
     // The default plan leaves rows to each search, so even an 8×8 board's count walks nodes.
     let out = stdout_of(&[
@@ -154,7 +179,8 @@ fn empty_boards_through_a_file_give_the_published_totals() {
 #[test]
 fn full_rook_boards_count_n_factorial() {
     let mut f = 1u128;
-    for n in 1..=32usize {
+    // N itself goes past the queens' 32 for rooks: 34! is the last factorial below 2^128.
+    for n in 1..=34usize {
         f *= n as u128;
         assert_eq!(
             solutions(&[&n.to_string(), "--piece", "rook"]),

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use nqueens::board::{MAX_N, MIN_N};
+use nqueens::constraint::MAX_ROOKS_N;
 use nqueens::{Algorithm, MAX_THREADS, Recount};
 
 /// Counts the solutions of the N-Queens problem exactly, on every core.
@@ -31,7 +32,7 @@ pub struct Cli {
 /// The counting options (the default task).
 #[derive(Debug, Args)]
 pub struct CountArgs {
-    /// Board size from 1 to 32, or a range such as 8..=12.
+    /// Board size from 1 to 32 (64 for rooks), or a range such as 8..=12.
     ///
     /// An inclusive range gives one row per size. Optional with --board or --allowed; it must
     /// then match the file.
@@ -197,7 +198,7 @@ pub struct CompletionsArgs {
 /// Options of `list`.
 #[derive(Clone, Debug, Args)]
 pub struct ListArgs {
-    /// Board size from 1 to 32 (optional with --board or --allowed; it must then match).
+    /// Board size from 1 to 32, or 64 for rooks (optional with --board or --allowed).
     #[arg(value_name = "N", value_parser = parse_n, required_unless_present_any = ["board", "allowed"], value_hint = clap::ValueHint::Other)]
     pub n: Option<usize>,
     /// A constrained board and its piece.
@@ -430,18 +431,33 @@ pub enum ShardArg {
     },
 }
 
-/// Parses a board size.
+/// Parses a board size: up to [`MAX_ROOKS_N`], since `--piece rook` may follow; an empty
+/// queens board is held to [`MAX_N`] by [`queens_size`] once the piece is known.
 pub fn parse_n(s: &str) -> Result<usize, String> {
     let n: usize = s.trim().parse().map_err(|_| {
         format!("'{s}' is not a board size: expected a whole number from {MIN_N} to {MAX_N}")
     })?;
-    if (MIN_N..=MAX_N).contains(&n) {
+    if (MIN_N..=MAX_ROOKS_N).contains(&n) {
         Ok(n)
     } else {
-        Err(format!(
-            "board size {n} is out of range: N must be from {MIN_N} to {MAX_N}"
-        ))
+        Err(out_of_range(n))
     }
+}
+
+/// Holds a size of the empty queens board to [`MAX_N`].
+pub fn queens_size(n: usize) -> Result<usize, String> {
+    if n <= MAX_N {
+        Ok(n)
+    } else {
+        Err(out_of_range(n))
+    }
+}
+
+fn out_of_range(n: usize) -> String {
+    format!(
+        "board size {n} is out of range: N must be from {MIN_N} to {MAX_N} \
+         (to {MAX_ROOKS_N} with --piece rook)"
+    )
 }
 
 fn parse_trace_n(s: &str) -> Result<usize, String> {

@@ -24,6 +24,7 @@ fn board_of(args: &crate::args::BoardArgs, n: Option<usize>) -> Result<Board, Ex
         Some(b) => Ok(b),
         None => {
             let n = n.ok_or_else(|| fail(Exit::Usage, "give the board size N"))?;
+            let n = crate::args::queens_size(n).map_err(|e| fail(Exit::Usage, e))?;
             Board::empty(n, PieceKind::Queen).map_err(|e| fail(Exit::Usage, e))
         }
     }

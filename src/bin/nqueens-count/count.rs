@@ -92,7 +92,10 @@ pub fn run(args: &CountArgs) -> Exit {
             first: b.n(),
             last: b.n(),
         },
-        (None, Some(s)) => s,
+        (None, Some(s)) => match crate::args::queens_size(s.last) {
+            Ok(_) => s,
+            Err(e) => return fail(Exit::Usage, e),
+        },
         (None, None) => return fail(Exit::Usage, "give the board size N"),
     };
     if args.verify && (args.shard.is_some() || args.estimate) {
