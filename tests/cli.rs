@@ -432,6 +432,82 @@ fn the_manual_is_one_whole_page_that_groff_sets_without_a_warning() {
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
 }
 
+/// What fish completes for the command line `line` with the script loaded (`None`: fish is
+/// not installed).
+fn fish_completes(script: &std::path::Path, line: &str) -> Option<String> {
+    let program = format!(
+        "source '{}'; complete -C '{line}' | cut -f1",
+        script.display()
+    );
+    let out = std::process::Command::new("fish")
+        .args(["--no-config", "-c", &program])
+        .current_dir(script.parent().unwrap())
+        .output()
+        .ok()?;
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let words: Vec<String> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    Some(words.join(" "))
+}
+
+#[test]
+fn the_fish_completion_offers_options_and_values_after_the_board_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("nqueens-count.fish");
+    std::fs::write(&script, stdout_of(&["completions", "fish"])).unwrap();
+    let Some(algorithms) = fish_completes(&script, "nqueens-count 14 --algorithm ") else {
+        eprintln!("skipped: fish is not installed");
+        return;
+    };
+    // The generator's own test took 14 for a command and offered file names here.
+    assert_eq!(algorithms, "join plain symmetry");
+    let cases = [
+        ("nqueens-count --algorithm ", "join plain symmetry"),
+        ("nqueens-count 14 --chec", "--checkpoint"),
+        ("nqueens-count list --f", "--format"),
+        ("nqueens-count merge --rec", "--recount --recount-seed"),
+        ("nqueens-count li", "list"),
+    ];
+    for (line, want) in cases {
+        assert_eq!(fish_completes(&script, line).unwrap(), want, "{line}");
+    }
+}
+
+#[test]
+fn zsh_loads_its_completion_script() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("_nqueens-count"),
+        stdout_of(&["completions", "zsh"]),
+    )
+    .unwrap();
+    // Found on the function path by compinit, as a user installs it.
+    let program = "fpath=($PWD $fpath); autoload -U compinit; compinit -u -D; \
+                   print -r -- ${_comps[nqueens-count]}; zsh -n _nqueens-count";
+    let Ok(out) = std::process::Command::new("zsh")
+        .args(["-f", "-c", program])
+        .current_dir(dir.path())
+        .output()
+    else {
+        eprintln!("skipped: zsh is not installed");
+        return;
+    };
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "_nqueens-count\n");
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}
+
 /// What the bash completion offers for `words` with the cursor on the last one.
 fn bash_completes(script: &str, words: &[&str]) -> Option<String> {
     let quoted: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();

@@ -112,8 +112,10 @@ pub fn completions(shell: clap_complete::Shell) -> Exit {
     // Made in memory, then written: the generator panics on a failed write of its own.
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut Cli::command(), BIN, &mut script);
-    if shell == clap_complete::Shell::Bash {
-        script = bash_dispatch_fixed(&script);
+    match shell {
+        clap_complete::Shell::Bash => script = bash_dispatch_fixed(&script),
+        clap_complete::Shell::Fish => script = fish_command_test_fixed(&script),
+        _ => {}
     }
     to_stdout("completions", |out| out.write_all(&script))
 }
@@ -129,6 +131,47 @@ fn bash_dispatch_fixed(script: &[u8]) -> Vec<u8> {
     let wrong = format!("{}__subcmd__", BIN.replace('-', "__subcmd__"));
     let right = format!("{}__subcmd__", BIN.replace('-', "__"));
     text.replace(&wrong, &right).into_bytes()
+}
+
+/// The fish script with a test for "no command yet" that knows the board size N is not a
+/// command, and that an option whose value is being typed is one value short. The
+/// generator's test took any first word for a command, and failed on a missing value, so
+/// `nqueens-count 14 --algorithm <Tab>` offered file names instead of the algorithms.
+fn fish_command_test_fixed(script: &[u8]) -> Vec<u8> {
+    let text = String::from_utf8_lossy(script);
+    let name = format!("__fish_{}", BIN.replace('-', "_"));
+    let head = format!("function {name}_needs_command\n");
+    let Some(start) = text.find(&head) else {
+        return script.to_vec();
+    };
+    let Some(len) = text[start..].find("\nend\n") else {
+        return script.to_vec();
+    };
+    let mut commands: Vec<String> = Cli::command()
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect();
+    commands.push("help".to_string());
+    let test = format!(
+        "{head}    # Whether the words so far name no command yet (printing the command if they do).
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    # An option whose value is being typed leaves the words one value short.
+    argparse -s ({name}_global_optspecs) -- $cmd 2>/dev/null
+    or begin
+        set -e cmd[-1]
+        argparse -s ({name}_global_optspecs) -- $cmd 2>/dev/null
+    end
+    or return
+    # A first word that is not a command's name is the board size N.
+    if set -q argv[1]; and contains -- $argv[1] {}
+        echo $argv[1]
+        return 1
+    end
+    return 0",
+        commands.join(" ")
+    );
+    format!("{}{test}{}", &text[..start], &text[start + len..]).into_bytes()
 }
 
 /// `man`: the manual page in roff.
