@@ -352,12 +352,19 @@ impl Journal {
         serde_json::to_string(&untagged).expect("journals serialise")
     }
 
-    /// Recomputes the tag (with a key) and the checksum after a change.
+    /// Recomputes the tag (with a key) and the checksum after a change: what
+    /// [`Self::tag_message`] and [`Self::expected_checksum`] check, made in place rather than
+    /// on copies, since a shard's journal is saved every few seconds and may hold millions of
+    /// pieces.
     fn seal(&mut self) {
-        if let Some(key) = &self.key {
-            self.tag = Some(key.tag(self.tag_message().as_bytes()));
+        self.checksum.clear();
+        if self.key.is_some() {
+            self.tag = None;
+            let message = serde_json::to_string(&*self).expect("journals serialise");
+            self.tag = self.key.as_ref().map(|k| k.tag(message.as_bytes()));
         }
-        self.checksum = self.expected_checksum();
+        let text = serde_json::to_string(&*self).expect("journals serialise");
+        self.checksum = crate::hash::hex_of(text.as_bytes());
     }
 
     /// Sets a fact in `meta`.
