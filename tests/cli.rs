@@ -78,15 +78,17 @@ fn a_shards_json_line_has_its_partial_sum_and_one_thing_is_singular() {
     assert!(merged.contains("; 1 piece, recounted"), "{merged}");
 }
 
+/// The arguments that ask each command with options for its help (`-h` or `--help`).
+fn help_of(flag: &'static str) -> Vec<Vec<&'static str>> {
+    [&[][..], &["list"], &["merge"], &["bench"], &["trace"]]
+        .iter()
+        .map(|c| c.iter().copied().chain([flag]).collect())
+        .collect()
+}
+
 #[test]
 fn help_is_wrapped_to_the_terminal() {
-    for args in [
-        &["--help"][..],
-        &["list", "--help"],
-        &["merge", "--help"],
-        &["bench", "--help"],
-        &["trace", "--help"],
-    ] {
+    for args in &help_of("--help") {
         for columns in [100, 72] {
             let out = cmd()
                 .args(args)
@@ -103,13 +105,7 @@ fn help_is_wrapped_to_the_terminal() {
 
 #[test]
 fn short_help_says_each_option_in_one_line() {
-    for args in [
-        &["-h"][..],
-        &["list", "-h"],
-        &["merge", "-h"],
-        &["bench", "-h"],
-        &["trace", "-h"],
-    ] {
+    for args in &help_of("-h") {
         let text = String::from_utf8(
             cmd()
                 .args(args)
@@ -137,13 +133,7 @@ fn short_help_says_each_option_in_one_line() {
 fn long_help_never_says_a_summary_twice() {
     // The long help of an option is its one-line summary, then what it adds: a second
     // paragraph that starts like the first restates it.
-    for args in [
-        &["--help"][..],
-        &["list", "--help"],
-        &["merge", "--help"],
-        &["bench", "--help"],
-        &["trace", "--help"],
-    ] {
+    for args in &help_of("--help") {
         let text = String::from_utf8(cmd().args(args).output().unwrap().stdout).unwrap();
         // Paragraphs end at lines that are blank (clap indents them).
         let mut paragraphs = vec![String::new()];
