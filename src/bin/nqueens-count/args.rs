@@ -557,9 +557,17 @@ mod tests {
             })
         );
         assert_eq!(parse_sizes("8..=12"), Ok(Sizes { first: 8, last: 12 }));
-        for bad in ["0", "33", "abc", "-3", "12..=8", "8..12", "", "8..=", "1.5"] {
+        for bad in ["0", "65", "abc", "-3", "12..=8", "8..12", "", "8..=", "1.5"] {
             assert!(parse_sizes(bad).is_err(), "{bad}");
         }
+        // Past 32 for rooks only: the queens' bound comes once the piece is known.
+        assert_eq!(parse_sizes("64").map(|s| s.last), Ok(64));
+        assert_eq!(queens_size(32), Ok(32));
+        assert!(
+            queens_size(33)
+                .unwrap_err()
+                .contains("to 64 with --piece rook")
+        );
     }
 
     #[test]
