@@ -498,6 +498,74 @@ fn zsh_loads_its_completion_script() {
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
 }
 
+/// What zsh completes for each of `lines`, typed into an interactive zsh on a
+/// pseudo-terminal (zpty) with the script on its function path; `compadd` is wrapped to
+/// record the matches offered. `None`: zsh or its zpty module is not there.
+fn zsh_completes(script: &str, lines: &[&str]) -> Option<Vec<String>> {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("_nqueens-count"), script).unwrap();
+    let mut driver = String::from("zmodload zsh/zpty || exit 3\n");
+    for (i, line) in lines.iter().enumerate() {
+        driver.push_str(&format!(
+            "zpty z 'zsh -f -i' || exit 3
+zpty -w z 'PS1=\"> \"; fpath=($PWD $fpath); autoload -U compinit; compinit -u -D'
+zpty -w z 'compadd () {{ local -a got; builtin compadd -O got \"$@\"; print -rl -- $got >> out{i}; builtin compadd \"$@\"; }}'
+zpty -w -n z '{line}'$'\\t'
+for t in {{1..100}}; do [[ -s out{i} ]] && break; sleep 0.1; done
+sleep 0.3
+zpty -d z
+"
+        ));
+    }
+    let status = std::process::Command::new("zsh")
+        .args(["-f", "-c", &driver])
+        .current_dir(dir.path())
+        .status()
+        .ok()?;
+    if status.code() == Some(3) {
+        return None;
+    }
+    assert!(status.success());
+    let offered = (0..lines.len())
+        .map(|i| {
+            let text = std::fs::read_to_string(dir.path().join(format!("out{i}")));
+            let mut words: Vec<String> = text
+                .unwrap_or_default()
+                .lines()
+                .filter(|w| !w.is_empty())
+                .map(str::to_string)
+                .collect();
+            words.sort();
+            words.dedup();
+            words.join(" ")
+        })
+        .collect();
+    Some(offered)
+}
+
+#[test]
+fn the_zsh_completion_tells_the_board_size_from_a_command() {
+    let script = stdout_of(&["completions", "zsh"]);
+    let cases = [
+        // The generator's script took `list` for the board size N here, and offered the
+        // count's options.
+        ("nqueens-count list --f", "--format"),
+        ("nqueens-count list --format ", "board json svg tuple"),
+        ("nqueens-count 14 --algorithm ", "join plain symmetry"),
+        ("nqueens-count 14 --chec", "--checkpoint"),
+        ("nqueens-count bench --work", "--workload"),
+        ("nqueens-count li", "list"),
+    ];
+    let lines: Vec<&str> = cases.iter().map(|c| c.0).collect();
+    let Some(offered) = zsh_completes(&script, &lines) else {
+        eprintln!("skipped: zsh or its zpty module is not installed");
+        return;
+    };
+    for ((line, want), got) in cases.iter().zip(&offered) {
+        assert_eq!(got, want, "{line}");
+    }
+}
+
 /// What the bash completion offers for `words` with the cursor on the last one.
 fn bash_completes(script: &str, words: &[&str]) -> Option<String> {
     let quoted: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();

@@ -115,6 +115,7 @@ pub fn completions(shell: clap_complete::Shell) -> Exit {
     match shell {
         clap_complete::Shell::Bash => script = bash_dispatch_fixed(&script),
         clap_complete::Shell::Fish => script = fish_command_test_fixed(&script),
+        clap_complete::Shell::Zsh => script = zsh_command_fixed(&script),
         _ => {}
     }
     to_stdout("completions", |out| out.write_all(&script))
@@ -147,11 +148,7 @@ fn fish_command_test_fixed(script: &[u8]) -> Vec<u8> {
     let Some(len) = text[start..].find("\nend\n") else {
         return script.to_vec();
     };
-    let mut commands: Vec<String> = Cli::command()
-        .get_subcommands()
-        .map(|c| c.get_name().to_string())
-        .collect();
-    commands.push("help".to_string());
+    let commands = command_names();
     let test = format!(
         "{head}    # Whether the words so far name no command yet (printing the command if they do).
     set -l cmd (commandline -opc)
@@ -172,6 +169,51 @@ fn fish_command_test_fixed(script: &[u8]) -> Vec<u8> {
         commands.join(" ")
     );
     format!("{}{test}{}", &text[..start], &text[start + len..]).into_bytes()
+}
+
+/// The names of the commands, `help` included.
+fn command_names() -> Vec<String> {
+    let mut names: Vec<String> = Cli::command()
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect();
+    names.push("help".to_string());
+    names
+}
+
+/// The zsh script with the board size N and a command told apart. The generator lists N as
+/// the first positional word and the command as the second, so `nqueens-count list --f`
+/// took `list` for N and offered the count's options, not the list's. Where the first word
+/// (already typed) names a command, the script now leaves N out, so that the command is
+/// the first positional word and its own options are completed.
+fn zsh_command_fixed(script: &[u8]) -> Vec<u8> {
+    let text = String::from_utf8_lossy(script).into_owned();
+    let Some(at) = text.find("\n'::sizes -- ").map(|i| i + 1) else {
+        return script.to_vec();
+    };
+    let end = at + text[at..].find('\n').unwrap_or(text.len() - at);
+    let sizes = text[at..end].trim().trim_end_matches('\\').trim_end();
+    let Some(call) = text[..at].rfind("    _arguments ") else {
+        return script.to_vec();
+    };
+    let choose = format!(
+        "    # N and a command are both the first word: a command named leaves N out.\n    \
+         local -a sizes=({sizes}) commands=({})\n    local command_at=2\n    \
+         if (( CURRENT > 2 && ${{commands[(Ie)$words[2]]}} )); then\n        \
+         sizes=()\n        command_at=1\n    fi\n",
+        command_names().join(" ")
+    );
+    let mut fixed = format!(
+        "{}{choose}{}\"${{sizes[@]}}\" \\{}",
+        &text[..call],
+        &text[call..at],
+        &text[end..]
+    );
+    // The first three `$line[2]`, in the top-level dispatch, name the command's word.
+    for _ in 0..3 {
+        fixed = fixed.replacen("$line[2]", "$line[$command_at]", 1);
+    }
+    fixed.into_bytes()
 }
 
 /// `man`: the manual page in roff.
