@@ -137,21 +137,22 @@ impl fmt::Display for Bytes {
             v /= 1024.0;
             unit += 1;
         }
-        let decimals = if v < 10.0 {
-            2
-        } else if v < 100.0 {
-            1
-        } else {
-            0
-        };
-        let text = format!("{v:.decimals$}");
-        // Trailing zeros say nothing: 3.00 MiB is 3 MiB.
-        let text = if text.contains('.') {
-            text.trim_end_matches('0').trim_end_matches('.')
-        } else {
-            &text
-        };
-        write!(f, "{text} {}", UNITS[unit])
+        write!(f, "{} {}", three_significant(v), UNITS[unit])
+    }
+}
+
+/// `v` to three significant digits, whole from 100 on and without trailing zeros (3.00 is
+/// 3): `0.00608`, `1.46`, `12.2`, `122`, `1283000`.
+pub fn three_significant(v: f64) -> String {
+    if v >= 100.0 || v <= 0.0 || !v.is_finite() {
+        return format!("{v:.0}");
+    }
+    let decimals = (2 - v.log10().floor() as i32).clamp(0, 8) as usize;
+    let text = format!("{v:.decimals$}");
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
     }
 }
 
@@ -263,6 +264,15 @@ impl fmt::Display for Machine {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn three_significant_digits_without_trailing_zeros() {
+        assert_eq!(three_significant(3.0), "3");
+        assert_eq!(three_significant(1.456), "1.46");
+        assert_eq!(three_significant(0.0123456), "0.0123");
+        assert_eq!(three_significant(99.94), "99.9");
+        assert_eq!(three_significant(512.4), "512");
+    }
 
     #[test]
     fn proc_lines_are_read_in_bytes() {

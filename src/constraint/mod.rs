@@ -34,6 +34,7 @@ use std::str::FromStr;
 pub use crate::engine::constrained::{Route, route};
 pub use parse::{ParseError, ParseProblem, parse_allowed, parse_board};
 
+use crate::board::full_mask;
 use crate::hash::Fnv;
 
 /// The largest queens board (the diagonal masks need room to shift in a `u64`).
@@ -159,7 +160,7 @@ impl Board {
     /// An `n`×`n` board with nothing placed or blocked (`n` must be from 1 to the piece's
     /// largest board).
     pub fn empty(n: usize, piece: PieceKind) -> Result<Board, BoardError> {
-        Board::new(n, piece, vec![full(n); n], vec![None; n])
+        Board::new(n, piece, vec![full_mask(n); n], vec![None; n])
     }
 
     /// A board from its open squares and pre-placed pieces (one entry per row each).
@@ -182,7 +183,7 @@ impl Board {
         let board = Board {
             n,
             piece,
-            open: open.iter().map(|&m| m & full(n)).collect(),
+            open: open.iter().map(|&m| m & full_mask(n)).collect(),
             placed,
         };
         board.check().map_err(BoardError::Conflict)?;
@@ -242,7 +243,7 @@ impl Board {
 
     /// Whether nothing is placed or blocked.
     pub fn is_empty(&self) -> bool {
-        self.placed.iter().all(Option::is_none) && self.open.iter().all(|&m| m == full(self.n))
+        self.placed.iter().all(Option::is_none) && self.open.iter().all(|&m| m == full_mask(self.n))
     }
 
     /// The same board with `piece` instead (the pre-placed pieces must still not attack each
@@ -341,11 +342,6 @@ impl Board {
             })
             .collect()
     }
-}
-
-/// The mask of `n` low bits (n ≤ 64).
-fn full(n: usize) -> u64 {
-    if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
 }
 
 #[cfg(test)]

@@ -105,11 +105,7 @@ fn human(e: &Estimate, shard: Option<Shard>, hours: f64) -> String {
 /// Hours to three significant digits (a small count's 0.00608 CPU-hours did not show as
 /// 0.0), whole from 100 on.
 fn in_hours(h: f64) -> String {
-    if h >= 100.0 || h <= 0.0 || !h.is_finite() {
-        return format!("{h:.0}");
-    }
-    let decimals = (2 - h.log10().floor() as i32).clamp(0, 8) as usize;
-    format!("{h:.decimals$}")
+    nqueens::system::three_significant(h)
 }
 
 #[derive(Serialize)]

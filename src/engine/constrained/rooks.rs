@@ -33,6 +33,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::queens::{Completed, complete};
+use crate::board::full_mask;
 use crate::engine::kernel::Start;
 
 /// How a rook count is made.
@@ -120,7 +121,7 @@ fn pick(rows: &[u64]) -> Route {
         .product::<f64>()
         * 4.0;
     // The walk visits at most the product of (1 + a row's blocked squares) placements.
-    let full = square(m);
+    let full = full_mask(m);
     let complement: f64 = rows
         .iter()
         .map(|r| f64::from(1 + (!r & full).count_ones()))
@@ -137,11 +138,6 @@ fn pick(rows: &[u64]) -> Route {
         if c.0 < best.0 { c } else { best }
     })
     .1
-}
-
-/// The `m` columns of an `m`-row board.
-fn square(m: usize) -> u64 {
-    if m >= 64 { u64::MAX } else { (1 << m) - 1 }
 }
 
 /// The route `count_rooks` takes for the rows below `start`.
@@ -179,7 +175,7 @@ pub(crate) fn count_by(
 /// walked.
 fn complement(rows: &[u64], stop: &AtomicBool) -> Option<Completed> {
     let m = rows.len();
-    let full = square(m);
+    let full = full_mask(m);
     let blocked: Vec<u64> = rows.iter().map(|&r| !r & full).collect();
     let mut rook_numbers = vec![0u128; m + 1];
     let mut nodes = 0u64;
@@ -411,6 +407,23 @@ mod tests {
 
     static NEVER: AtomicBool = AtomicBool::new(false);
 
+    /// An `n`×`n` board, row by row, each square allowed where `allow` says so.
+    fn random_rows(
+        rng: &mut XorShift,
+        n: usize,
+        allow: impl Fn(&mut XorShift) -> bool,
+    ) -> Vec<u64> {
+        let mut rows = vec![0u64; n];
+        for row in &mut rows {
+            for c in 0..n {
+                if allow(rng) {
+                    *row |= 1 << c;
+                }
+            }
+        }
+        rows
+    }
+
     fn all(route: Route, rows: &[u64]) -> u128 {
         count_by(Some(route), rows, &Start::default(), &NEVER)
             .unwrap()
@@ -418,18 +431,12 @@ mod tests {
     }
 
     #[test]
-    fn the_three_routes_agree_on_random_boards() {
+    fn the_four_routes_agree_on_random_boards() {
         let mut rng = XorShift::new(17);
         for _ in 0..300 {
             let n = 1 + rng.below(10);
             let density = 1 + rng.below(4);
-            let rows: Vec<u64> = (0..n)
-                .map(|_| {
-                    (0..n)
-                        .filter(|_| rng.below(4) < density)
-                        .fold(0u64, |a, c| a | 1 << c)
-                })
-                .collect();
+            let rows = random_rows(&mut rng, n, |r| r.below(4) < density);
             let b = all(Route::Backtrack, &rows);
             assert_eq!(all(Route::Profile, &rows), b, "{rows:?}");
             assert_eq!(all(Route::Ryser, &rows), b, "{rows:?}");
@@ -441,13 +448,7 @@ mod tests {
     fn ryser_and_the_profile_agree_on_dense_boards_too_large_to_search() {
         let mut rng = XorShift::new(16);
         for n in [14usize, 16] {
-            let rows: Vec<u64> = (0..n)
-                .map(|_| {
-                    (0..n)
-                        .filter(|_| rng.below(5) != 0)
-                        .fold(0u64, |a, c| a | 1 << c)
-                })
-                .collect();
+            let rows = random_rows(&mut rng, n, |r| r.below(5) != 0);
             let r = all(Route::Ryser, &rows);
             assert!(r > 1_000_000, "n = {n}: {r}");
             assert_eq!(all(Route::Profile, &rows), r, "n = {n}");
@@ -458,13 +459,7 @@ mod tests {
     fn the_blocks_of_ryser_add_up_to_the_whole_sum() {
         let mut rng = XorShift::new(12);
         for m in [3usize, 8, 12] {
-            let rows: Vec<u64> = (0..m)
-                .map(|_| {
-                    (0..m)
-                        .filter(|_| rng.below(3) != 0)
-                        .fold(0u64, |a, c| a | 1 << c)
-                })
-                .collect();
+            let rows = random_rows(&mut rng, m, |r| r.below(3) != 0);
             let whole = ryser_block(&rows, 0, 0, &NEVER).unwrap();
             for k in 1..=3.min(m) {
                 let parts = (0..1u64 << k)
@@ -500,7 +495,7 @@ mod tests {
         let mut d = 1i128;
         for n in 1..=14usize {
             d = n as i128 * d + if n % 2 == 0 { 1 } else { -1 };
-            let rows: Vec<u64> = (0..n).map(|r| square(n) & !(1 << r)).collect();
+            let rows: Vec<u64> = (0..n).map(|r| full_mask(n) & !(1 << r)).collect();
             if n >= 8 {
                 assert_eq!(
                     route(&rows, &Start::default()),
@@ -513,7 +508,7 @@ mod tests {
         }
         // Counts that wrap past 2^128 on the way come out exact: 33! - (two squares of
         // one row blocked) = 33! - 2 * 32!.
-        let mut rows = vec![square(33); 33];
+        let mut rows = vec![full_mask(33); 33];
         rows[5] &= !0b110;
         let f32: u128 = (1..=32u128).product();
         assert_eq!(all(Route::Complement, &rows), 33 * f32 - 2 * f32);
@@ -546,13 +541,7 @@ mod tests {
     fn dense_boards_go_to_ryser_and_sparse_ones_are_searched() {
         // Each square allowed with probability 4/5: too many blocked squares to walk.
         let mut rng = XorShift::new(20);
-        let dense: Vec<u64> = (0..20)
-            .map(|_| {
-                (0..20)
-                    .filter(|_| rng.below(5) != 0)
-                    .fold(0, |a, c| a | 1 << c)
-            })
-            .collect();
+        let dense = random_rows(&mut rng, 20, |r| r.below(5) != 0);
         assert_eq!(route(&dense, &Start::default()), Route::Ryser);
         let diagonal: Vec<u64> = (0..30).map(|r| 1u64 << r).collect();
         assert_eq!(route(&diagonal, &Start::default()), Route::Backtrack);
@@ -564,7 +553,7 @@ mod tests {
         let full = vec![(1u64 << 22) - 1; 22];
         assert!(count_by(Some(Route::Ryser), &full, &Start::default(), &stop).is_none());
         // The rook numbers' walk looks at the flag too, every 2^16 placements.
-        let diagonal: Vec<u64> = (0..22).map(|r| square(22) & !(1 << r)).collect();
+        let diagonal: Vec<u64> = (0..22).map(|r| full_mask(22) & !(1 << r)).collect();
         assert!(count_by(Some(Route::Complement), &diagonal, &Start::default(), &stop).is_none());
     }
 }
