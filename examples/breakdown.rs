@@ -22,7 +22,7 @@ fn main() {
         .map_or(Ok(Algorithm::Symmetry), |s| s.parse())
         .expect("plain, symmetry or join");
     let plan = Plan::build(n, algorithm, None).expect("plan");
-    let engines = Prepared::new(&plan, nqueens::internals::join::Layout::Lists, 0);
+    let engines = Prepared::new(&plan, 0);
     let mut families: BTreeMap<&str, (u64, u64, u128, f64)> = BTreeMap::new();
     let begun = Instant::now();
     for sub in plan.subproblems() {

@@ -7,10 +7,10 @@
 //! * `plain`, `symmetry`: the searches cut into the most slices, SLICES slices of each spread
 //!   from the first to the last (default 3: first, middle, last).
 
-use nqueens::internals::Prepared;
-use nqueens::internals::join::{Layout, stratum};
+use nqueens::internals::join::stratum;
+use nqueens::internals::{CostModel, Prepared};
 use nqueens::plan::Work;
-use nqueens::{Algorithm, Plan};
+use nqueens::{Algorithm, Plan, SLICE_SECONDS};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -21,8 +21,11 @@ fn main() {
     let algorithm: Algorithm = args
         .next()
         .map_or(Algorithm::Join, |s| s.parse().expect(usage));
-    let plan = Plan::build(n, algorithm, None).expect("a plan");
-    let engines = Prepared::new(&plan, Layout::Bounded, 256 << 20);
+    let mut plan = Plan::build(n, algorithm, None).expect("a plan");
+    // Cut as a run cuts it by default.
+    let costs = CostModel::new(&plan, SLICE_SECONDS);
+    plan.cut(|p, _, e| costs.slices(p, e));
+    let engines = Prepared::new(&plan, 256 << 20);
     // The entries of most slices, spread over the plan.
     let mut firsts: Vec<(u64, u64)> = plan
         .entries()
@@ -46,7 +49,7 @@ fn main() {
             let sub = plan.subproblem(first + index);
             let key = match sub.work {
                 Work::Join { unit, .. } => stratum(n, &unit).to_string(),
-                _ => format!("{:.3e}", sub.estimate),
+                _ => format!("{:.3e}", costs.estimate(&plan, &sub)),
             };
             let begun = std::time::Instant::now();
             engines.solve(&sub);

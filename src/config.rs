@@ -18,6 +18,7 @@ pub struct Config {
     algorithm: Option<Algorithm>,
     split_depth: Option<usize>,
     memory: Option<u64>,
+    slice_time: Option<std::time::Duration>,
 }
 
 /// The board a configuration counts: its size and a method are only free for the empty
@@ -40,6 +41,7 @@ impl Config {
             algorithm: None,
             split_depth: None,
             memory: None,
+            slice_time: None,
         }
     }
 
@@ -77,6 +79,20 @@ impl Config {
     pub fn memory(mut self, bytes: u64) -> Config {
         self.memory = Some(bytes);
         self
+    }
+
+    /// The same configuration cutting long entries of the plan into slices of about `time`
+    /// on one core (instead of [`crate::run::SLICE_SECONDS`]): shorter slices lose less work
+    /// to a kill and save more often; longer ones keep a checkpoint smaller. The plan, and
+    /// so which files agree, does not depend on it.
+    pub fn slice_time(mut self, time: std::time::Duration) -> Config {
+        self.slice_time = Some(time);
+        self
+    }
+
+    /// The slice time asked for, if any.
+    pub fn chosen_slice_time(&self) -> Option<std::time::Duration> {
+        self.slice_time
     }
 
     /// The board size.

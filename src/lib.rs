@@ -118,12 +118,11 @@ pub mod trace;
 pub(crate) mod tests_support;
 
 pub use config::{Config, MAX_THREADS};
-pub use engine::join::Layout;
 pub use error::{Error, MemoryAdvice};
 pub use plan::{Algorithm, Plan};
 pub use run::{
-    Control, Counts, Estimate, Job, Observer, Outcome, Recount, Recounted, SAVE_EVERY, Status,
-    count, recount,
+    Control, Counts, Estimate, Job, Observer, Outcome, Recount, Recounted, SAVE_EVERY,
+    SLICE_SECONDS, Status, count, recount,
 };
 pub use tally::{Piece, Sums};
 
@@ -132,7 +131,7 @@ pub use tally::{Piece, Sums};
 pub mod internals {
     pub use crate::engine::{Found, Slice, half_turn, join, kernel};
     pub use crate::random::XorShift;
-    pub use crate::run::{Prepared, solve_one};
+    pub use crate::run::{CostModel, Prepared, solve_one};
 }
 
 #[cfg(test)]

@@ -39,16 +39,15 @@ fn known_totals_sixteen_and_seventeen() {
     }
 }
 
-/// The join's memory-bounded layout (every unit makes its own quadrant partitions) is exact on
-/// every board up to 19 (about a minute on two cores in release mode).
+/// The join (every unit makes its own quadrant partitions, in bounded memory) is exact on
+/// every board up to 19 (some 20 seconds on two cores in release mode).
 #[test]
 #[ignore = "n = 18 and 19 take some seconds; run in release mode"]
-fn the_bounded_join_gives_the_published_counts_up_to_nineteen() {
-    use nqueens::Layout;
+fn the_join_gives_the_published_counts_up_to_nineteen() {
     use nqueens::{Control, Job};
     for n in 1..=19 {
         let config = Config::new(n).algorithm(Algorithm::Join).threads(2);
-        let job = Job::new(&config).unwrap().layout(Layout::Bounded);
+        let job = Job::new(&config).unwrap();
         let c = job.run(Control::default()).unwrap().counts().unwrap();
         assert_eq!(Some(c.total), known::total(n), "n={n}");
         assert_eq!(c.unique, known::unique(n), "n={n}");

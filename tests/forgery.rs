@@ -23,7 +23,7 @@ fn plan() -> Plan {
 fn forge(path: &Path, weight: u8, add: u128) -> u64 {
     let plan = plan();
     let mut j = Journal::read(path).unwrap();
-    let mut pieces = j.piece_map();
+    let mut pieces = j.piece_map(&plan).unwrap();
     let victim = pieces
         .values_mut()
         .find(|p| plan.subproblem(p.id).work.weight() == weight)

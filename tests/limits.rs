@@ -336,10 +336,10 @@ fn interrupted_shard(args: &[&str], (index, count): (u64, u64), saved: bool) {
 }
 
 #[test]
-fn a_count_past_n_29_runs_in_shards_of_lots_that_fit() {
-    // From n = 30 on the largest searches are cut into more than 2^23 slices (n = 30: up to
-    // 88 million), which shards own in lots of 2^23: the advised shards fit, and a signal
-    // stops one at once.
+fn a_count_past_n_29_runs_in_shards_that_fit() {
+    // From n = 30 on the largest searches are cut into the most slices a run makes of one
+    // entry (2^20), which a shard owns whole: the advised shards fit, and a signal stops one
+    // at once.
     let args = ["30", "-t", "1", "--memory", "2G"];
     let shards = advised_shards(&cmd().args(args).output().unwrap());
     interrupted_shard(&args, (shards / 2, shards), false);

@@ -370,15 +370,21 @@ fn a_signal_stops_the_largest_join_counts_in_their_set_up_and_their_units() {
 
 #[test]
 fn an_estimate_stopped_before_any_piece_finished_says_so_and_exits_143() {
-    // n = 23's plan is made at once, then its engines take seconds to set up (the quadrant
-    // lists) and its units seconds each: a signal a second in comes after the plan (a signal
-    // while a plan is built ends the process at once, as nothing is lost) and before any
-    // piece is timed.
-    let err = stops_on_signal(
-        &["23", "--estimate", "--threads", "1"],
-        Duration::from_secs(1),
-        libc::SIGTERM,
-    );
+    // n = 27's plan takes seconds to make and sample from, and its units take more than a
+    // second each to time on one thread: a signal as soon as the sampling's threads start
+    // (named `nqueens-estimate-*`) comes after the plan and before any piece is timed.
+    let mut child = spawn(["27", "--estimate", "--threads", "1"]);
+    let tasks = format!("/proc/{}/task", child.id());
+    let sampling = || {
+        std::fs::read_dir(&tasks).is_ok_and(|dir| {
+            dir.flatten().any(|t| {
+                std::fs::read_to_string(t.path().join("comm"))
+                    .is_ok_and(|name| name.starts_with("nqueens-estim"))
+            })
+        })
+    };
+    wait_until(&mut child, "the sampling threads", sampling);
+    let err = signal_and_wait(child, libc::SIGTERM);
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     assert!(
         err.contains("interrupted before any subproblem finished"),

@@ -1,5 +1,17 @@
 //! The journal file: finished pieces of one plan (or one shard of it), with their sums and a
 //! checksum, read back only when everything in it checks out.
+//!
+//! Files name a piece by its entry of the plan ([`Plan::entry_count`]) and, where the run that
+//! wrote it cut the entry into slices, by the slice and the number of slices: `pieces` holds
+//! the entries counted whole, `slices` the slices of cut ones. A run that resumes a file cuts
+//! the entries the file holds as the file says ([`Journal::cuts`]), and the others as it
+//! likes, so that how finely a run cuts never decides which files agree.
+//!
+//! Format version 2 writes this. Version 1 numbered the pieces by the subproblems of a plan
+//! that put its cut in its hash: where that plan cut no entry, its hash and numbers are
+//! version 2's, and its files are read as they are (and written back as version 2); where it
+//! cut some, its hash is no plan of this version's, and the file is refused with
+//! [`Problem::FormatOne`].
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -56,8 +68,35 @@ pub enum Problem {
     #[error("unknown file kind '{0}'")]
     Kind(String),
     /// A version this program does not read.
-    #[error("unsupported version {0}")]
+    #[error(
+        "unsupported version {0}: written by a later release of nqueens-count; read it with that release"
+    )]
     Version(u32),
+    /// Written by format version 1 for a plan it cut into slices, which this version numbers
+    /// otherwise.
+    #[error(
+        "written by format version 1 (nqueens-count 0.1) for plan {file_plan}, which cut entries \
+         into slices; this version's plan is {run_plan} and numbers its pieces otherwise: finish \
+         it with the release that wrote it, or count it again"
+    )]
+    FormatOne {
+        /// The file's plan hash.
+        file_plan: PlanHash,
+        /// This run's plan hash.
+        run_plan: PlanHash,
+    },
+    /// A piece of an entry cut otherwise than the plan it is read with.
+    #[error(
+        "entry {entry} is cut into {file} slices in the file, {run} in the plan it is read with"
+    )]
+    Cut {
+        /// The entry.
+        entry: u64,
+        /// The file's number of slices.
+        file: u64,
+        /// The plan's.
+        run: u64,
+    },
     /// A key was given and the file carries no tag.
     #[error(
         "it carries no keyed tag, though a key was given: it was written without --key, or \
@@ -79,7 +118,7 @@ pub enum Problem {
     /// The checksum does not match the contents.
     #[error("checksum mismatch: the file was edited or damaged")]
     Checksum,
-    /// Pieces not sorted, repeated, or past the plan's ids.
+    /// Pieces not sorted, repeated, past the plan's entries, or slices that do not fit.
     #[error("pieces out of order or out of range")]
     Pieces,
     /// Written for another board size.
@@ -112,8 +151,8 @@ pub enum Problem {
         /// This run's plan hash.
         run_plan: PlanHash,
     },
-    /// The plan's own hash, with another number of subproblems: an edited file.
-    #[error("it claims {file} subproblems for plan {plan}, which has {run}: the file was edited")]
+    /// The plan's own hash, with another number of entries: an edited file.
+    #[error("it claims {file} entries for plan {plan}, which has {run}: the file was edited")]
     Subproblems {
         /// The number the file claims.
         file: u64,
@@ -141,10 +180,10 @@ pub enum Problem {
         bound: u128,
     },
     /// A piece outside the file's own shard.
-    #[error("subproblem {id} does not belong to shard {shard}")]
+    #[error("entry {entry} does not belong to shard {shard}")]
     NotInShard {
-        /// The piece.
-        id: u64,
+        /// The piece's entry.
+        entry: u64,
         /// The file's shard.
         shard: Shard,
     },
@@ -203,12 +242,21 @@ pub struct Journal {
     pub(crate) split_depth: usize,
     /// The plan's hash.
     pub(crate) plan: PlanHash,
-    /// Subproblems in the whole plan.
-    pub(crate) subproblems: u64,
+    /// Subproblems in the whole plan (format version 1, whose pieces were numbered by them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) subproblems: Option<u64>,
+    /// Entries in the whole plan (from format version 2 on).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) entries: Option<u64>,
     /// The shard covered, if any.
     pub(crate) shard: Option<Shard>,
-    /// Finished pieces: `[id, count, nodes]`, sorted by id.
+    /// Entries counted whole: `[entry, count, nodes]`, sorted by entry (format version 1:
+    /// `[id, count, nodes]` by the plan's subproblem ids, the entries where nothing was cut).
     pub(crate) pieces: Vec<(u64, u128, u64)>,
+    /// Finished slices of entries cut into several: `[entry, slices, index, count, nodes]`,
+    /// sorted by entry and index.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) slices: Vec<(u64, u64, u64, u128, u64)>,
     /// Sums over the pieces (weights applied).
     pub(crate) sums: Sums,
     /// Free-form facts about the run that wrote the file (program version, host, seconds).
@@ -239,19 +287,56 @@ pub fn check_bounds(
     Ok(())
 }
 
+/// The format version files are written in: the plan's ([`crate::plan::FORMAT_VERSION`]).
+const VERSION: u32 = crate::plan::FORMAT_VERSION;
+
+/// Two iterators sorted by their first field, merged in order.
+fn merge_sorted<T, A, B>(a: A, b: B) -> impl Iterator<Item = T>
+where
+    A: Iterator<Item = T>,
+    B: Iterator<Item = T>,
+    T: Copy + EntryKey,
+{
+    let (mut a, mut b) = (a.peekable(), b.peekable());
+    std::iter::from_fn(move || match (a.peek(), b.peek()) {
+        (Some(x), Some(y)) if y.entry_key() < x.entry_key() => b.next(),
+        (Some(_), _) => a.next(),
+        (None, _) => b.next(),
+    })
+}
+
+/// The entry of a piece, for [`merge_sorted`].
+trait EntryKey {
+    fn entry_key(&self) -> u64;
+}
+
+impl EntryKey for (u64, u64) {
+    fn entry_key(&self) -> u64 {
+        self.0
+    }
+}
+
+impl EntryKey for (u64, crate::engine::Slice, u128, u64) {
+    fn entry_key(&self) -> u64 {
+        self.0
+    }
+}
+
 impl Journal {
     /// An empty journal of `kind` for `plan` (and `shard`).
     pub fn new(kind: Kind, plan: &Plan, shard: Option<Shard>) -> Journal {
         let mut j = Journal {
             format: kind.tag().to_string(),
-            version: 1,
+            version: VERSION,
             n: plan.n,
             algorithm: plan.algorithm.name().to_string(),
             split_depth: plan.split_depth,
             plan: plan.hash(),
-            subproblems: plan.len() as u64,
+            subproblems: None,
+            entries: Some(plan.entry_count()),
             shard,
             pieces: Vec::new(),
+            slices: Vec::new(),
             sums: Sums::default(),
             meta: BTreeMap::new(),
             tag: None,
@@ -301,9 +386,15 @@ impl Journal {
         self.plan
     }
 
-    /// Subproblems in the whole plan.
-    pub fn subproblems(&self) -> u64 {
-        self.subproblems
+    /// Entries in the whole plan (a version-1 file's subproblems, which were its entries
+    /// where it is read at all).
+    pub fn entries(&self) -> u64 {
+        self.entries.or(self.subproblems).unwrap_or(0)
+    }
+
+    /// The format version that wrote the file.
+    pub fn version(&self) -> u32 {
+        self.version
     }
 
     /// The shard covered, if any.
@@ -311,9 +402,33 @@ impl Journal {
         self.shard
     }
 
-    /// Finished pieces: `(id, count, nodes)`, sorted by id.
-    pub fn pieces(&self) -> &[(u64, u128, u64)] {
-        &self.pieces
+    /// The number of finished pieces: entries counted whole and slices.
+    pub fn piece_count(&self) -> usize {
+        self.pieces.len() + self.slices.len()
+    }
+
+    /// How the file's run cut the entries it holds: `(entry, slices)` in increasing order of
+    /// entry, once each. A run resuming the file cuts them so ([`crate::plan::Plan::cut`]).
+    pub fn cuts(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        let whole = self.pieces.iter().map(|p| (p.0, 1));
+        let mut last = None;
+        let cut = self
+            .slices
+            .iter()
+            .filter_map(move |s| (last.replace(s.0) != Some(s.0)).then_some((s.0, s.1)));
+        merge_sorted(whole, cut)
+    }
+
+    /// Finished pieces as `(entry, slice, count, nodes)`, in increasing order of entry and
+    /// slice; a whole entry is slice 0 of 1.
+    fn entry_pieces(&self) -> impl Iterator<Item = (u64, crate::engine::Slice, u128, u64)> + '_ {
+        use crate::engine::Slice;
+        let whole = self.pieces.iter().map(|&(e, c, k)| (e, Slice::WHOLE, c, k));
+        let cut = self
+            .slices
+            .iter()
+            .map(|&(e, of, index, c, k)| (e, Slice { index, of }, c, k));
+        merge_sorted(whole, cut)
     }
 
     /// Sums over the pieces (weights applied).
@@ -367,25 +482,61 @@ impl Journal {
         self.checksum = crate::hash::hex_of(text.as_bytes());
     }
 
+    /// Makes the header this version's, for `plan` (the file's own plan, checked): a file of
+    /// an earlier version is written back in this one.
+    pub fn upgrade(&mut self, plan: &Plan) {
+        if self.version != VERSION {
+            self.version = VERSION;
+            self.subproblems = None;
+            self.entries = Some(plan.entry_count());
+            self.seal();
+        }
+    }
+
     /// Sets a fact in `meta`.
     pub fn set_meta(&mut self, key: &str, value: impl Into<String>) {
         self.meta.insert(key.to_string(), value.into());
         self.seal();
     }
 
-    /// Replaces the pieces (and their sums) with `pieces`.
+    /// Replaces the pieces (and their sums) with `pieces`, subproblems of `plan` as the run
+    /// cut it: each is written by its entry and slice.
     pub fn set_pieces(&mut self, plan: &Plan, pieces: &BTreeMap<u64, Piece>) {
-        self.pieces = pieces.values().map(|p| (p.id, p.count, p.nodes)).collect();
+        self.pieces.clear();
+        self.slices.clear();
+        let located = plan.locate(pieces.keys().copied());
+        for (p, (entry, index)) in pieces.values().zip(located) {
+            let of = plan.slices_of_entry(entry);
+            if of == 1 {
+                self.pieces.push((entry, p.count, p.nodes));
+            } else {
+                self.slices.push((entry, of, index, p.count, p.nodes));
+            }
+        }
         self.sums = Sums::of(plan, pieces.values());
         self.seal();
     }
 
-    /// The pieces as a map by id.
-    pub fn piece_map(&self) -> BTreeMap<u64, Piece> {
-        self.pieces
-            .iter()
-            .map(|&(id, count, nodes)| (id, Piece { id, count, nodes }))
-            .collect()
+    /// The pieces as a map by the ids of `plan`, which must be cut as the file says for the
+    /// entries it holds ([`Journal::cuts`]).
+    pub fn piece_map(&self, plan: &Plan) -> Result<BTreeMap<u64, Piece>, Problem> {
+        let mut map = BTreeMap::new();
+        for (entry, slice, count, nodes) in self.entry_pieces() {
+            if entry >= plan.entry_count() {
+                return Err(Problem::Pieces);
+            }
+            let run = plan.slices_of_entry(entry);
+            if run != slice.of {
+                return Err(Problem::Cut {
+                    entry,
+                    file: slice.of,
+                    run,
+                });
+            }
+            let id = plan.first_id(entry) + slice.index;
+            map.insert(id, Piece { id, count, nodes });
+        }
+        Ok(map)
     }
 
     /// Reads and checks a journal on its own terms: it parses, its checksum holds, its pieces
@@ -419,22 +570,44 @@ impl Journal {
         if j.kind().is_none() {
             return Err(invalid(Problem::Kind(j.format)));
         }
-        if j.version != 1 {
-            return Err(invalid(Problem::Version(j.version)));
-        }
+        let shaped = match j.version {
+            1 => j.subproblems.is_some() && j.entries.is_none() && j.slices.is_empty(),
+            VERSION => j.subproblems.is_none() && j.entries.is_some(),
+            v => return Err(invalid(Problem::Version(v))),
+        };
         if j.checksum != j.expected_checksum() {
             return Err(invalid(Problem::Checksum));
         }
-        let ordered = j.pieces.windows(2).all(|w| w[0].0 < w[1].0);
-        let inside = j.pieces.iter().all(|p| p.0 < j.subproblems);
-        if !ordered || !inside {
+        if !shaped || !j.well_ordered() {
             return Err(invalid(Problem::Pieces));
         }
         Ok(j)
     }
 
-    /// Checks that this journal was written for `plan` and `shard`, and that its sums are those
-    /// of its pieces.
+    /// Whether the pieces are sorted, unique and inside the plan's entries, and the slices of
+    /// each cut entry agree on their number and fit in it.
+    fn well_ordered(&self) -> bool {
+        let entries = self.entries();
+        let whole = self.pieces.windows(2).all(|w| w[0].0 < w[1].0)
+            && self.pieces.iter().all(|p| p.0 < entries);
+        let cut = self
+            .slices
+            .iter()
+            .all(|s| s.0 < entries && s.1 > 1 && s.2 < s.1)
+            && self.slices.windows(2).all(|w| {
+                (w[0].0, w[0].2) < (w[1].0, w[1].2) && (w[0].0 != w[1].0 || w[0].1 == w[1].1)
+            });
+        // No entry both whole and cut.
+        let apart = {
+            let cut_entries: std::collections::BTreeSet<u64> =
+                self.slices.iter().map(|s| s.0).collect();
+            self.pieces.iter().all(|p| !cut_entries.contains(&p.0))
+        };
+        whole && cut && apart
+    }
+
+    /// Checks that this journal was written for `plan` (cut as the file says, [`Journal::cuts`])
+    /// and `shard`, and that its sums are those of its pieces.
     pub fn check_against(&self, plan: &Plan, shard: Option<Shard>) -> Result<(), Problem> {
         if self.n != plan.n {
             return Err(Problem::Board {
@@ -448,11 +621,17 @@ impl Journal {
                 run: plan.algorithm,
             });
         }
-        if self.plan == plan.hash() && self.subproblems != plan.len() as u64 {
+        if self.plan == plan.hash() && self.entries() != plan.entry_count() {
             return Err(Problem::Subproblems {
-                file: self.subproblems,
+                file: self.entries(),
                 plan: self.plan,
-                run: plan.len() as u64,
+                run: plan.entry_count(),
+            });
+        }
+        if self.plan != plan.hash() && self.version == 1 && self.split_depth == plan.split_depth {
+            return Err(Problem::FormatOne {
+                file_plan: self.plan,
+                run_plan: plan.hash(),
             });
         }
         if self.plan != plan.hash() {
@@ -470,12 +649,13 @@ impl Journal {
             });
         }
         if let Some(s) = self.shard
-            && let Some(p) = self.pieces.iter().find(|p| !s.owns(plan, p.0))
+            && let Some((entry, ..)) = self.entry_pieces().find(|&(e, ..)| !plan.owns_entry(s, e))
         {
-            return Err(Problem::NotInShard { id: p.0, shard: s });
+            return Err(Problem::NotInShard { entry, shard: s });
         }
-        check_bounds(plan, self.pieces.iter().map(|&(id, count, _)| (id, count)))?;
-        if Sums::of(plan, self.piece_map().values()) != self.sums {
+        let pieces = self.piece_map(plan)?;
+        check_bounds(plan, pieces.values().map(|p| (p.id, p.count)))?;
+        if Sums::of(plan, pieces.values()) != self.sums {
             return Err(Problem::Sums);
         }
         Ok(())
@@ -560,7 +740,7 @@ mod tests {
     #[test]
     fn an_edited_number_of_subproblems_is_named_as_such() {
         let (plan, _dir, _path, mut j) = written();
-        j.subproblems += 1;
+        j.entries = j.entries.map(|e| e + 1);
         j.seal();
         let err = j.check_against(&plan, None).unwrap_err();
         assert!(matches!(err, Problem::Subproblems { .. }), "{err}");

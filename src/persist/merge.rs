@@ -181,7 +181,7 @@ pub enum MergeProblem {
         problem: Problem,
     },
     /// A shard that stopped before its last piece.
-    #[error("incomplete: shard {index} ({}) has {have} of its {want} subproblems", .path.display())]
+    #[error("incomplete: shard {index} ({}) has {have} of its {want} pieces", .path.display())]
     Incomplete {
         /// Its shard index.
         index: u64,
@@ -335,10 +335,27 @@ pub fn merge_sampled(files: &[PathBuf], options: MergeOptions) -> Result<Sampled
         problems.push(MergeProblem::NoShards);
         return Err(MergeProblems(problems));
     };
-    let plan = match reference_plan(&reference, good.iter().map(|g| g.0), board) {
+    let mut plan = match reference_plan(&reference, good.iter().map(|g| g.0), board) {
         Ok(plan) => plan,
         Err(p) => return Err(MergeProblems(vec![p])),
     };
+    // The plan cut as the files' runs cut it: each entry belongs to one shard, so its file
+    // says how it was cut (a file that says otherwise than the first to name an entry is
+    // refused below, as a piece of another cut).
+    let mut cuts: Vec<u32> = vec![1; plan.entry_count() as usize];
+    let mut named = vec![false; cuts.len()];
+    for (_, j) in good.iter().filter(|(_, j)| PlanKey::of(j) == reference) {
+        for (entry, of) in j.cuts() {
+            if let Some(slot) = cuts.get_mut(entry as usize)
+                && !std::mem::replace(&mut named[entry as usize], true)
+            {
+                *slot = u32::try_from(of).unwrap_or(u32::MAX);
+            }
+        }
+    }
+    drop(named);
+    plan.cut(|_, i, _| u64::from(cuts[i]));
+    drop(cuts);
 
     let mut by_index: BTreeMap<u64, Vec<(&Path, Journal)>> = BTreeMap::new();
     for (path, j) in good {
@@ -364,11 +381,11 @@ pub fn merge_sampled(files: &[PathBuf], options: MergeOptions) -> Result<Sampled
             continue;
         }
         let want = shard.len(&plan);
-        if j.pieces.len() != want {
+        if j.piece_count() != want {
             problems.push(MergeProblem::Incomplete {
                 index: shard.index,
                 path: path.to_path_buf(),
-                have: j.pieces.len(),
+                have: j.piece_count(),
                 want,
             });
             continue;
@@ -405,12 +422,14 @@ pub fn merge_sampled(files: &[PathBuf], options: MergeOptions) -> Result<Sampled
         tagged |= j.tag().is_some();
         if keep > 0 {
             let file: Arc<Path> = Arc::from(*path);
-            for &(id, count, _) in &j.pieces {
+            let map = j.piece_map(&plan).expect("checked against the plan above");
+            for p in map.values() {
                 let file = Some(file.clone());
+                let (id, count) = (p.id, p.count);
                 sample.offer(Claim { id, count, file }, &mut rng);
             }
         }
-        pieces += j.pieces.len() as u64;
+        pieces += j.piece_count() as u64;
         sums.merge(&j.sums);
         seconds += j
             .meta
@@ -460,9 +479,18 @@ fn reference_plan<'a>(
             board_given: board.is_some(),
         });
     }
-    let plan = match board {
-        Some(b) => Plan::constrained(b, Some(key.split_depth)),
-        None => Plan::build(key.n, algorithm, Some(key.split_depth)),
+    // A default kernel plan of a large board refines its largest pieces, which a plan of the
+    // same split depth chosen does not: the default plan first, where it is the files'.
+    let default = match (board, algorithm) {
+        (None, Algorithm::Plain | Algorithm::Symmetry) => Plan::build(key.n, algorithm, None)
+            .ok()
+            .filter(|p| p.hash() == key.plan),
+        _ => None,
+    };
+    let plan = match (default, board) {
+        (Some(plan), _) => Ok(plan),
+        (None, Some(b)) => Plan::constrained(b, Some(key.split_depth)),
+        (None, None) => Plan::build(key.n, algorithm, Some(key.split_depth)),
     }
     .map_err(MergeProblem::ImpossiblePlan)?;
     if constrained && plan.hash() != key.plan {
@@ -555,7 +583,7 @@ mod tests {
         let files = write_shards(dir.path(), 10, 2);
         let plan = Plan::build(10, Algorithm::Symmetry, None).unwrap();
         let mut j = Journal::read(&files[1]).unwrap();
-        let mut pieces = j.piece_map();
+        let mut pieces = j.piece_map(&plan).unwrap();
         let victim = pieces.values_mut().next().unwrap();
         let bound = plan.count_bound(&plan.subproblem(victim.id));
         // A multiple of 8 times the largest weight keeps the Burnside check true.
@@ -576,7 +604,7 @@ mod tests {
         let files = write_shards(dir.path(), 10, 2);
         let plan = Plan::build(10, Algorithm::Symmetry, None).unwrap();
         let mut j = Journal::read(&files[0]).unwrap();
-        let mut pieces = j.piece_map();
+        let mut pieces = j.piece_map(&plan).unwrap();
         let victim = pieces
             .values_mut()
             .find(|p| !plan.subproblem(p.id).work.weight().is_multiple_of(8))

@@ -28,10 +28,15 @@ struct State {
 }
 
 impl<'a> Recorder<'a> {
-    /// A recorder writing `journal` (already holding any resumed pieces) to `path`, at most
-    /// every `interval`.
-    pub fn new(plan: &'a Plan, path: &Path, journal: Journal, interval: Duration) -> Self {
-        let pieces = journal.piece_map();
+    /// A recorder writing `journal` to `path` with `pieces` (the resumed ones) and those
+    /// recorded, at most every `interval`.
+    pub fn new(
+        plan: &'a Plan,
+        path: &Path,
+        journal: Journal,
+        pieces: BTreeMap<u64, Piece>,
+        interval: Duration,
+    ) -> Self {
         Recorder {
             plan,
             path: path.to_path_buf(),

@@ -1,15 +1,14 @@
 //! Shards: one count cut into M independent parts for cluster array jobs. Shard `i` of `M`
-//! owns the plan's lots whose number is `i` modulo `M`: one subproblem each, except that the
-//! slices of a join unit or a kernel search are one lot (up to 2^23 of them) and stay together,
-//! so that one task makes the unit's half-boards once for all of them
-//! ([`crate::plan::Plan::shard_lots`]). Membership depends only on the plan and `M`, never on
-//! the machine or the thread count of the task that runs it.
+//! owns the plan's entries whose number is `i` modulo `M`, with all the slices a run cuts each
+//! into, so that one task makes a join unit's half-boards once for all of them
+//! ([`crate::plan::Plan::shard_entries`]). Membership depends only on the plan and `M`, never
+//! on the machine, the thread count or the slice time of the task that runs it.
 
 pub use crate::shard::Shard;
 
 use crate::plan::Plan;
 
-/// What a shard owns of a plan (the plan decides it, [`Plan::shard_lots`]).
+/// What a shard owns of a plan (the plan decides it, [`Plan::shard_entries`]).
 impl Shard {
     /// Whether subproblem `id` of `plan` belongs to this shard.
     pub fn owns(&self, plan: &Plan, id: u64) -> bool {

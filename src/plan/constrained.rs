@@ -1,6 +1,5 @@
-//! The plan of a constrained board: every placement of its first free rows is a subproblem.
-//! A default plan of a queens board cuts a search that could take more than the slice time
-//! into slices, as the kernel plans do (`crate::engine::slicing`).
+//! The plan of a constrained board: every placement of its first free rows is a subproblem
+//! (a run may cut a long queens search into slices, as it does the kernel's).
 //!
 //! The split depth counts free rows (rows without a pre-placed piece); the pre-placed rows
 //! among and before them are forced and cost nothing. A rook board whose whole count goes to
@@ -9,7 +8,7 @@
 //! blocks among the run's threads instead).
 
 use super::PlanError;
-use super::{MAX_SPLIT_DEPTH, MAX_SUBPROBLEMS, Subproblem, Work, prefix, target_subproblems};
+use super::{MAX_SPLIT_DEPTH, MAX_SUBPROBLEMS, Subproblem, Work, target_subproblems};
 use crate::constraint::{self, Board, PieceKind, Route};
 use crate::engine::Slice;
 use crate::engine::kernel::Start;
@@ -39,25 +38,14 @@ pub(super) fn subproblems(
         depth,
         limit: MAX_SUBPROBLEMS,
     })?;
-    let queens = board.piece() == PieceKind::Queen;
     let subproblems = starts
         .into_iter()
-        .map(|start| {
-            // A default plan of a queens board cuts its long searches into slices; a chosen
-            // split depth keeps its pieces as they are.
-            let of = if queens && split_depth.is_none() {
-                prefix::slices(CONSTRAINED_RATE * search_size(&allowed, &start))
-            } else {
-                1
-            };
-            Subproblem {
-                id: 0,
-                estimate: estimate(&allowed, &start),
-                work: Work::Constrained {
-                    start,
-                    slice: Slice { index: 0, of },
-                },
-            }
+        .map(|start| Subproblem {
+            id: 0,
+            work: Work::Constrained {
+                start,
+                slice: Slice::WHOLE,
+            },
         })
         .collect();
     Ok((depth, subproblems))
@@ -140,35 +128,4 @@ fn prefixes(board: &Board, allowed: &[u64], depth: usize) -> Option<Vec<Start>> 
         }
     }
     Some(out)
-}
-
-/// How much slower a constrained queens search runs than the kernel, per unit of the
-/// kernel's size estimate ([`search_size`]): it has no bulk bottom levels and reads a mask a
-/// row: measured 0.8 to 2.3 times the kernel's slowest rate on boards of n = 18 to 23 with two
-/// blocked squares (`results/large-n.md`).
-const CONSTRAINED_RATE: f64 = 3.0;
-
-/// The size of the queens search below `start` in the kernel's measure
-/// ([`prefix::estimate`]): the product of the free squares each row would have if only the
-/// queens already placed counted, to the power [`prefix::SHRINK`].
-fn search_size(allowed: &[u64], start: &Start) -> f64 {
-    let (mut diag, mut anti) = (start.diag, start.anti);
-    let mut log = 0.0f64;
-    for &row in &allowed[start.level..] {
-        let free = row & !(start.cols | diag | anti);
-        log += f64::from(free.count_ones().max(1)).ln();
-        diag <<= 1;
-        anti >>= 1;
-    }
-    (prefix::SHRINK * log).exp()
-}
-
-/// A rough size: the product of the free squares left in each row (columns only).
-fn estimate(allowed: &[u64], start: &Start) -> f64 {
-    allowed[start.level..]
-        .iter()
-        .map(|&m| f64::from((m & !start.cols).count_ones().max(1)).ln())
-        .sum::<f64>()
-        .min(600.0)
-        .exp()
 }

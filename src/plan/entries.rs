@@ -1,11 +1,10 @@
 //! The entries of a plan, held compactly: a join plan has one entry per unit, ten million at
 //! n = 28, and a [`Subproblem`] takes 80 bytes (its largest kind holds a kernel state), which
 //! made the plan alone a gigabyte in every process of a cluster. A join unit's entry needs
-//! only its row set, middle queens, span, slice count, weight and id; its estimate is a
-//! function of the unit ([`super::join::estimate`]). So the leading run of join entries is
-//! kept in 24 bytes each, and any other entry as it is.
+//! only its row set, middle queens, span, slice count (the run's cut), weight and id. So the
+//! leading run of join entries is kept in 24 bytes each, and any other entry as it is.
 
-use super::{Subproblem, Work, join};
+use super::{Subproblem, Work};
 use crate::engine::Slice;
 use crate::engine::join::{Middle, Unit};
 
@@ -37,8 +36,6 @@ fn grow_gently<T>(v: &mut Vec<T>) {
 /// A plan's entries in id order: the first ones compact, the others as they are.
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Entries {
-    /// The board size, which the join entries' estimates depend on.
-    n: usize,
     /// Entries `0..joins.len()`.
     joins: Vec<JoinEntry>,
     /// The entries after them.
@@ -46,17 +43,15 @@ pub(super) struct Entries {
 }
 
 impl Entries {
-    /// No entries yet, for a plan of an n×n board.
-    pub(super) fn new(n: usize) -> Entries {
+    /// No entries yet.
+    pub(super) fn new() -> Entries {
         Entries {
-            n,
             joins: Vec::new(),
             rest: Vec::new(),
         }
     }
 
-    /// Appends `s`: compactly if it is a whole join unit that follows compact entries only
-    /// and its estimate is the one the unit implies.
+    /// Appends `s`: compactly if it is a join unit that follows compact entries only.
     pub(super) fn push(&mut self, s: Subproblem) {
         if self.rest.is_empty()
             && let Some(e) = self.compact(&s)
@@ -87,8 +82,7 @@ impl Entries {
             return None;
         };
         let slices = u32::try_from(unit.slice.of).ok()?;
-        if unit.slice.index != 0 || s.estimate.to_bits() != join::estimate(self.n, &unit).to_bits()
-        {
+        if unit.slice.index != 0 {
             return None;
         }
         let middle = unit
@@ -138,7 +132,6 @@ impl Entries {
                 unit,
                 weight: e.weight,
             },
-            estimate: join::estimate(self.n, &unit),
         }
     }
 
@@ -179,21 +172,26 @@ impl Entries {
         next
     }
 
+    /// Sets the slice count of every entry to `slices(index, entry)` (at least 1; as many as a
+    /// compact entry holds, 2^32 - 1, at most); a quarter-turn search stays whole.
+    pub(super) fn set_slices(&mut self, mut slices: impl FnMut(usize, &Subproblem) -> u64) {
+        for i in 0..self.joins.len() {
+            let of = slices(i, &self.get(i)).clamp(1, u64::from(u32::MAX));
+            self.joins[i].slices = of as u32;
+        }
+        let first = self.joins.len();
+        for (i, s) in self.rest.iter_mut().enumerate() {
+            let of = slices(first + i, s).max(1);
+            if let Some(slice) = s.slice_mut() {
+                *slice = crate::engine::Slice { index: 0, of };
+            }
+        }
+    }
+
     /// Bytes held.
     pub(super) fn bytes(&self) -> usize {
         self.joins.capacity() * std::mem::size_of::<JoinEntry>()
             + self.rest.capacity() * std::mem::size_of::<Subproblem>()
-    }
-
-    /// The entries with `change` applied to each, made again.
-    #[cfg(test)]
-    pub(super) fn map(&self, mut change: impl FnMut(&mut Subproblem)) -> Entries {
-        let mut out = Entries::new(self.n);
-        for mut s in self.iter() {
-            change(&mut s);
-            out.push(s);
-        }
-        out
     }
 }
 
@@ -222,7 +220,7 @@ mod tests {
                     .all(|s| matches!(s.work, Work::HalfTurn { .. } | Work::QuarterTurn { .. }))
             );
             assert_eq!(e.rest.len(), 2 * n, "n = {n}");
-            let mut again = Entries::new(n);
+            let mut again = Entries::new();
             let mut next = 0;
             for (i, s) in e.iter().enumerate() {
                 assert_eq!(s.id, next);
@@ -241,8 +239,10 @@ mod tests {
         let plan = Plan::build(16, Algorithm::Join, None).unwrap();
         let first = plan.entries.get(0);
         let mut odd = first;
-        odd.estimate *= 2.0;
-        let mut e = Entries::new(16);
+        if let Work::Join { unit, .. } = &mut odd.work {
+            unit.slice.index = 1;
+        }
+        let mut e = Entries::new();
         e.push(first);
         e.push(odd);
         // After an entry kept whole, every entry is kept whole, to stay in order.

@@ -16,10 +16,9 @@
 //!   ([`crate::constraint`]), which the plan carries (and fingerprints).
 //!
 //! Both symmetric plans end with the searches for rotation-invariant solutions that give the
-//! unique count (Burnside's lemma, [`crate::symmetry`]; `invariants.rs`). Which lots of the
+//! unique count (Burnside's lemma, [`crate::symmetry`]; `invariants.rs`). Which entries of the
 //! plan a shard owns is `shards.rs`.
 
-mod class;
 pub mod constellation;
 mod constrained;
 mod entries;
@@ -40,9 +39,7 @@ use crate::engine::join::{MAX_JOIN_N, Unit};
 use crate::engine::kernel::{Frame, Start};
 use entries::Entries;
 
-pub use class::Class;
 pub use error::PlanError;
-pub use shards::LOT_SLICES;
 pub use size::{build_bytes, fixed_build_bytes};
 
 #[cfg(test)]
@@ -250,8 +247,6 @@ pub struct Subproblem {
     pub id: u64,
     /// What to compute.
     pub work: Work,
-    /// Rough relative size, for ordering work and estimating the time left.
-    pub estimate: f64,
 }
 
 impl Subproblem {
@@ -263,7 +258,7 @@ impl Subproblem {
     }
 
     /// [`Subproblem::slice`], to change.
-    fn slice_mut(&mut self) -> Option<&mut Slice> {
+    pub(super) fn slice_mut(&mut self) -> Option<&mut Slice> {
         match &mut self.work {
             Work::Join {
                 unit: Unit { slice, .. },
@@ -308,11 +303,6 @@ pub struct Plan {
     entries: Entries,
     /// The number of subproblems.
     pieces: u64,
-    /// The number of the first lot of each entry (`shards.rs`); empty where every entry is
-    /// one lot (no entry passes [`LOT_SLICES`]).
-    lot_starts: Vec<u64>,
-    /// The number of lots.
-    lots: u64,
     /// The board of a constrained plan.
     pub board: Option<Board>,
     /// Fingerprint of everything above.
@@ -322,10 +312,14 @@ pub struct Plan {
 /// The most subproblems a plan may have (each takes about 100 bytes while the plan is made):
 /// four times what the default plans aim for at most.
 pub const MAX_SUBPROBLEMS: usize = 1 << 22;
-/// How long a slice of a long subproblem may take, about, in seconds of one core of the
-/// reference machine (`results/large-n.md`): well under a minute, so that a stopped or killed
-/// run loses little and the progress moves.
-const SLICE_SECONDS: f64 = 15.0;
+
+/// The version of the plans' identity and of the files that name them. Version 2 (this one):
+/// a plan is fixed by the board alone, and how finely a run cuts its entries into slices is
+/// recorded in the files, not in the plan's hash. Version 1 put each entry's slice count in
+/// the hash; where it cut no entry, its hashes and ids are this version's, and its files are
+/// read (`persist::journal`). Raise it with any change to [`Plan::hash`] of any board, and
+/// update the pinned hashes (`tests/data/plan-hashes.txt`) in the same commit.
+pub const FORMAT_VERSION: u32 = 2;
 
 /// The deepest split a plan accepts.
 pub const MAX_SPLIT_DEPTH: usize = 8;
@@ -351,7 +345,7 @@ impl Plan {
         split_depth: Option<usize>,
     ) -> Result<Plan, PlanError> {
         board::validate(n)?;
-        let mut entries = Entries::new(n);
+        let mut entries = Entries::new();
         let (depth, frames, families) = match algorithm {
             Algorithm::Constrained => return Err(PlanError::BoardNeeded),
             Algorithm::Join => {
@@ -372,23 +366,14 @@ impl Plan {
                         start,
                         weight,
                     } = root;
-                    let estimate = prefix::estimate(&frames[frame as usize], &start);
-                    // A default plan cuts its long searches into slices; a plan of a
-                    // chosen split depth keeps its pieces as they are.
-                    let of = if split_depth.is_none() {
-                        prefix::slices(estimate)
-                    } else {
-                        1
-                    };
                     Subproblem {
                         id: 0,
                         work: Work::Complete {
                             frame,
                             start,
                             weight,
-                            slice: Slice { index: 0, of },
+                            slice: Slice::WHOLE,
                         },
-                        estimate,
                     }
                 }));
                 (depth, frames, families)
@@ -406,8 +391,6 @@ impl Plan {
             families,
             entries,
             pieces: 0,
-            lot_starts: Vec::new(),
-            lots: 0,
             board: None,
             hash: 0,
         };
@@ -422,7 +405,7 @@ impl Plan {
     pub fn constrained(board: &Board, split_depth: Option<usize>) -> Result<Plan, PlanError> {
         board.check_count_fits()?;
         let (depth, subproblems) = constrained::subproblems(board, split_depth)?;
-        let mut entries = Entries::new(board.n());
+        let mut entries = Entries::new();
         entries.extend(subproblems);
         let mut plan = Plan {
             n: board.n(),
@@ -432,8 +415,6 @@ impl Plan {
             families: Vec::new(),
             entries,
             pieces: 0,
-            lot_starts: Vec::new(),
-            lots: 0,
             board: Some(board.clone()),
             hash: 0,
         };
@@ -450,11 +431,48 @@ impl Plan {
         }
     }
 
-    /// Gives each entry the id of its first subproblem, counts the subproblems and numbers
-    /// the lots.
+    /// Gives each entry the id of its first subproblem and counts the subproblems.
     fn number_entries(&mut self) {
         self.pieces = self.entries.number(slices_of);
-        self.number_lots();
+    }
+
+    /// Cuts each entry into `slices(index, entry)` slices (at least 1; a quarter-turn search
+    /// is never cut) and numbers the subproblems again: what a run does before it counts, so
+    /// that a long search or join unit is counted, saved and shown in shares of seconds. The
+    /// plan's identity ([`Plan::hash`], its entries, which shard owns which) does not change:
+    /// only the ids of the subproblems, which are the run's own (files name a subproblem by
+    /// its entry and slice, `persist::journal`).
+    ///
+    /// `slices` is given the plan without its entries (its board, frames and families), the
+    /// entry's index and the entry.
+    pub fn cut(&mut self, mut slices: impl FnMut(&Plan, usize, &Subproblem) -> u64) {
+        let mut entries = std::mem::replace(&mut self.entries, Entries::new());
+        entries.set_slices(|i, s| slices(self, i, s));
+        self.entries = entries;
+        self.number_entries();
+    }
+
+    /// The number of entries (join units, kernel searches, constrained searches, the
+    /// searches of the unique count): what the plan's identity is made of, and what shards
+    /// own.
+    pub fn entry_count(&self) -> u64 {
+        self.entries.len() as u64
+    }
+
+    /// The id of the first subproblem of entry `entry` (below [`Plan::entry_count`]).
+    pub fn first_id(&self, entry: u64) -> u64 {
+        self.entries.id(entry as usize)
+    }
+
+    /// The number of slices entry `entry` is cut into ([`Plan::cut`]; 1 if it is whole).
+    pub fn slices_of_entry(&self, entry: u64) -> u64 {
+        slices_of(&self.entries.get(entry as usize))
+    }
+
+    /// The entry subproblem `id` belongs to, and which of its slices it is.
+    pub fn entry_and_slice(&self, id: u64) -> (u64, u64) {
+        let entry = self.entry_of(id);
+        (entry as u64, id - self.entries.id(entry))
     }
 
     /// The number of subproblems; their ids are `0..len`.
@@ -469,9 +487,7 @@ impl Plan {
 
     /// Bytes the plan holds (its listed entries and frames), about.
     pub fn bytes(&self) -> u64 {
-        (self.entries.bytes()
-            + self.lot_starts.capacity() * std::mem::size_of::<u64>()
-            + self.frames.capacity() * std::mem::size_of::<Frame>()) as u64
+        (self.entries.bytes() + self.frames.capacity() * std::mem::size_of::<Frame>()) as u64
     }
 
     /// The subproblem with id `id` (below [`Plan::len`]).
@@ -489,7 +505,7 @@ impl Plan {
     }
 
     /// The index of the entry subproblem `id` belongs to.
-    pub(super) fn entry_of(&self, id: u64) -> usize {
+    pub(crate) fn entry_of(&self, id: u64) -> usize {
         self.entries.last_at_or_before(id)
     }
 
@@ -517,12 +533,28 @@ impl Plan {
         })
     }
 
+    /// The entry and slice of each of `ids` (each below [`Plan::len`]), as
+    /// [`Plan::entry_and_slice`] gives them: where the ids increase, found by walking the
+    /// entries once.
+    pub fn locate<'a>(
+        &'a self,
+        ids: impl Iterator<Item = u64> + 'a,
+    ) -> impl Iterator<Item = (u64, u64)> + 'a {
+        let mut entry = 0;
+        ids.map(move |id| {
+            if self.entries.id(entry) > id {
+                entry = self.entry_of(id);
+            }
+            while entry + 1 < self.entries.len() && self.entries.id(entry + 1) <= id {
+                entry += 1;
+            }
+            (entry as u64, id - self.entries.id(entry))
+        })
+    }
+
     /// Subproblem `id` of entry number `entry`.
     pub(super) fn subproblem_of_entry(&self, entry: usize, id: u64) -> Subproblem {
-        let mut s = self.entries.get(entry);
-        if let Some(slice) = s.slice() {
-            s.estimate /= slice.of as f64;
-        }
+        let s = self.entries.get(entry);
         s.slice_after(id - s.id)
     }
 
@@ -567,6 +599,11 @@ impl Plan {
         self.algorithm.has_unique()
     }
 
+    /// The plan's identity as a number: the board, the algorithm, the split depth, the frames
+    /// and every entry with its weight, integers only. How a run cuts the entries into slices
+    /// is not part of it. For a plan none of whose entries format version 1 cut, this is the
+    /// hash version 1 wrote (it wrote a slice count only where an entry was cut), so that
+    /// those files are read as they are.
     fn fingerprint(&self) -> u64 {
         let mut h = crate::hash::Fnv::new();
         h.write_str("nqueens-plan-1");
@@ -586,14 +623,14 @@ impl Plan {
             }
         }
         h.write_u64(self.entries.len() as u64);
-        for s in self.entries.iter() {
-            h.write_u64(s.id);
+        for (index, s) in self.entries.iter().enumerate() {
+            h.write_u64(index as u64);
             match s.work {
                 Work::Complete {
                     frame,
                     start,
                     weight,
-                    slice,
+                    slice: _,
                 } => {
                     h.write_u64(u64::from(frame));
                     h.write_u64(start.level as u64);
@@ -601,24 +638,21 @@ impl Plan {
                     h.write_u64(start.diag);
                     h.write_u64(start.anti);
                     h.write_u64(u64::from(weight));
-                    slice_fingerprint(&mut h, slice);
                 }
-                Work::HalfTurn { first, slice } => {
+                Work::HalfTurn { first, slice: _ } => {
                     h.write_u64(1);
                     h.write_u64(u64::from(first));
-                    slice_fingerprint(&mut h, slice);
                 }
                 Work::QuarterTurn { first } => {
                     h.write_u64(2);
                     h.write_u64(u64::from(first));
                 }
-                Work::Constrained { start, slice } => {
+                Work::Constrained { start, slice: _ } => {
                     h.write_u64(4);
                     h.write_u64(start.level as u64);
                     h.write_u64(start.cols);
                     h.write_u64(start.diag);
                     h.write_u64(start.anti);
-                    slice_fingerprint(&mut h, slice);
                 }
                 Work::Join { unit, weight } => {
                     h.write_u64(3);
@@ -630,24 +664,10 @@ impl Plan {
                     h.write_u64(m);
                     h.write_u64(k);
                     h.write_u64(u64::from(weight));
-                    // Plans of whole units keep the fingerprint they had before slices.
-                    if unit.slice.of > 1 {
-                        h.write_u64(unit.slice.of);
-                    }
                 }
             }
         }
         h.finish()
-    }
-}
-
-/// Adds a search's slice count to a plan's fingerprint, where it is cut: plans of whole
-/// searches keep the fingerprint they had before slices. (A join unit's count is written
-/// untagged, as it was first.)
-fn slice_fingerprint(h: &mut crate::hash::Fnv, slice: Slice) {
-    if slice.of > 1 {
-        h.write_u64(5);
-        h.write_u64(slice.of);
     }
 }
 
@@ -664,19 +684,13 @@ impl Plan {
     /// The same plan with every join unit, kernel search or constrained search cut into
     /// `slices` (for tests at small n); the half-turn searches are left as they are.
     pub(crate) fn sliced(mut self, slices: u64) -> Plan {
-        self.entries = self.entries.map(|s| {
+        self.cut(|_, _, s| {
             if matches!(s.work, Work::HalfTurn { .. } | Work::QuarterTurn { .. }) {
-                return;
-            }
-            if let Some(slice) = s.slice_mut() {
-                *slice = Slice {
-                    index: 0,
-                    of: slices,
-                };
+                1
+            } else {
+                slices
             }
         });
-        self.number_entries();
-        self.hash = self.fingerprint();
         self
     }
 }

@@ -7,7 +7,7 @@
 //! in its left half, also counted twice.
 
 use super::PlanError;
-use super::{Family, MAX_SPLIT_DEPTH, MAX_SUBPROBLEMS, SLICE_SECONDS, target_subproblems};
+use super::{Family, MAX_SPLIT_DEPTH, MAX_SUBPROBLEMS, target_subproblems};
 use crate::board;
 use crate::engine::kernel::{Frame, Start};
 
@@ -118,21 +118,21 @@ pub(super) fn split(
 const REFINED_FROM: usize = 20;
 
 /// How many times the mean share of the work a piece of a refined plan may hold.
-const LARGEST_SHARE: f64 = 8.0;
+const LARGEST_SHARE: u128 = 8;
 
-/// Splits the pieces whose estimate is above [`LARGEST_SHARE`] times `1 / target` of the
+/// Splits the pieces whose [`size`] is above [`LARGEST_SHARE`] times `1 / target` of the
 /// whole, a row at a time, until none is (or a piece has no row left, or the plan would grow
 /// past [`MAX_SUBPROBLEMS`]). The estimates of a uniform split are very uneven (at n = 24 the
 /// largest 1% of the pieces hold nine tenths of the work), so without this the largest pieces
 /// take hours while most take milliseconds: a run could not stop or show progress in time.
 /// Children replace their parent in place, so the order of the plan stays deterministic.
 fn refine(frames: &[Frame], pieces: Vec<Root>, target: usize) -> Vec<Root> {
-    let sized = |r: Root| (r, estimate(&frames[r.frame as usize], &r.start));
-    let mut pieces: Vec<(Root, f64)> = pieces.into_iter().map(sized).collect();
-    let total: f64 = pieces.iter().map(|p| p.1).sum();
-    let limit = LARGEST_SHARE * total / target as f64;
+    let sized = |r: Root| (r, size(&frames[r.frame as usize], &r.start));
+    let mut pieces: Vec<(Root, u128)> = pieces.into_iter().map(sized).collect();
+    let total: u128 = pieces.iter().map(|p| p.1).fold(0, u128::saturating_add);
+    let limit = LARGEST_SHARE.saturating_mul(total) / target as u128;
     let splittable =
-        |(r, size): &(Root, f64)| *size > limit && r.start.level < frames[r.frame as usize].depth;
+        |(r, size): &(Root, u128)| *size > limit && r.start.level < frames[r.frame as usize].depth;
     loop {
         let growth: usize = pieces
             .iter()
@@ -243,39 +243,42 @@ pub(crate) fn bits(mut m: u64) -> impl Iterator<Item = usize> {
     })
 }
 
-/// How much of the product of free squares a search really visits, as a power: the later
-/// levels are emptier than the queens already placed make them. Chosen by comparing the time
-/// left announced during runs with the time they took (`results/eta-checks.md`).
-pub(super) const SHRINK: f64 = 0.55;
-
-/// A rough size of the search below `start`: the product of the free squares each remaining
-/// level would have if only the queens already placed counted, to the power [`SHRINK`], which
-/// tracks the measured times well enough to order work and to weight a time estimate.
-pub(super) fn estimate(frame: &Frame, start: &Start) -> f64 {
-    let mut log = 0.0f64;
+/// The size of the search below `start` that [`refine`] compares, in integers alone (the
+/// plan's identity must not depend on a floating-point library): the product of the free
+/// squares each remaining level would have if only the queens already placed counted, to the
+/// power 11/20. Logarithms are taken in 1/65536ths of a bit ([`log2_fixed`]) and the power of
+/// two back is interpolated linearly between whole bits: a rough size, but the same on every
+/// machine. (The power damps the product towards the searches' measured times,
+/// `results/eta-checks.md`; it is part of the plan's format now and never retuned.)
+pub(super) fn size(frame: &Frame, start: &Start) -> u128 {
+    let mut log: u64 = 0;
     let (mut diag, mut anti) = (start.diag, start.anti);
     for l in start.level..frame.depth {
         let free = frame.mask & !(start.cols | diag | anti | frame.fixed[l]);
-        log += f64::from(free.count_ones().max(1)).ln();
+        log += log2_fixed(free.count_ones().max(1));
         diag <<= frame.step[l].min(63);
         anti >>= frame.step[l].min(63);
     }
-    (SHRINK * log).exp()
+    let damped = log * 11 / 20;
+    let (whole, fraction) = (damped >> 16, damped & 0xffff);
+    u128::from((1u64 << 16) + fraction) << whole.min(100)
 }
 
-/// Seconds of one core of the reference machine per unit of [`estimate`], at most: pieces of
-/// n = 18 to 23 took 0.5 to 1.2 × 10^-10 s per unit, a few far less (`results/large-n.md`).
-pub(super) const SECONDS_PER_ESTIMATE: f64 = 1.2e-10;
-
-/// How many slices a search of estimate `estimate` is cut into
-/// ([`crate::engine::kernel::complete_slice_until`]): one where it takes seconds (every piece
-/// up to n = 22); past that, enough that each slice stays within [`SLICE_SECONDS`] (up to some
-/// 2 × 10^10 for the largest searches of n = 32, which a shard owns in lots,
-/// [`super::LOT_SLICES`]).
-pub(super) fn slices(estimate: f64) -> u64 {
-    (estimate * SECONDS_PER_ESTIMATE / SLICE_SECONDS)
-        .ceil()
-        .clamp(1.0, u64::MAX as f64) as u64
+/// `log2(k)` in 1/65536ths, rounded down, for `k >= 1`, by the digit-by-digit method (the
+/// mantissa squared in fixed point, a bit of the logarithm for each doubling past 2).
+pub(super) fn log2_fixed(k: u32) -> u64 {
+    let whole = 31 - k.max(1).leading_zeros();
+    // The mantissa in [1, 2), with 30 bits after the point.
+    let mut x: u64 = (u64::from(k) << 30) >> whole;
+    let mut log = u64::from(whole) << 16;
+    for bit in (0..16).rev() {
+        x = (x * x) >> 30;
+        if x >= 2 << 30 {
+            x >>= 1;
+            log |= 1 << bit;
+        }
+    }
+    log
 }
 
 #[cfg(test)]
@@ -312,11 +315,11 @@ mod tests {
         let (_, uniform) = split(&frames, roots, 1, Some(2), 12).unwrap();
         let refined = refine(&frames, uniform.clone(), 1024);
         assert!(refined.len() > uniform.len());
-        let size = |r: &Root| estimate(&frames[r.frame as usize], &r.start);
-        let total: f64 = uniform.iter().map(size).sum();
-        let largest = refined.iter().map(size).fold(0.0, f64::max);
+        let size = |r: &Root| size(&frames[r.frame as usize], &r.start);
+        let total: u128 = uniform.iter().map(size).sum();
+        let largest = refined.iter().map(size).max().unwrap();
         assert!(
-            largest <= LARGEST_SHARE * total / 1024.0,
+            largest <= LARGEST_SHARE * total / 1024,
             "{largest} of {total}"
         );
         // The same boards are covered: the counts of the two plans agree.
@@ -331,6 +334,17 @@ mod tests {
         };
         assert_eq!(count(&refined), count(&uniform));
         assert_eq!(count(&refined), 14200);
+    }
+
+    #[test]
+    fn fixed_point_logarithms_are_within_a_step_of_the_true_ones() {
+        for k in 1..=64u32 {
+            let exact = f64::from(k).log2() * 65536.0;
+            let fixed = log2_fixed(k) as f64;
+            assert!(fixed <= exact + 1e-6 && exact - fixed < 2.0, "k = {k}");
+        }
+        assert_eq!(log2_fixed(1), 0);
+        assert_eq!(log2_fixed(32), 5 << 16);
     }
 
     #[test]

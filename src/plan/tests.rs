@@ -121,29 +121,29 @@ fn every_default_plan_up_to_the_largest_board_can_be_made() {
 }
 
 #[test]
-fn a_default_kernel_plan_cuts_only_long_searches_into_slices() {
-    let slices = |p: &Plan| -> Vec<u64> { p.entries.iter().map(|e| slices_of(&e)).collect() };
-    // Up to n = 22 every search takes seconds: no slices, the plan is as it was.
-    for alg in [Algorithm::Plain, Algorithm::Symmetry] {
-        let p = Plan::build(20, alg, None).unwrap();
-        assert!(slices(&p).iter().all(|&k| k == 1), "{alg}");
-    }
-    // At n = 25 the largest searches take hours: each slice stays within the slice time,
-    // and the slices of an entry are numbered one after another.
+fn a_built_plan_is_whole_and_a_cut_keeps_its_identity() {
+    // A plan is built whole: how a run cuts it is the run's (`run::cost`).
     let p = Plan::build(25, Algorithm::Symmetry, None).unwrap();
-    let k = slices(&p);
-    assert!(k.iter().any(|&k| k > 100), "{:?}", k.iter().max());
-    assert_eq!(p.len() as u64, k.iter().sum::<u64>());
-    for e in p.entries.iter() {
-        let slice = p.subproblem(e.id + slices_of(&e) - 1);
-        assert!(slice.estimate * prefix::SECONDS_PER_ESTIMATE <= SLICE_SECONDS);
-        if let Work::Complete { slice, .. } = slice.work {
-            assert_eq!(slice.index + 1, slice.of);
+    assert!(p.entries.iter().all(|e| slices_of(&e) == 1));
+    assert_eq!(p.len() as u64, p.entry_count());
+    let mut cut = p.clone();
+    cut.cut(|_, i, _| 1 + (i as u64 % 5));
+    assert_eq!(cut.hash(), p.hash());
+    assert_eq!(cut.entry_count(), p.entry_count());
+    assert!(cut.len() > p.len());
+    // The slices of an entry are numbered one after another, and located back.
+    for entry in [0, 1, 7, 8] {
+        let first = cut.first_id(entry);
+        let of = cut.slices_of_entry(entry);
+        assert_eq!(of, 1 + entry % 5);
+        for index in 0..of {
+            assert_eq!(cut.entry_and_slice(first + index), (entry, index));
         }
     }
-    // A chosen split depth keeps its pieces whole.
-    let p = Plan::build(25, Algorithm::Symmetry, Some(2)).unwrap();
-    assert!(slices(&p).iter().all(|&k| k == 1));
+    let ids: Vec<u64> = (0..cut.len() as u64).step_by(97).collect();
+    let located: Vec<(u64, u64)> = cut.locate(ids.iter().copied()).collect();
+    let one_by_one: Vec<(u64, u64)> = ids.iter().map(|&id| cut.entry_and_slice(id)).collect();
+    assert_eq!(located, one_by_one);
 }
 
 #[test]
@@ -174,7 +174,8 @@ fn a_sliced_plan_lists_every_slice_of_every_unit_once() {
             .filter(|s| matches!(s.work, Work::Join { .. }))
             .count();
         assert_eq!(plan.len(), whole.len() + 2 * units);
-        assert_ne!(plan.hash, whole.hash);
+        // A cut is the run's: the plan's identity stays.
+        assert_eq!(plan.hash, whole.hash);
         let mut seen = std::collections::HashSet::new();
         for (i, s) in plan.subproblems().enumerate() {
             assert_eq!(s.id, i as u64);

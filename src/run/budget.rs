@@ -1,5 +1,5 @@
 //! The memory check of a run: what its engines, its plan and its pieces' bookkeeping need
-//! against the bytes it may use, which layout the join takes, and, where it does not fit,
+//! against the bytes it may use, and, where it does not fit,
 //! the advice (fewer threads, more shards, another algorithm) that the refusal carries.
 
 use crate::engine::join::{self, Layout};
@@ -30,15 +30,10 @@ pub(super) fn bookkeeping(plan: &Plan, pieces: usize) -> u64 {
         .saturating_add((pieces as u64).saturating_mul(BYTES_PER_PIECE))
 }
 
-/// Checks a count of `plan` against its [`Budget`] and picks the join's layout: the whole
-/// lists for the boards where they are the faster layout, while they fit; else the
-/// memory-bounded one. A refusal advises fewer threads, or more shards where the plan's
-/// bookkeeping is what does not fit.
-pub(super) fn fit_budget(
-    plan: &Plan,
-    budget: Budget,
-    fixed: Option<Layout>,
-) -> Result<Layout, Error> {
+/// Checks a count of `plan` against its [`Budget`]: the join's memory-bounded layout (its
+/// threads' buffers), the plan and the bookkeeping of the pieces. A refusal advises fewer
+/// threads, or more shards where the plan's bookkeeping is what does not fit.
+pub(super) fn fit_budget(plan: &Plan, budget: Budget) -> Result<(), Error> {
     let Budget {
         threads,
         pieces,
@@ -63,54 +58,25 @@ pub(super) fn fit_budget(
                     Err(largest) => MemoryAdvice::OneThreadNeeds(Bytes(needs(largest))),
                 },
             }),
-            _ => Ok(Layout::Lists),
+            _ => Ok(()),
         };
     }
-    // The lists where they are the faster layout (or asked for), while they fit.
-    let listed = match fixed {
-        Some(Layout::Lists) => n <= join::MAX_LISTED_N,
-        Some(Layout::Bounded) => false,
-        None => n <= join::LISTS_BY_DEFAULT_UNTIL,
+    // The threads' buffers and the bookkeeping of the pieces of this run.
+    let needs_for = |t: usize, pieces: usize| {
+        join::memory_needed(n, t, Layout::Bounded).saturating_add(bookkeeping(plan, pieces))
     };
-    // The plan itself and the bookkeeping of the pieces of this run.
-    let needs_for = |t: usize, layout: Layout, pieces: usize| {
-        join::memory_needed(n, t, layout).saturating_add(bookkeeping(plan, pieces))
-    };
-    let needs = |t: usize, layout: Layout| needs_for(t, layout, pieces);
     let Some(available) = available else {
-        return Ok(if listed {
-            Layout::Lists
-        } else {
-            Layout::Bounded
-        });
+        return Ok(());
     };
-    if listed && (needs(threads, Layout::Lists) <= available || fixed == Some(Layout::Lists)) {
-        // A fixed list layout is refused below only if it does not fit.
-        let needed = needs(threads, Layout::Lists);
-        if needed <= available {
-            return Ok(Layout::Lists);
-        }
-        return Err(Error::Memory {
-            n,
-            algorithm: plan.algorithm,
-            threads,
-            needed: Bytes(needed),
-            available: Bytes(available),
-            advice: MemoryAdvice::OtherAlgorithm,
-        });
-    }
-    let needed = needs(threads, Layout::Bounded);
+    let needed = needs_for(threads, pieces);
     if needed <= available {
-        return Ok(Layout::Bounded);
+        return Ok(());
     }
     let fits = (1..threads)
         .rev()
-        .find(|&t| needs(t, Layout::Bounded) <= available);
+        .find(|&t| needs_for(t, pieces) <= available);
     // Where one thread's buffers fit but the bookkeeping does not, more shards do.
-    let more_shards = more_shards(plan, shard, |p| {
-        needs_for(threads, Layout::Bounded, p) <= available
-    })
-    .ok();
+    let more_shards = more_shards(plan, shard, |p| needs_for(threads, p) <= available).ok();
     Err(Error::Memory {
         n,
         algorithm: plan.algorithm,
@@ -126,7 +92,7 @@ pub(super) fn fit_budget(
                 if n > join::MAX_LISTED_N
                     && let Some((t, s)) = fewer_threads_in_shards(
                         threads,
-                        |t, p| needs_for(t, Layout::Bounded, p) <= available,
+                        |t, p| needs_for(t, p) <= available,
                         |fits| self::more_shards(plan, shard, fits).ok(),
                     ) =>
             {
@@ -137,7 +103,7 @@ pub(super) fn fit_budget(
             }
             // Past the listed boards the kernel's algorithms would take years.
             (None, None) if n > join::MAX_LISTED_N => {
-                MemoryAdvice::OneThreadNeeds(Bytes(needs_for(1, Layout::Bounded, 0)))
+                MemoryAdvice::OneThreadNeeds(Bytes(needs_for(1, 0)))
             }
             (None, None) => MemoryAdvice::OtherAlgorithm,
         },
@@ -157,28 +123,19 @@ fn fewer_threads_in_shards(
 
 /// The smallest power of two `s` such that cutting `shard` of `plan` (the whole plan for
 /// [`Shard::WHOLE`]) into `s` (shards `index + count × j` of `count × s`) leaves no part
-/// whose pieces' bookkeeping does not `fit`. A part owns whole lots of the plan
-/// ([`Plan::shard_lots`]), so the largest part is found lot by lot, not as an average; past
-/// [`EXACT_LOTS`] lots (boards from n = 31 on), by the bound that a part of `k` lots holds at
-/// most `k` full lots. If no cut will do, the pieces of the largest lot, which no cut divides.
+/// whose pieces' bookkeeping does not `fit`. A part owns whole entries of the plan
+/// ([`Plan::shard_entries`]), so the largest part is found entry by entry, not as an average
+/// (a plan has at most some ten million entries, the units of n = 28). If no cut will do, the
+/// pieces of the largest entry, which no cut divides.
 pub(super) fn more_shards(
     plan: &Plan,
     shard: Shard,
     fits: impl Fn(usize) -> bool,
 ) -> Result<u64, usize> {
-    let lots = plan.shard_lot_count(shard);
     let mut shares = (1..=62).map(|k| 1u64 << k);
-    if lots > EXACT_LOTS {
-        let full = crate::plan::LOT_SLICES;
-        return shares
-            .map(|s| (s, lots.div_ceil(s).saturating_mul(full)))
-            .find(|&(_, most)| fits(usize::try_from(most).unwrap_or(usize::MAX)))
-            .map(|(s, _)| s)
-            .ok_or(full as usize);
-    }
     let sizes: Vec<u64> = plan
-        .shard_lots(shard)
-        .map(|(_, slices)| u64::from(slices))
+        .shard_entries(shard)
+        .map(|(_, slices)| slices)
         .collect();
     let largest = sizes.iter().copied().max().unwrap_or(0);
     let mut parts = Vec::new();
@@ -197,6 +154,3 @@ pub(super) fn more_shards(
         .find(|&s| fits(most(s) as usize))
         .ok_or(largest as usize)
 }
-
-/// The most lots [`more_shards`] weighs one by one (a list of 128 MiB).
-const EXACT_LOTS: u64 = 1 << 24;

@@ -20,11 +20,12 @@ use std::time::{Duration, Instant};
 
 use super::Job;
 use super::allocation::{Allocation, largest_spread, mean_variance};
+use super::class::{Class, class_of};
 use super::prepared::Prepared;
 use super::watch::watched;
-use crate::engine::join::{self, Layout};
+use crate::engine::join;
 use crate::error::Error;
-use crate::plan::{Algorithm, Class, Plan, Subproblem};
+use crate::plan::{Algorithm, Plan, Subproblem};
 use crate::random::{Reservoir, XorShift, shuffle};
 use crate::system;
 
@@ -39,8 +40,6 @@ pub struct Estimate {
     pub n: usize,
     /// Counting method.
     pub algorithm: Algorithm,
-    /// The join's layout, for join plans.
-    pub layout: Option<Layout>,
     /// Threads the count would use (and the sample ran on).
     pub threads: usize,
     /// Subproblems of the count (of this shard, if one).
@@ -108,7 +107,7 @@ impl Job {
         let begun = Instant::now();
         let plan = &self.plan;
         // The sample holds no run's bookkeeping: only the engines must fit.
-        let layout = self.check_memory_for(0)?;
+        self.check_memory_for(0)?;
         let mut rng = XorShift::new(seed);
         let Drawn {
             sizes,
@@ -125,8 +124,7 @@ impl Job {
         let set_up = Instant::now();
         static NEVER: AtomicBool = AtomicBool::new(false);
         let cancel_flag = cancel.unwrap_or(&NEVER);
-        let prepared =
-            super::pool::prepare(&pool, plan, (layout, self.cache_per_thread()), cancel_flag);
+        let prepared = super::pool::prepare(&pool, plan, self.cache_per_thread(), cancel_flag);
         let Some(engines) = prepared else {
             return Err(Error::EstimateInterrupted);
         };
@@ -159,7 +157,6 @@ impl Job {
         Ok(Estimate {
             n: plan.n,
             algorithm: plan.algorithm,
-            layout: (plan.algorithm == Algorithm::Join).then_some(layout),
             threads: self.threads,
             subproblems: todo,
             sampled: times.len(),
@@ -168,13 +165,9 @@ impl Job {
             cpu_seconds,
             cpu_margin,
             setup_seconds,
-            memory_needed: join_memory(plan, self.threads, layout)
+            memory_needed: join_memory(plan, self.threads)
                 .saturating_add(super::budget::bookkeeping(plan, todo))
-                .saturating_add(if layout == Layout::Bounded {
-                    (self.threads * self.cache_per_thread()) as u64
-                } else {
-                    0
-                }),
+                .saturating_add((self.threads * self.cache_per_thread()) as u64),
             peak_memory: system::peak_memory(),
             spent: begun.elapsed(),
         })
@@ -216,22 +209,24 @@ impl Job {
         let plan = &self.plan;
         let mut strata: BTreeMap<Class, Stratum> = BTreeMap::new();
         let mut offer = |s: &Subproblem, slices: u64, rng: &mut XorShift| {
-            let stratum = strata.entry(plan.class(s)).or_insert_with(|| Stratum {
-                size: 0,
-                kept: Reservoir::new(PER_STRATUM),
-            });
+            let stratum = strata
+                .entry(class_of(plan, &self.costs, s))
+                .or_insert_with(|| Stratum {
+                    size: 0,
+                    kept: Reservoir::new(PER_STRATUM),
+                });
             stratum.offer(s.id, slices, rng);
         };
         match (self.resumed.is_empty(), self.shard) {
-            // A whole count: entry by entry (n = 32 has some 70 times as many lots).
+            // A whole count: entry by entry.
             (true, None) => {
                 for (s, slices) in plan.entries() {
                     offer(&s, slices, rng);
                 }
             }
             (true, Some(shard)) => {
-                for (s, slices) in plan.shard_lots(shard) {
-                    offer(&s, u64::from(slices), rng);
+                for (s, slices) in plan.shard_entries(shard) {
+                    offer(&s, slices, rng);
                 }
             }
             (false, _) => {
@@ -304,9 +299,9 @@ impl Job {
 }
 
 /// The bytes the memory model gives a count (join plans; others need little).
-fn join_memory(plan: &Plan, threads: usize, layout: Layout) -> u64 {
+fn join_memory(plan: &Plan, threads: usize) -> u64 {
     if plan.algorithm == Algorithm::Join {
-        join::memory_needed(plan.n, threads, layout)
+        join::memory_needed(plan.n, threads, join::Layout::Bounded)
     } else {
         64 << 20
     }
@@ -374,7 +369,6 @@ mod tests {
         let e = Estimate {
             n: 20,
             algorithm: Algorithm::Join,
-            layout: Some(Layout::Lists),
             threads: 4,
             subproblems: 100,
             sampled: 10,
@@ -410,7 +404,7 @@ mod tests {
             if alg == Algorithm::Symmetry {
                 assert_eq!(
                     e.memory_needed,
-                    join_memory(job.plan(), 2, Layout::Lists) + book
+                    join_memory(job.plan(), 2) + book + (2 * job.cache_per_thread()) as u64
                 );
             }
         }

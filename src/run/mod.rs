@@ -10,6 +10,8 @@
 
 mod allocation;
 mod budget;
+mod class;
+mod cost;
 mod estimate;
 mod outcome;
 mod pool;
@@ -23,6 +25,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+pub use cost::{CostModel, SLICE_SECONDS};
 pub use estimate::Estimate;
 pub use outcome::{Counts, Outcome};
 pub use prepared::{Prepared, solve_one};
@@ -33,7 +36,6 @@ use budget::{Budget, fit_budget};
 
 use crate::config::{Config, MAX_THREADS};
 use crate::engine::join;
-use crate::engine::join::Layout;
 use crate::error::{Error, MemoryAdvice};
 use crate::persist::{Journal, JournalError, Key, Kind, Problem, Recorder, Shard, check_bounds};
 use crate::plan::{Algorithm, Plan, PlanError};
@@ -42,6 +44,12 @@ use crate::tally::{Piece, Sums};
 
 /// How often a checkpoint is rewritten while a run goes on, unless told otherwise.
 pub const SAVE_EVERY: Duration = Duration::from_secs(3);
+
+/// The most bytes of a join unit's partitions a thread keeps for the units after it: 64 MiB.
+/// More is slower as well as larger: `21 --shard 0/32` took 28.4 s with 256 MiB a thread and
+/// 20.9 to 21.4 s with 8 to 96 MiB; n = 19 took 16.1 s with 8 MiB and 11.5 s with 32
+/// (`results/join-log.md`, section 20).
+const CACHE_BYTES: u64 = 64 << 20;
 
 /// What a run calls with every finished piece and where the run stands after it.
 pub type Observer<'a> = &'a (dyn Fn(&Piece, &Status) + Sync);
@@ -60,7 +68,10 @@ pub struct Control<'a> {
 /// One run of a plan: which part of it, on how many threads, resumed from what, saved where.
 #[derive(Debug)]
 pub struct Job {
+    /// The plan, cut into slices for this run.
     plan: Plan,
+    /// What the plan's entries cost, which decides the cut and the order of the work.
+    costs: CostModel,
     /// Whether the configuration fixed the split depth (else a checkpoint may choose it).
     fixed_depth: bool,
     threads: usize,
@@ -69,8 +80,6 @@ pub struct Job {
     resumed: BTreeMap<u64, Piece>,
     checkpoint: Option<(PathBuf, Journal)>,
     save_every: Duration,
-    /// The join's layout when fixed by the caller rather than by the memory budget.
-    layout: Option<Layout>,
     /// The key that tags the checkpoint and the shard's result, and checks a resumed one.
     key: Option<Key>,
 }
@@ -86,13 +95,19 @@ impl Job {
         }
         let depth = config.fixed_split_depth();
         check_plan_fits(config)?;
-        let plan = match (config.constrained_board(), config.chosen_algorithm()) {
+        let mut plan = match (config.constrained_board(), config.chosen_algorithm()) {
             (Some(board), Algorithm::Constrained) => Plan::constrained(board, depth)?,
             (Some(_), other) => return Err(PlanError::MethodForBoard(other).into()),
             (None, algorithm) => Plan::build(config.n(), algorithm, depth)?,
         };
+        let seconds = config
+            .chosen_slice_time()
+            .map_or(SLICE_SECONDS, |t| t.as_secs_f64());
+        let costs = CostModel::new(&plan, seconds);
+        cut(&mut plan, &costs, std::iter::empty());
         Ok(Job {
             plan,
+            costs,
             fixed_depth: depth.is_some(),
             threads: config.resolved_threads().min(MAX_THREADS),
             memory: config.memory_budget(),
@@ -101,16 +116,7 @@ impl Job {
             checkpoint: None,
             save_every: SAVE_EVERY,
             key: None,
-            layout: None,
         })
-    }
-
-    /// The same job with the join algorithm's layout fixed (by default the memory budget
-    /// chooses: the whole lists where they fit, else the memory-bounded layout); for tests and
-    /// measurements, as the count does not depend on it. The budget is still checked.
-    pub fn layout(mut self, layout: Layout) -> Job {
-        self.layout = Some(layout);
-        self
     }
 
     /// The same job restricted to `shard` of the plan.
@@ -171,18 +177,21 @@ impl Job {
                 {
                     self.plan = p;
                 }
+                // The entries the file holds are cut as its run cut them.
+                cut(&mut self.plan, &self.costs, j.cuts());
                 let invalid = |problem| JournalError::Invalid {
                     path: path.to_path_buf(),
                     problem,
                 };
-                j.check_against(&self.plan, self.shard).map_err(invalid)?;
                 // An empty checkpoint has no piece to forge.
                 if let Some(key) = &self.key
-                    && !j.pieces().is_empty()
+                    && j.piece_count() > 0
                 {
                     j.check_tag(key).map_err(invalid)?;
                 }
-                self = self.resume(j.piece_map().into_values())?;
+                j.check_against(&self.plan, self.shard).map_err(invalid)?;
+                let pieces = j.piece_map(&self.plan).map_err(invalid)?;
+                self = self.resume(pieces.into_values())?;
                 j
             }
             None => Journal::new(Kind::Checkpoint, &self.plan, self.shard),
@@ -215,7 +224,7 @@ impl Job {
     /// opened before or after this call.
     pub fn key(mut self, key: Key) -> Result<Job, Error> {
         if let Some((path, journal)) = self.checkpoint.take() {
-            let resumed = !journal.pieces().is_empty();
+            let resumed = !self.resumed.is_empty();
             if resumed && let Err(problem) = journal.check_tag(&key) {
                 return Err(JournalError::Invalid { path, problem }.into());
             }
@@ -282,13 +291,13 @@ impl Job {
 
     /// Checks that counting what is left fits in the memory budget, or where none was given,
     /// in what this process may use (only the join algorithm is large enough to matter), and
-    /// says which layout of the join's quadrant groups fits.
-    pub fn check_memory(&self) -> Result<Layout, Error> {
+    /// refuses, with advice, what does not fit.
+    pub fn check_memory(&self) -> Result<(), Error> {
         self.check_memory_for(self.todo_len())
     }
 
     /// [`Job::check_memory`] for a run keeping the bookkeeping of `pieces` pieces.
-    fn check_memory_for(&self, pieces: usize) -> Result<Layout, Error> {
+    fn check_memory_for(&self, pieces: usize) -> Result<(), Error> {
         let available = self.memory.or_else(system::available_memory);
         let budget = Budget {
             threads: self.threads,
@@ -296,12 +305,12 @@ impl Job {
             shard: self.shard.unwrap_or(Shard::WHOLE),
             available,
         };
-        fit_budget(&self.plan, budget, self.layout)
+        fit_budget(&self.plan, budget)
     }
 
     /// The bytes of partitions each thread may keep in the join's memory-bounded layout: half
-    /// of what the budget leaves once the layout's own need is met, at most 256 MiB a thread
-    /// (also where the budget is unknown); none for the other plans.
+    /// of what the budget leaves once the layout's own need is met, at most [`CACHE_BYTES`] a
+    /// thread (also where the budget is unknown); none for the other plans.
     pub(super) fn cache_per_thread(&self) -> usize {
         if self.plan.algorithm != Algorithm::Join {
             return 0;
@@ -310,10 +319,10 @@ impl Job {
         let threads = self.threads as u64;
         let cache = match available {
             Some(a) => {
-                let need = join::memory_needed(self.plan.n, self.threads, Layout::Bounded);
-                (a.saturating_sub(need) / threads / 2).min(256 << 20)
+                let need = join::memory_needed(self.plan.n, self.threads, join::Layout::Bounded);
+                (a.saturating_sub(need) / threads / 2).min(CACHE_BYTES)
             }
-            None => 256 << 20,
+            None => CACHE_BYTES,
         };
         cache as usize
     }
@@ -324,14 +333,16 @@ impl Job {
         let begun = Instant::now();
         self.check_key_kept()?;
         // Checked before the ids are listed: at n = 26 they alone take gigabytes.
-        let layout = if self.todo_len() == 0 {
-            Layout::Lists
-        } else {
-            self.check_memory()?
-        };
+        if self.todo_len() > 0 {
+            self.check_memory()?;
+        }
         let todo = self.todo();
         let recorder = self.checkpoint.as_ref().map(|(path, journal)| {
-            Recorder::new(&self.plan, path, journal.clone(), self.save_every)
+            // Written back in this version's format (a version-1 file's header made anew).
+            let mut journal = journal.clone();
+            journal.upgrade(&self.plan);
+            let resumed = self.resumed.clone();
+            Recorder::new(&self.plan, path, journal, resumed, self.save_every)
         });
         if let Some(r) = &recorder {
             r.flush()?;
@@ -350,7 +361,8 @@ impl Job {
         };
         let worked = pool::execute(
             &self.plan,
-            (layout, self.cache_per_thread()),
+            &self.costs,
+            self.cache_per_thread(),
             &todo,
             self.threads,
             &inner,
@@ -412,6 +424,19 @@ impl Job {
         j.set_pieces(&self.plan, &outcome.pieces);
         j
     }
+}
+
+/// Cuts `plan` for a run: the entries of `fixed` (`(entry, slices)`, in increasing order of
+/// entry: a resumed file's) as given, the others as `costs` says.
+fn cut(plan: &mut Plan, costs: &CostModel, fixed: impl Iterator<Item = (u64, u64)>) {
+    let mut fixed = fixed.peekable();
+    plan.cut(|plan, i, entry| {
+        while fixed.next_if(|&(e, _)| e < i as u64).is_some() {}
+        match fixed.next_if(|&(e, _)| e == i as u64) {
+            Some((_, of)) => of,
+            None => costs.slices(plan, entry),
+        }
+    });
 }
 
 /// Refuses a default plan whose building would not fit in the memory `config` may use

@@ -12,17 +12,17 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
-use rayon::prelude::*;
 use std::time::{Duration, Instant};
 
 use super::Control;
+use super::class::{Class, class_of};
+use super::cost::CostModel;
 use super::prepared::Prepared;
 use super::status::{Classes, Tracker};
 use crate::constraint::PieceKind;
 use crate::engine::constrained;
-use crate::engine::join::Layout;
 use crate::error::Error;
-use crate::plan::{Class, Plan, Subproblem, Work};
+use crate::plan::{Plan, Subproblem, Work};
 use crate::system;
 use crate::tally::Piece;
 
@@ -71,12 +71,13 @@ fn pool_size(plan: &Plan, threads: usize, blocks: usize) -> usize {
 /// one a block of them; `busy` still has one entry per thread asked for).
 pub(super) fn execute(
     plan: &Plan,
-    (layout, cache): (Layout, usize),
+    costs: &CostModel,
+    cache: usize,
     todo: &[u64],
     threads: usize,
     control: &Control<'_>,
 ) -> Result<Worked, Error> {
-    let order = schedule(plan, todo, threads);
+    let order = schedule(plan, costs, todo, threads);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(pool_size(plan, threads, order.len()))
         .thread_name(|i| format!("nqueens-worker-{i}"))
@@ -87,33 +88,12 @@ pub(super) fn execute(
     static NEVER: AtomicBool = AtomicBool::new(false);
     let stop = control.cancel.unwrap_or(&NEVER);
     // What the subproblems share is built once, by all the pool's threads, before they start.
-    let Some(engines) = prepare(&pool, plan, (layout, cache), stop) else {
+    let Some(engines) = prepare(&pool, plan, cache, stop) else {
         return Ok(Worked::nothing(threads, true));
     };
-    // The cost model is only worth its time where someone watches a run long enough for the
-    // time left to matter; elsewhere the plan's estimates weight the progress.
-    // A block's pieces are alike but for the slice: one cost stands for each of them.
-    // The pass takes seconds at n = 21 (every unit's groups are sized): a stop skips the
-    // units left, and the run ends as a stopped one.
-    let costs: Vec<f64> = if control.observer.is_some() && plan.n >= MODELLED_FROM {
-        pool.install(|| {
-            order
-                .par_iter()
-                .map(|b| {
-                    if stop.load(Ordering::Relaxed) {
-                        0.0
-                    } else {
-                        engines.cost(&b.first)
-                    }
-                })
-                .collect()
-        })
-    } else {
-        order.iter().map(|b| b.first.estimate).collect()
-    };
-    if stop.load(Ordering::Relaxed) {
-        return Ok(Worked::nothing(threads, true));
-    }
+    // The time left weighs each block by the cost model's estimate of its pieces, and paces
+    // each class of pieces by the rate its own finished pieces show ([`Tracker`]).
+    let costs: Vec<f64> = order.iter().map(|b| b.estimate).collect();
     let (classes, class_totals) = classes_of(&order, &costs);
     let total = order
         .iter()
@@ -178,31 +158,16 @@ pub(super) fn execute(
     })
 }
 
-/// The engines of `plan`, prepared on `pool`; `None` if `stop` rose first. The join's quadrant
-/// lists take seconds from n = 21 on (`results/join-log.md`), so they are built by a job of their own
-/// while this thread watches the stop flag; a stopped build is left to end on the pool, which
-/// is dropped without waiting for it.
+/// The engines of `plan`, prepared on `pool` (each thread keeping up to `cache` bytes of a
+/// join unit's partitions); `None` if `stop` rose first.
 pub(super) fn prepare<'p>(
     pool: &rayon::ThreadPool,
     plan: &'p Plan,
-    (layout, cache): (Layout, usize),
+    cache: usize,
     stop: &AtomicBool,
 ) -> Option<Prepared<'p>> {
-    if plan.algorithm != crate::plan::Algorithm::Join || layout != Layout::Lists {
-        return Some(pool.install(|| Prepared::new(plan, layout, cache)));
-    }
-    let (tx, rx) = std::sync::mpsc::channel();
-    let n = plan.n;
-    pool.spawn(move || {
-        let _ = tx.send(crate::engine::join::Quadrants::build(n));
-    });
-    loop {
-        match rx.recv_timeout(Duration::from_millis(20)) {
-            Ok(lists) => return Some(Prepared::with_lists(plan, lists)),
-            Err(std::sync::mpsc::RecvTimeoutError::Timeout) if !stop.load(Ordering::Relaxed) => {}
-            Err(_) => return None,
-        }
-    }
+    let engines = pool.install(|| Prepared::new(plan, cache));
+    (!stop.load(Ordering::Relaxed)).then_some(engines)
 }
 
 /// The blocks of subproblems ([`Block`]) in the order the workers take them, each with its
@@ -218,7 +183,7 @@ pub(super) fn prepare<'p>(
 /// pseudo-random order, so that the share of them done is a fair measure of the work done
 /// (neighbouring ids are often alike in cost); the join units of one middle-queen pair stay
 /// together (they share lists filtered for that pair).
-fn schedule(plan: &Plan, todo: &[u64], threads: usize) -> Vec<Block> {
+fn schedule(plan: &Plan, costs: &CostModel, todo: &[u64], threads: usize) -> Vec<Block> {
     let locality = |s: &Subproblem| match s.work {
         Work::Join { unit, .. } => unit.middle.map_or(0, |m| {
             1 + (u32::from(m.column_queen) << 8 | u32::from(m.row_queen))
@@ -228,11 +193,11 @@ fn schedule(plan: &Plan, todo: &[u64], threads: usize) -> Vec<Block> {
         | Work::QuarterTurn { .. }
         | Work::Constrained { .. } => 0,
     };
-    let mut order = blocks_of(plan, todo);
+    let mut order = blocks_of(plan, costs, todo);
     order.sort_by(|a, b| {
+        let estimates = b.estimate.total_cmp(&a.estimate);
         let (a, b) = (&a.first, &b.first);
-        b.estimate
-            .total_cmp(&a.estimate)
+        estimates
             .then(locality(a).cmp(&locality(b)))
             .then(mix(a.id / RUN).cmp(&mix(b.id / RUN)))
             .then(a.id.cmp(&b.id))
@@ -240,7 +205,7 @@ fn schedule(plan: &Plan, todo: &[u64], threads: usize) -> Vec<Block> {
     // Every class of pieces advances at the same pace (the share of its estimate handed
     // out), so that at any time the threads run the same mix of pieces: the time left can cost
     // each class at a rate measured on many of its pieces, in the company they will keep.
-    let weight = |b: &Block| b.first.estimate.max(f64::MIN_POSITIVE) * f64::from(b.len);
+    let weight = |b: &Block| b.estimate.max(f64::MIN_POSITIVE) * f64::from(b.len);
     let mut queues: HashMap<Option<Class>, (f64, f64, VecDeque<usize>)> = HashMap::new();
     for (i, b) in order.iter().enumerate() {
         let q = queues.entry(b.key).or_default();
@@ -285,12 +250,14 @@ struct Block {
     first: Subproblem,
     /// The pieces: `first` and the slices after it.
     len: u32,
+    /// The estimate of each of its pieces ([`CostModel::estimate`]).
+    estimate: f64,
     /// The class of its pieces for the time left ([`class_key`]).
     key: Option<Class>,
 }
 
 /// The blocks of the subproblems `todo` (in increasing order) of `plan`.
-fn blocks_of(plan: &Plan, todo: &[u64]) -> Vec<Block> {
+fn blocks_of(plan: &Plan, costs: &CostModel, todo: &[u64]) -> Vec<Block> {
     let mut blocks: Vec<Block> = Vec::new();
     for s in plan.subproblems_at(todo.iter().copied()) {
         if let Some(last) = blocks.last_mut()
@@ -304,7 +271,8 @@ fn blocks_of(plan: &Plan, todo: &[u64]) -> Vec<Block> {
         blocks.push(Block {
             first: s,
             len: 1,
-            key: class_key(plan, &s),
+            estimate: costs.estimate(plan, &s),
+            key: class_key(plan, costs, &s),
         });
     }
     blocks
@@ -337,13 +305,10 @@ impl Ord for Paced {
 /// Pieces a thread the schedule gives, largest first, before the classes start their pace.
 const WARM_UP: usize = 2;
 
-/// The class a piece is paced with for the time left ([`Tracker`]): its [`Class`], but the
-/// join units all together (`None`), as their cost model is calibrated.
-fn class_key(plan: &Plan, s: &Subproblem) -> Option<Class> {
-    match plan.class(s) {
-        Class::Join(_) => None,
-        class => Some(class),
-    }
+/// The class a piece is paced with for the time left ([`Tracker`]): its [`Class`], each at
+/// the rate its own finished pieces show.
+fn class_key(plan: &Plan, costs: &CostModel, s: &Subproblem) -> Option<Class> {
+    Some(class_of(plan, costs, s))
 }
 
 /// The dense class index of each block (of cost `costs[i]` a piece), and the cost and the
@@ -373,11 +338,6 @@ fn classes_of(blocks: &[Block], costs: &[f64]) -> (Vec<usize>, Classes) {
     };
     (classes, totals)
 }
-
-/// Boards from which an observed run weights its progress by the engines' cost model
-/// ([`Prepared::cost`]): smaller ones end in a second or two, and modelling the join's units
-/// would cost a tenth of that.
-const MODELLED_FROM: usize = 18;
 
 /// Consecutive ids kept together by [`schedule`].
 const RUN: u64 = 64;
@@ -411,20 +371,27 @@ mod tests {
         // asked for.
         let plan = Plan::build(9, Algorithm::Symmetry, None).unwrap();
         let todo: Vec<u64> = (0..plan.len() as u64).collect();
-        let blocks = schedule(&plan, &todo, 512).len();
+        let costs = CostModel::new(&plan, super::super::SLICE_SECONDS);
+        let blocks = schedule(&plan, &costs, &todo, 512).len();
         assert!(blocks < 512, "{blocks}");
-        let worked = execute(&plan, (Layout::Lists, 0), &todo, 512, &Control::default()).unwrap();
+        let worked = execute(&plan, &costs, 0, &todo, 512, &Control::default()).unwrap();
         assert_eq!(worked.busy.len(), 512);
         let sums = crate::tally::Sums::of(&plan, worked.pieces.iter());
         assert_eq!(Some(sums.total), crate::known::total(9));
     }
 
     /// Every piece of a schedule in order, with its class.
-    fn pieces(order: &[Block]) -> Vec<(Subproblem, Option<Class>)> {
+    fn pieces(order: &[Block]) -> Vec<(Subproblem, Option<Class>, f64)> {
         order
             .iter()
-            .flat_map(|b| (0..b.len).map(move |i| (b.first.slice_after(u64::from(i)), b.key)))
+            .flat_map(|b| {
+                (0..b.len).map(move |i| (b.first.slice_after(u64::from(i)), b.key, b.estimate))
+            })
             .collect()
+    }
+
+    fn model(plan: &Plan) -> CostModel {
+        CostModel::new(plan, super::super::SLICE_SECONDS)
     }
 
     #[test]
@@ -439,7 +406,7 @@ mod tests {
             ),
         ] {
             let todo: Vec<u64> = (0..plan.len() as u64).collect();
-            let order = schedule(&plan, &todo, 2);
+            let order = schedule(&plan, &model(&plan), &todo, 2);
             let mut ids: Vec<u64> = pieces(&order).iter().map(|p| p.0.id).collect();
             ids.sort_unstable();
             assert_eq!(ids, todo);
@@ -467,29 +434,34 @@ mod tests {
         for (n, algorithm) in [(12, Algorithm::Symmetry), (13, Algorithm::Plain)] {
             let plan = Plan::build(n, algorithm, None).unwrap();
             let todo: Vec<u64> = (0..plan.len() as u64).collect();
-            let order = pieces(&schedule(&plan, &todo, 2));
-            let mut ids: Vec<u64> = order.iter().map(|(s, _)| s.id).collect();
+            let costs = model(&plan);
+            let order = pieces(&schedule(&plan, &costs, &todo, 2));
+            let mut ids: Vec<u64> = order.iter().map(|(s, _, _)| s.id).collect();
             ids.sort_unstable();
             assert_eq!(ids, todo);
             // Each piece comes with its class.
-            assert!(order.iter().all(|(s, k)| class_key(&plan, s) == *k));
+            assert!(
+                order
+                    .iter()
+                    .all(|(s, k, _)| class_key(&plan, &costs, s) == *k)
+            );
             // Halfway through the schedule, every class of many pieces has had about half of
             // its estimate handed out.
             let mut total: HashMap<Option<Class>, (f64, usize)> = HashMap::new();
-            for (s, k) in &order {
+            for (_, k, e) in &order {
                 let t = total.entry(*k).or_default();
-                t.0 += s.estimate;
+                t.0 += e;
                 t.1 += 1;
             }
             assert!(total.len() > 2, "n = {n}: {} classes", total.len());
             let all: f64 = total.values().map(|t| t.0).sum();
             let (mut so_far, mut given) = (0.0, HashMap::<Option<Class>, f64>::new());
-            for (s, k) in &order {
+            for (_, k, e) in &order {
                 if so_far >= all / 2.0 {
                     break;
                 }
-                so_far += s.estimate;
-                *given.entry(*k).or_default() += s.estimate;
+                so_far += e;
+                *given.entry(*k).or_default() += e;
             }
             for (k, (t, count)) in &total {
                 let share = given.get(k).copied().unwrap_or(0.0) / t;

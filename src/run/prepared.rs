@@ -5,7 +5,7 @@ use std::sync::atomic::AtomicBool;
 
 use crate::constraint::PieceKind;
 use crate::engine::Found;
-use crate::engine::join::{self, Layout, Quadrants};
+use crate::engine::join::{self, Quadrants};
 use crate::engine::{Slice, constrained, half_turn, invariant, kernel};
 use crate::plan::{Algorithm, Plan, Subproblem, Work};
 use crate::tally::Piece;
@@ -21,14 +21,12 @@ pub struct Prepared<'p> {
 }
 
 impl<'p> Prepared<'p> {
-    /// Builds what `plan`'s subproblems share. Called inside a worker pool, the join
-    /// algorithm's lists are built on that pool's threads.
-    /// In the memory-bounded layout each thread keeps up to `cache` bytes of partitions.
-    pub fn new(plan: &'p Plan, layout: Layout, cache: usize) -> Prepared<'p> {
-        let quadrants = (plan.algorithm == Algorithm::Join).then(|| match layout {
-            Layout::Lists => Quadrants::build(plan.n),
-            Layout::Bounded => Quadrants::bounded(plan.n, cache),
-        });
+    /// Builds what `plan`'s subproblems share. A join plan's units make their own partitions
+    /// of the quadrants (the memory-bounded layout, [`Quadrants::bounded`]), each thread
+    /// keeping up to `cache` bytes of them.
+    pub fn new(plan: &'p Plan, cache: usize) -> Prepared<'p> {
+        let quadrants =
+            (plan.algorithm == Algorithm::Join).then(|| Quadrants::bounded(plan.n, cache));
         let allowed = plan.board.as_ref().map_or_else(Vec::new, |b| b.allowed());
         Prepared {
             plan,
@@ -37,27 +35,9 @@ impl<'p> Prepared<'p> {
         }
     }
 
-    /// A join plan with its quadrant lists already built.
-    pub fn with_lists(plan: &'p Plan, lists: Quadrants) -> Prepared<'p> {
-        Prepared {
-            plan,
-            quadrants: Some(lists),
-            allowed: Vec::new(),
-        }
-    }
-
     /// The plan being counted.
     pub fn plan(&self) -> &'p Plan {
         self.plan
-    }
-
-    /// The modelled cost of a subproblem, for progress: the join algorithm's model of a unit
-    /// ([`join::unit_cost`]) from the prepared lists, the plan's estimate otherwise.
-    pub fn cost(&self, sub: &Subproblem) -> f64 {
-        match (sub.work, &self.quadrants) {
-            (Work::Join { unit, .. }, Some(q)) if !q.is_bounded() => join::unit_cost(q, &unit),
-            _ => sub.estimate,
-        }
     }
 
     /// The seconds counting `sub` takes on this thread, measured (a join unit on a share of
@@ -147,10 +127,5 @@ impl<'p> Prepared<'p> {
 /// Counts one subproblem of `plan` on its own, preparing the engines for it (for tests and
 /// tools; a run prepares once for all its subproblems).
 pub fn solve_one(plan: &Plan, sub: &Subproblem) -> Piece {
-    let layout = if plan.n <= join::MAX_LISTED_N {
-        Layout::Lists
-    } else {
-        Layout::Bounded
-    };
-    Prepared::new(plan, layout, 0).solve(sub)
+    Prepared::new(plan, 0).solve(sub)
 }

@@ -14,7 +14,6 @@ use std::time::{Duration, Instant};
 use super::Job;
 use super::prepared::Prepared;
 use super::watch::watched;
-use crate::engine::join::Layout;
 use crate::error::Error;
 use crate::persist::Claim;
 use crate::plan::Plan;
@@ -118,7 +117,7 @@ pub fn recount(
         return Ok(done);
     }
     // No lists: a few pieces are counted from partitions made on demand, at once.
-    let engines = Prepared::new(plan, Layout::Bounded, 64 << 20);
+    let engines = Prepared::new(plan, 64 << 20);
     let deadline = match how {
         Recount::For(d) => Some(begun + d),
         Recount::Pieces(_) | Recount::All => None,
@@ -234,7 +233,7 @@ mod tests {
     fn forge(path: &Path) -> u64 {
         let plan = Plan::build(11, Algorithm::Symmetry, None).unwrap();
         let mut j = Journal::read(path).unwrap();
-        let mut pieces = j.piece_map();
+        let mut pieces = j.piece_map(&plan).unwrap();
         let victim = pieces.values_mut().find(|p| p.count > 0).unwrap();
         victim.count += 8;
         let id = victim.id;

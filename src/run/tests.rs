@@ -213,15 +213,18 @@ fn a_kernel_plan_whose_bookkeeping_does_not_fit_is_cut_into_shards_that_fit() {
         .unwrap()
         .sliced(1000);
     let book = |pieces: u64| plan.bytes() + pieces * BYTES_PER_PIECE;
-    let advice = |available: u64| match fit_budget(&plan, whole(&plan, 2, Some(available)), None) {
+    let advice = |available: u64| match fit_budget(&plan, whole(&plan, 2, Some(available))) {
         Ok(_) => None,
         Err(Error::Memory { advice, .. }) => Some(advice),
         Err(e) => panic!("{e}"),
     };
     assert_eq!(advice(book(plan.len() as u64)), None);
     // The smallest power of two whose every shard fits, found shard by shard; a shard holds
-    // whole lots, so at least the 1000 slices of one.
-    assert_eq!(plan.shard_lots(Shard::WHOLE).map(|e| e.1).max(), Some(1000));
+    // whole entries, so at least the 1000 slices of one.
+    assert_eq!(
+        plan.shard_entries(Shard::WHOLE).map(|e| e.1).max(),
+        Some(1000)
+    );
     for available in [book(plan.len() as u64 / 2), book(12_345), book(1000)] {
         let Some(MemoryAdvice::Shards(s)) = advice(available) else {
             panic!("{:?}", advice(available));
@@ -237,58 +240,12 @@ fn a_kernel_plan_whose_bookkeeping_does_not_fit_is_cut_into_shards_that_fit() {
 }
 
 #[test]
-fn searches_past_the_lot_cap_are_cut_into_shards_of_lots_that_fit() {
-    use crate::plan::LOT_SLICES;
-    let advice =
-        |plan: &Plan, available: u64| match fit_budget(plan, whole(plan, 2, Some(available)), None)
-        {
-            Ok(_) => None,
-            Err(Error::Memory { advice, .. }) => Some(advice),
-            Err(e) => panic!("{e}"),
-        };
-    // Searches of 2.5 lots: weighed lot by lot.
-    let plan = Plan::build(8, Algorithm::Symmetry, None)
-        .unwrap()
-        .sliced(2 * LOT_SLICES + LOT_SLICES / 2);
-    let book = |pieces: u64| plan.bytes() + pieces * BYTES_PER_PIECE;
-    let available = book(2 * LOT_SLICES);
-    let Some(MemoryAdvice::Shards(s)) = advice(&plan, available) else {
-        panic!("{:?}", advice(&plan, available));
-    };
-    assert!(book(largest_part(&plan, (0, 1), s)) <= available, "{s}");
-    assert!(book(largest_part(&plan, (0, 1), s / 2)) > available, "{s}");
-    // Less than a lot: no cut will do.
-    assert!(matches!(
-        advice(&plan, book(LOT_SLICES - 1)),
-        Some(MemoryAdvice::OneThreadNeeds(_))
-    ));
-    // Searches of four million lots (past what is weighed one by one): the bound of full
-    // lots, which every part of the advised cut meets.
-    let plan = Plan::build(8, Algorithm::Symmetry, None)
-        .unwrap()
-        .sliced(LOT_SLICES << 22);
-    assert!(plan.lots() > 1 << 24);
-    let book = |pieces: u64| plan.bytes() + pieces * BYTES_PER_PIECE;
-    let available = book(4 * LOT_SLICES);
-    let Some(MemoryAdvice::Shards(s)) = advice(&plan, available) else {
-        panic!("{:?}", advice(&plan, available));
-    };
-    assert_eq!(s, (plan.lots().div_ceil(4)).next_power_of_two());
-    for j in [0, 1, s / 2, s - 1] {
-        assert!(
-            book(plan.shard_len(sh(j, s)) as u64) <= available,
-            "{j} of {s}"
-        );
-    }
-}
-
-#[test]
 fn a_plan_whose_bookkeeping_does_not_fit_is_cut_into_shards() {
     let plan = Plan::build(24, Algorithm::Join, None).unwrap();
     // One thread, so that fewer threads are no way out.
-    let engines = join::memory_needed(24, 1, Layout::Bounded) + plan.bytes();
+    let engines = join::memory_needed(24, 1, join::Layout::Bounded) + plan.bytes();
     let available = engines + (10 << 20);
-    let err = fit_budget(&plan, whole(&plan, 1, Some(available)), None).unwrap_err();
+    let err = fit_budget(&plan, whole(&plan, 1, Some(available))).unwrap_err();
     let Error::Memory {
         advice: MemoryAdvice::Shards(s),
         ..
@@ -308,7 +265,7 @@ fn a_plan_whose_bookkeeping_does_not_fit_is_cut_into_shards() {
         shard: sh(1, 4),
         ..whole(&plan, 1, Some(available))
     };
-    let err = fit_budget(&plan, quarter, None).unwrap_err();
+    let err = fit_budget(&plan, quarter).unwrap_err();
     let Error::Memory {
         advice: MemoryAdvice::Shards(t),
         ..
@@ -323,49 +280,19 @@ fn a_plan_whose_bookkeeping_does_not_fit_is_cut_into_shards() {
 
 #[test]
 fn too_little_memory_is_one_line_with_true_advice() {
-    // The lists by default where they fit, else the bounded layout.
-    let small = Plan::build(18, Algorithm::Join, None).unwrap();
-    let book = small.bytes() + small.len() as u64 * BYTES_PER_PIECE;
-    let lists = join::memory_needed(18, 8, Layout::Lists) + book;
-    assert_eq!(
-        fit_budget(&small, whole(&small, 8, None), None).unwrap(),
-        Layout::Lists
-    );
-    assert_eq!(
-        fit_budget(&small, whole(&small, 8, Some(lists)), None).unwrap(),
-        Layout::Lists
-    );
-    let bounded = join::memory_needed(18, 8, Layout::Bounded) + book;
-    assert!(bounded < lists);
-    let budget = Some(lists - 1);
-    assert_eq!(
-        fit_budget(&small, whole(&small, 8, budget), None).unwrap(),
-        Layout::Bounded
-    );
-    // A fixed layout is kept, and refused where it does not fit.
-    let fixed = Some(Layout::Lists);
-    assert!(fit_budget(&small, whole(&small, 8, budget), fixed).is_err());
-    // n = 20: the layout asked for, where it fits.
+    use join::Layout::Bounded;
     let plan = Plan::build(20, Algorithm::Join, None).unwrap();
     let book = plan.bytes() + plan.len() as u64 * BYTES_PER_PIECE;
-    let plenty = Some(u64::MAX / 2);
-    assert_eq!(
-        fit_budget(&plan, whole(&plan, 8, plenty), fixed).unwrap(),
-        Layout::Lists
-    );
-    let bounded = Some(Layout::Bounded);
-    assert_eq!(
-        fit_budget(&plan, whole(&plan, 8, plenty), bounded).unwrap(),
-        Layout::Bounded
-    );
-    let two = join::memory_needed(20, 2, Layout::Bounded) + book;
-    let err = fit_budget(&plan, whole(&plan, 8, Some(two)), None).unwrap_err();
+    assert!(fit_budget(&plan, whole(&plan, 8, None)).is_ok());
+    assert!(fit_budget(&plan, whole(&plan, 8, Some(u64::MAX / 2))).is_ok());
+    let two = join::memory_needed(20, 2, Bounded) + book;
+    let err = fit_budget(&plan, whole(&plan, 8, Some(two))).unwrap_err();
     assert!(
         matches!(err, Error::Memory { advice: MemoryAdvice::Threads(t), .. } if t >= 2),
         "{err}"
     );
-    let one = join::memory_needed(20, 1, Layout::Bounded) + book;
-    let err = fit_budget(&plan, whole(&plan, 8, Some(one - 1)), None)
+    let one = join::memory_needed(20, 1, Bounded) + book;
+    let err = fit_budget(&plan, whole(&plan, 8, Some(one - 1)))
         .unwrap_err()
         .to_string();
     assert!(err.contains("n = 20 on 8 threads"), "{err}");
@@ -373,33 +300,21 @@ fn too_little_memory_is_one_line_with_true_advice() {
     assert_eq!(err.lines().count(), 1);
     let sym = Plan::build(20, Algorithm::Symmetry, Some(0)).unwrap();
     let need = sym.bytes() + sym.len() as u64 * BYTES_PER_PIECE;
-    assert!(fit_budget(&sym, whole(&sym, 8, Some(need)), None).is_ok());
-    // Past the listed boards, the bounded layout whatever the memory.
-    let big = Plan::build(24, Algorithm::Join, None).unwrap();
-    assert_eq!(
-        fit_budget(&big, whole(&big, 2, None), None).unwrap(),
-        Layout::Bounded
-    );
-    assert_eq!(
-        fit_budget(&big, whole(&big, 2, Some(u64::MAX)), None).unwrap(),
-        Layout::Bounded
-    );
+    assert!(fit_budget(&sym, whole(&sym, 8, Some(need))).is_ok());
 }
 
 #[test]
-fn every_board_counts_exactly_in_the_bounded_layout() {
+fn every_board_counts_exactly_in_little_memory() {
     for n in 1..=14 {
         let config = config(n, Algorithm::Join, 2).memory(1 << 30);
-        let job = Job::new(&config).unwrap().layout(Layout::Bounded);
-        assert_eq!(job.check_memory().unwrap(), Layout::Bounded, "n = {n}");
+        let job = Job::new(&config).unwrap();
+        job.check_memory().unwrap();
         let counts = job.run(Control::default()).unwrap().counts().unwrap();
         assert_eq!(Some(counts.total), known::total(n), "n = {n}");
         assert_eq!(counts.unique, known::unique(n), "n = {n}");
     }
-    // A budget below one thread's need is refused even with the layout fixed.
-    let small = Job::new(&config(16, Algorithm::Join, 1).memory(1 << 20))
-        .unwrap()
-        .layout(Layout::Bounded);
+    // A budget below one thread's need is refused.
+    let small = Job::new(&config(16, Algorithm::Join, 1).memory(1 << 20)).unwrap();
     assert!(small.check_memory().is_err());
 }
 

@@ -71,6 +71,14 @@ pub struct CountArgs {
     #[arg(long, value_name = "SIZE", value_parser = parse_memory, value_hint = clap::ValueHint::Other)]
     pub memory: Option<u64>,
 
+    /// Seconds of one core a slice of a long subproblem takes.
+    ///
+    /// Long join units and searches are cut into slices of about this length, each saved when
+    /// it finishes. Shorter slices lose less to a kill; longer ones keep checkpoints smaller.
+    /// It changes nothing that shards and merges agree on. Default: 15.
+    #[arg(long, value_name = "S", value_parser = parse_slice_seconds, value_hint = clap::ValueHint::Other)]
+    pub slice_seconds: Option<f64>,
+
     /// One JSON object per line instead of the table.
     #[arg(long)]
     pub json: bool,
@@ -297,6 +305,16 @@ pub struct TrustArgs {
     /// back (a resumed checkpoint, the shards merged) must carry it.
     #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
     pub key: Option<PathBuf>,
+}
+
+/// Parses a `--slice-seconds` value: a positive number of seconds, at most a day.
+fn parse_slice_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if (0.001..=86_400.0).contains(&v) => Ok(v),
+        _ => Err(format!(
+            "'{s}' is not a slice time: give seconds from 0.001 to 86400, e.g. 15 or 2.5"
+        )),
+    }
 }
 
 /// Parses a `--recount` value.

@@ -253,6 +253,9 @@ fn config(n: usize, args: &CountArgs, existing: Option<&Journal>, board: Option<
     if let Some(d) = args.split_depth {
         config = config.split_depth(d);
     }
+    if let Some(s) = args.slice_seconds {
+        config = config.slice_time(std::time::Duration::from_secs_f64(s));
+    }
     config
 }
 

@@ -52,9 +52,6 @@ fn human(e: &Estimate, shard: Option<Shard>, hours: f64) -> String {
         Some(s) => format!("shard {s} of n = {}", e.n),
         None => format!("n = {}", e.n),
     };
-    let layout = e
-        .layout
-        .map_or(String::new(), |l| format!(" ({})", l.describe()));
     let (lo, hi) = e.wall_range();
     let share = 100.0 * e.cpu_margin / e.cpu_seconds.max(f64::MIN_POSITIVE);
     let peak = e.peak_memory.map_or(String::new(), |p| {
@@ -69,7 +66,7 @@ fn human(e: &Estimate, shard: Option<Shard>, hours: f64) -> String {
     };
     [
         format!(
-            "estimate for {what}, {}{layout}, {}",
+            "estimate for {what}, {}, {}",
             e.algorithm,
             things(e.threads as u64, "thread", "threads")
         ),
@@ -112,7 +109,6 @@ fn in_hours(h: f64) -> String {
 struct Row {
     n: usize,
     algorithm: String,
-    layout: Option<String>,
     threads: usize,
     shard: Option<String>,
     subproblems: usize,
@@ -137,7 +133,6 @@ fn json(e: &Estimate, shard: Option<Shard>, hours: f64) -> String {
     let row = Row {
         n: e.n,
         algorithm: e.algorithm.to_string(),
-        layout: e.layout.map(|l| l.name().to_string()),
         threads: e.threads,
         shard: shard.map(|s| s.to_string()),
         subproblems: e.subproblems,

@@ -203,12 +203,20 @@ pub(super) fn count_unit_with(
         let west_table_before = streamed_before.as_ref().map(|&(_, w)| w);
         // The held sides and their sorted copies are this unit's.
         let held = made && streamed_before.is_none();
+        // Seconds spent making partitions, which a run makes once for the many units that
+        // share them (each thread keeps those it made): a probe leaves them out.
+        let mut parted = 0.0;
         if held {
             // `east` and `west` are this unit's already.
         } else if q.is_bounded() {
             let got = match streamed_before {
                 Some((got, _)) => got,
-                None => partitions(q, parts, unit.middle, (east_rows, west_rows), stop)?,
+                None => {
+                    let t = std::time::Instant::now();
+                    let got = partitions(q, parts, unit.middle, (east_rows, west_rows), stop)?;
+                    parted = t.elapsed().as_secs_f64();
+                    got
+                }
             };
             let view = View::parts([0, 1, 2, 3].map(|k| &*got[k]));
             let large = unit.span == 1
@@ -273,7 +281,7 @@ pub(super) fn count_unit_with(
         };
         total.nodes += (east.len() + west.len()) as u64;
         if let Some(x) = probe {
-            let made = begun.elapsed().as_secs_f64();
+            let made = begun.elapsed().as_secs_f64() - parted;
             let classes = (x.classes, x.seed + i as usize);
             let matching = time_fitting(table, queries, bits, tables, stop, classes)?;
             // A slice of a one-row-set unit matches its share of the pairs; its half-boards

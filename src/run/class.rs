@@ -1,11 +1,13 @@
 //! The classes of pieces alike in cost: one classing for the two places that group pieces by
 //! cost, the estimate (which samples each class apart, stratified sampling) and the pool's
-//! time left (which paces each class by its own measured rate).
+//! time left (which paces each class by its own measured rate). A run-time matter: the
+//! kernel's classes follow the cost model's estimates ([`super::cost`]).
 
-use super::{Family, Plan, Subproblem, Work};
+use super::cost::CostModel;
 use crate::engine::join::{self, Stratum};
+use crate::plan::{Family, Plan, Subproblem, Work};
 
-/// A class of pieces alike in cost ([`Plan::class`]).
+/// A class of pieces alike in cost ([`class_of`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Class {
     /// Join units of one stratum: their row sets split alike between the quadrants.
@@ -33,21 +35,19 @@ fn half_octave(estimate: f64) -> u32 {
     (2.0 * estimate.max(1.0).log2()).floor() as u32
 }
 
-impl Plan {
-    /// The class of piece or entry `s` of this plan.
-    pub fn class(&self, s: &Subproblem) -> Class {
-        match s.work {
-            Work::Join { unit, .. } => Class::Join(join::stratum(self.n, &unit)),
-            Work::Complete { frame, .. } => Class::Search {
-                family: self.family(frame),
-                size: half_octave(s.estimate),
-            },
-            Work::HalfTurn { .. } => Class::HalfTurn,
-            Work::QuarterTurn { .. } => Class::QuarterTurn,
-            Work::Constrained { .. } => Class::Constrained {
-                size: half_octave(s.estimate),
-            },
-        }
+/// The class of piece or entry `s` of `plan`, whose estimates `costs` gives.
+pub fn class_of(plan: &Plan, costs: &CostModel, s: &Subproblem) -> Class {
+    match s.work {
+        Work::Join { unit, .. } => Class::Join(join::stratum(plan.n, &unit)),
+        Work::Complete { frame, .. } => Class::Search {
+            family: plan.family(frame),
+            size: half_octave(costs.estimate(plan, s)),
+        },
+        Work::HalfTurn { .. } => Class::HalfTurn,
+        Work::QuarterTurn { .. } => Class::QuarterTurn,
+        Work::Constrained { .. } => Class::Constrained {
+            size: half_octave(costs.estimate(plan, s)),
+        },
     }
 }
 
@@ -55,6 +55,11 @@ impl Plan {
 mod tests {
     use super::*;
     use crate::plan::Algorithm;
+
+    fn classes(plan: &Plan) -> impl Fn(&Subproblem) -> Class + '_ {
+        let costs = CostModel::new(plan, super::super::cost::SLICE_SECONDS);
+        move |s| class_of(plan, &costs, s)
+    }
 
     #[test]
     fn estimates_within_a_half_octave_share_a_class() {
@@ -70,12 +75,11 @@ mod tests {
     fn every_kind_of_work_has_its_class() {
         let join = Plan::build(15, Algorithm::Join, None).unwrap();
         let (first, _) = join.entries().next().unwrap();
-        assert!(matches!(join.class(&first), Class::Join(_)));
+        assert!(matches!(classes(&join)(&first), Class::Join(_)));
         let symmetry = Plan::build(12, Algorithm::Symmetry, None).unwrap();
-        let classes: std::collections::BTreeSet<Class> = symmetry
-            .entries()
-            .map(|(s, _)| symmetry.class(&s))
-            .collect();
+        let class = classes(&symmetry);
+        let classes: std::collections::BTreeSet<Class> =
+            symmetry.entries().map(|(s, _)| class(&s)).collect();
         assert!(classes.contains(&Class::HalfTurn));
         assert!(classes.contains(&Class::QuarterTurn));
         assert!(classes.iter().any(|c| matches!(
