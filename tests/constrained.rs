@@ -608,3 +608,47 @@ fn an_endless_board_file_is_refused_not_read_forever() {
     assert!(err.contains("longer than"), "{err}");
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn a_queens_board_with_no_solution_says_when_rooks_have_some() {
+    let books = fs::read_to_string(BOOKS).unwrap();
+    for args in [
+        &["list", "--allowed", "-"][..],
+        &["--allowed", "-", "--threads", "2"],
+    ] {
+        let out = cmd()
+            .args(args)
+            .write_stdin(books.as_str())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(
+            err, "note: no queens fit; with --piece rook there is 1 way\n",
+            "{args:?}"
+        );
+    }
+    // Two ways for rooks: the plural, through --board.
+    let out = cmd()
+        .args(["--board", "-", "--json"])
+        .write_stdin(".x.\nx.x\n.x.\n")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(
+        err,
+        "note: no queens fit; with --piece rook there are 2 ways\n"
+    );
+    // No note where the queens fit, where the rooks do not either, or for the empty board.
+    for (args, stdin) in [
+        (&["list", "--allowed", "-"][..], "2\n11\n00\n"),
+        (&["list", "--board", "-"], "..Q.\n....\n....\n....\n"),
+        (&["list", "3"], ""),
+        (&["list", "--allowed", BOOKS, "--piece", "rook"], ""),
+    ] {
+        let out = cmd().args(args).write_stdin(stdin).output().unwrap();
+        assert!(out.status.success(), "{args:?}");
+        assert!(out.stderr.is_empty(), "{args:?}: {:?}", out.stderr);
+    }
+}

@@ -430,6 +430,9 @@ fn count_one(
     } else {
         output::human_row(&counts)
     });
+    if let Some(note) = board.and_then(|b| boards::rook_hint(&args.constraints, b, counts.total)) {
+        say(note);
+    }
     if args.stats {
         say(output::stats(&counts, machine));
     }
