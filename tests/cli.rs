@@ -644,3 +644,74 @@ fn the_generated_scripts_end_well_on_a_closed_pipe_and_fail_in_a_line_on_a_full_
         }
     }
 }
+
+/// The example commands of `--help` (the manual's EXAMPLES are the same lines).
+fn help_examples() -> Vec<String> {
+    let help = stdout_of(&["--help"]);
+    let examples = help
+        .split("Examples:\n")
+        .nth(1)
+        .expect("an Examples section");
+    examples
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.is_empty())
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn every_example_of_the_help_runs() {
+    let examples = help_examples();
+    assert!(examples.len() >= 8, "{examples:?}");
+    let page = stdout_of(&["man"]);
+    let dir = tempfile::tempdir().unwrap();
+    let boards = dir.path().join("examples/boards");
+    std::fs::create_dir_all(&boards).unwrap();
+    for entry in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/boards")).unwrap()
+    {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), boards.join(entry.file_name())).unwrap();
+    }
+    let bin = assert_cmd::cargo::cargo_bin("nqueens-count");
+    let path = format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let sh = |line: &str| {
+        std::process::Command::new("sh")
+            .args(["-c", line])
+            .current_dir(dir.path())
+            .env("PATH", &path)
+            .env("SLURM_ARRAY_TASK_ID", "0")
+            .env_remove("SLURM_ARRAY_TASK_MIN")
+            .output()
+            .unwrap()
+    };
+    // The merge example's shards, from a small board.
+    for i in 0..2 {
+        let made = sh(&format!(
+            "nqueens-count 10 --shard {i}/2 --out shard-{i}.json"
+        ));
+        assert!(made.status.success());
+    }
+    let has_dot = sh("command -v dot").status.success();
+    for example in &examples {
+        assert!(example.starts_with("nqueens-count "), "{example}");
+        // The manual shows the same example, in roff's escapes.
+        assert!(page.contains(&example.replace('-', "\\-")), "{example}");
+        // Long counts run on a small board instead, with the same options.
+        let mut line = example
+            .replace("nqueens-count 20 ", "nqueens-count 10 ")
+            .replace("nqueens-count 21 ", "nqueens-count 10 ")
+            .replace("nqueens-count 16 ", "nqueens-count 10 ");
+        if !has_dot {
+            line = line.split(" | ").next().unwrap().to_string();
+        }
+        let out = sh(&line);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{line}: {err}");
+        assert!(!err.contains("error"), "{line}: {err}");
+    }
+}

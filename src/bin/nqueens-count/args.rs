@@ -18,7 +18,7 @@ use nqueens::{Algorithm, MAX_THREADS, Recount};
     args_conflicts_with_subcommands = true,
     allow_negative_numbers = true,
     subcommand_negates_reqs = true,
-    after_help = "Examples:\n  nqueens-count 16 --threads 8\n  nqueens-count 8..=12 --json\n  nqueens-count 20 --checkpoint q20.json\n  nqueens-count 21 --shard auto/64 --out shard.json\n  nqueens-count merge shard-*.json\n  nqueens-count list 8 --format board\n  nqueens-count --board examples/boards/books.txt --piece rook\n  nqueens-count list --allowed examples/boards/books.txt --piece rook\n  nqueens-count trace 4 --format dot | dot -Tsvg > tree.svg"
+    after_help = "Examples:\n  nqueens-count 16 --threads 8\n  nqueens-count 8..=12 --json\n  nqueens-count 20 --checkpoint q20.json\n  nqueens-count 21 --shard auto/64 --out shard.json\n  nqueens-count merge shard-*.json\n  nqueens-count list 8 --format board\n  nqueens-count --board examples/boards/completion.txt\n  nqueens-count --allowed examples/boards/books.txt --piece rook\n  nqueens-count list --allowed examples/boards/books.txt --piece rook\n  nqueens-count trace 4 --format dot | dot -Tsvg > tree.svg"
 )]
 pub struct Cli {
     /// What to count.
