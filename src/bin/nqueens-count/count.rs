@@ -87,13 +87,10 @@ pub fn run(args: &CountArgs) -> Exit {
         Ok(b) => b,
         Err(e) => return e,
     };
-    let sizes = match (&board, args.sizes) {
-        (Some(b), _) => Sizes {
-            first: b.n(),
-            last: b.n(),
-        },
-        (None, Some(s)) => match crate::args::queens_size(s.last) {
-            Ok(_) => s,
+    let sizes = match (&board, &args.sizes) {
+        (Some(b), _) => Sizes::one(b.n()),
+        (None, Some(s)) => match crate::args::queens_size(s.largest()) {
+            Ok(_) => s.clone(),
             Err(e) => return fail(Exit::Usage, e),
         },
         (None, None) => return fail(Exit::Usage, "give the board size N"),
@@ -104,11 +101,11 @@ pub fn run(args: &CountArgs) -> Exit {
             "--verify compares a whole count with the published values: give it to merge, not to --shard or --estimate",
         );
     }
-    let single = sizes.first == sizes.last;
+    let single = sizes.single().is_some();
     if !single && (args.checkpoint.is_some() || args.shard.is_some() || args.out.is_some()) {
         return fail(
             Exit::Usage,
-            "--checkpoint, --shard and --out take a single N, not a range",
+            "--checkpoint, --shard and --out take a single N, not a range or a list",
         );
     }
     let shard = match shard(args) {
@@ -142,7 +139,7 @@ pub fn run(args: &CountArgs) -> Exit {
     }
     let mut worst = Exit::Ok;
     let mut header = !args.json && shard.is_none() && !args.estimate;
-    for n in sizes.first..=sizes.last {
+    for &n in sizes.all() {
         let given = Given {
             shard,
             board: board.as_ref(),
@@ -187,9 +184,12 @@ fn board(args: &CountArgs) -> Result<Option<Board>, Exit> {
         return Ok(None);
     }
     let usage = |msg: &str| Err(fail(Exit::Usage, msg));
-    let n = match args.sizes {
-        Some(s) if s.first != s.last => return usage("a board or --piece rook takes a single N"),
-        s => s.map(|s| s.first),
+    let n = match &args.sizes {
+        Some(s) => match s.single() {
+            Some(n) => Some(n),
+            None => return usage("a board or --piece rook takes a single N"),
+        },
+        None => None,
     };
     if args.algorithm.is_some() {
         return usage(
