@@ -147,13 +147,13 @@ pub struct BoardArgs {
     /// Count a constrained board read from FILE (-: standard input).
     ///
     /// One line per row: '.' a free square, 'Q' a pre-placed piece, 'x' a blocked square; blank
-    /// lines and '#' comments are skipped.
+    /// lines, '#' comments and spaces between squares are skipped.
     #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
     pub board: Option<PathBuf>,
     /// Allowed squares from FILE (-: standard input).
     ///
-    /// A line with n, then n lines of n digits, 1 where the piece may stand. With --board, both
-    /// files' constraints hold.
+    /// The size line (n alone), then n lines of n digits, 1 where the piece may stand (spaces
+    /// between them are skipped). With --board, both files' constraints hold.
     #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
     pub allowed: Option<PathBuf>,
     /// The piece: queen, or rook.
