@@ -68,3 +68,96 @@ fn two_thousand_shards_merge_and_missing_ones_are_named_as_ranges() {
         "{err}"
     );
 }
+
+/// Runs `scripts/cluster/gnu-parallel.sh 8 3 DIR` through a wrapper of the program that
+/// logs each of its commands; returns (exit code, stdout, stderr, the logged commands).
+fn gnu_parallel(dir: &std::path::Path) -> (Option<i32>, String, String, Vec<String>) {
+    let bin = assert_cmd::cargo::cargo_bin("nqueens-count");
+    let log = dir.join("calls.log");
+    let wrapper = dir.join("nqueens-wrapper");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\necho \"$1\" >> '{}'\nexec '{}' \"$@\"\n",
+            log.display(),
+            bin.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scripts/cluster/gnu-parallel.sh"
+    );
+    let out = std::process::Command::new("bash")
+        .arg(script)
+        .args(["8", "3"])
+        .arg(dir.join("q8"))
+        .env("NQUEENS_BIN", &wrapper)
+        .env("USE_XARGS", "1")
+        .env("JOBS", "2")
+        .output()
+        .unwrap();
+    let calls = std::fs::read_to_string(&log).unwrap_or_default();
+    let _ = std::fs::remove_file(&log);
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        calls.lines().map(String::from).collect(),
+    )
+}
+
+#[test]
+fn the_one_machine_script_merges_once_and_says_to_run_it_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, stdout, stderr, calls) = gnu_parallel(dir.path());
+    assert_eq!(code, Some(0), "{stdout}{stderr}");
+    assert_eq!(
+        calls.iter().filter(|c| *c == "merge").count(),
+        1,
+        "{calls:?}"
+    );
+    assert!(
+        stdout.contains("n = 8: 92 solutions, 12 unique"),
+        "{stdout}"
+    );
+    let merged = std::fs::read_to_string(dir.path().join("q8/merged.json")).unwrap();
+    assert!(merged.contains("\"solutions\":92"), "{merged}");
+    // A damaged shard: the merge refuses it once, and the advice is to run the script again.
+    std::fs::write(dir.path().join("q8/shard-1.json"), "damaged").unwrap();
+    let (code, _, stderr, calls) = gnu_parallel(dir.path());
+    assert_eq!(code, Some(1), "{stderr}");
+    assert_eq!(calls, ["merge"], "{stderr}");
+    assert!(
+        stderr.contains("then run the same command again"),
+        "{stderr}"
+    );
+    std::fs::remove_file(dir.path().join("q8/shard-1.json")).unwrap();
+    let (code, stdout, stderr, _) = gnu_parallel(dir.path());
+    assert_eq!(code, Some(0), "{stdout}{stderr}");
+    assert!(stdout.contains("1 to count"), "{stdout}");
+}
+
+#[test]
+fn the_slurm_script_asks_for_time_memory_and_requeue_and_its_merge_runs_its_program() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let sbatch =
+        std::fs::read_to_string(format!("{root}/scripts/slurm/nqueens-array.sbatch")).unwrap();
+    for line in [
+        "#SBATCH --time=",
+        "#SBATCH --mem-per-cpu=",
+        "#SBATCH --requeue",
+    ] {
+        assert!(sbatch.lines().any(|l| l.starts_with(line)), "{line}");
+    }
+    let readme = std::fs::read_to_string(format!("{root}/scripts/slurm/README.md")).unwrap();
+    for text in [&sbatch, &readme] {
+        let wraps: Vec<&str> = text.lines().filter(|l| l.contains("--wrap \"")).collect();
+        assert!(!wraps.is_empty());
+        for wrap in wraps {
+            assert!(wrap.contains("--wrap \"$NQUEENS_BIN merge"), "{wrap}");
+        }
+    }
+}
