@@ -161,3 +161,93 @@ fn the_slurm_script_asks_for_time_memory_and_requeue_and_its_merge_runs_its_prog
         }
     }
 }
+
+/// Runs `scripts/container-image` with a PATH of only `tools` (name, shell script) and the
+/// text tools it uses; returns (exit code, stdout and stderr).
+fn container_image(tools: &[(&str, &str)]) -> (Option<i32>, String) {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["sed", "tail", "grep"] {
+        let real = std::process::Command::new("sh")
+            .args(["-c", &format!("command -v {name}")])
+            .output()
+            .unwrap();
+        let real = String::from_utf8(real.stdout).unwrap();
+        std::os::unix::fs::symlink(real.trim(), dir.path().join(name)).unwrap();
+    }
+    for (name, script) in tools {
+        let path = dir.path().join(name);
+        std::fs::write(&path, format!("#!/bin/sh\n{script}\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let bash = std::process::Command::new("sh")
+        .args(["-c", "command -v bash"])
+        .output()
+        .unwrap();
+    let bash = String::from_utf8(bash.stdout).unwrap();
+    let out = std::process::Command::new(bash.trim())
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/scripts/container-image"
+        ))
+        .env("PATH", dir.path())
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.code(), text)
+}
+
+#[test]
+fn the_container_image_step_says_why_it_is_skipped() {
+    let (code, text) = container_image(&[]);
+    assert_eq!(
+        (code, text.as_str()),
+        (Some(0), "container image: skipped (no docker or podman)\n")
+    );
+    let (code, text) = container_image(&[("docker", "exit 1")]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        text.contains("skipped (docker installed but not answering"),
+        "{text}"
+    );
+    // A tool that answers, but no registry of images within reach.
+    let podman = r#"case "$1" in info) exit 0 ;; image) exit 1 ;; pull) echo "Error: no such host" >&2; exit 125 ;; *) exit 3 ;; esac"#;
+    let (code, text) = container_image(&[("podman", podman)]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        text.contains("skipped (podman cannot pull the base image docker.io/library/rust:"),
+        "{text}"
+    );
+    assert!(text.contains("Error: no such host"), "{text}");
+    // A build that fails once the images are there is an error.
+    let failing = r#"case "$1" in info|image) exit 0 ;; *) exit 1 ;; esac"#;
+    let (code, text) = container_image(&[("podman", failing)]);
+    assert_eq!(code, Some(1), "{text}");
+}
+
+#[test]
+fn the_dockerfile_builds_locked_and_runs_unprivileged() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let read = |p: &str| std::fs::read_to_string(format!("{root}/{p}")).unwrap();
+    let docker = read("Dockerfile");
+    let froms: Vec<&str> = docker.lines().filter(|l| l.starts_with("FROM ")).collect();
+    assert_eq!(froms.len(), 2, "a builder stage and a runtime stage");
+    assert!(
+        froms[0].ends_with(" AS build") && froms[1].contains("debian:"),
+        "{froms:?}"
+    );
+    assert!(docker.contains("cargo build --release --locked"));
+    let user = docker.lines().rfind(|l| l.starts_with("USER ")).unwrap();
+    assert!(!user.contains("root") && !user.contains(" 0"), "{user}");
+    assert!(docker.contains("ENTRYPOINT [\"/usr/local/bin/nqueens-count\"]"));
+    let ignored = read(".dockerignore");
+    assert!(ignored.lines().any(|l| l == "target/") && ignored.lines().any(|l| l == ".git"));
+    let ci = read(".ci/run");
+    let tests = ci.find("\nscripts/test\n").unwrap();
+    assert!(ci[tests..].contains("\nscripts/container-image\n"));
+    assert!(read("scripts/cluster/k8s-indexed-job.yaml").contains("repository's Dockerfile"));
+}
