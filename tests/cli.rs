@@ -845,3 +845,19 @@ fn times_on_the_command_line_take_their_units() {
         "{err}"
     );
 }
+
+#[test]
+fn the_table_fits_in_80_columns() {
+    let mut lines: Vec<String> = stdout_of(&["1-12", "--threads", "2"])
+        .lines()
+        .map(String::from)
+        .collect();
+    // 22! = 1124000727777607680000, 22 digits: the widest count the column holds.
+    let rooks = stdout_of(&["22", "--piece", "rook", "--threads", "2"]);
+    assert!(rooks.contains(" 1124000727777607680000 "), "{rooks}");
+    lines.extend(rooks.lines().map(String::from));
+    for line in &lines {
+        assert!(line.chars().count() <= 80, "{} columns: {line}", line.len());
+        assert_eq!(line.len(), lines[0].len(), "aligned: {line}");
+    }
+}

@@ -48,6 +48,9 @@ fn on_signal(signal: u8) {
         say("interrupted before the work began: nothing to save");
         std::process::exit(i32::from(Exit::Interrupted.code()));
     }
+    // The bar goes first, so that neither the rest of its line nor the stop message share
+    // a line with it.
+    crate::progress::clear();
     if CANCEL.swap(true, Ordering::SeqCst) {
         // A second signal: leave at once; the last periodic save stands.
         std::process::exit(i32::from(Exit::Interrupted.code()));
