@@ -644,3 +644,220 @@ fn the_generated_scripts_end_well_on_a_closed_pipe_and_fail_in_a_line_on_a_full_
         }
     }
 }
+
+/// The example commands of `--help` (the manual's EXAMPLES are the same lines).
+fn help_examples() -> Vec<String> {
+    let help = stdout_of(&["--help"]);
+    let examples = help
+        .split("Examples:\n")
+        .nth(1)
+        .expect("an Examples section");
+    examples
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.is_empty())
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn every_example_of_the_help_runs() {
+    let examples = help_examples();
+    assert!(examples.len() >= 8, "{examples:?}");
+    let page = stdout_of(&["man"]);
+    let dir = tempfile::tempdir().unwrap();
+    let boards = dir.path().join("examples/boards");
+    std::fs::create_dir_all(&boards).unwrap();
+    for entry in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/boards")).unwrap()
+    {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), boards.join(entry.file_name())).unwrap();
+    }
+    let bin = assert_cmd::cargo::cargo_bin("nqueens-count");
+    let path = format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let sh = |line: &str| {
+        std::process::Command::new("sh")
+            .args(["-c", line])
+            .current_dir(dir.path())
+            .env("PATH", &path)
+            .env("SLURM_ARRAY_TASK_ID", "0")
+            .env_remove("SLURM_ARRAY_TASK_MIN")
+            .output()
+            .unwrap()
+    };
+    // The merge example's shards, from a small board.
+    for i in 0..2 {
+        let made = sh(&format!(
+            "nqueens-count 10 --shard {i}/2 --out shard-{i}.json"
+        ));
+        assert!(made.status.success());
+    }
+    let has_dot = sh("command -v dot").status.success();
+    for example in &examples {
+        assert!(example.starts_with("nqueens-count "), "{example}");
+        // The manual shows the same example, in roff's escapes.
+        assert!(page.contains(&example.replace('-', "\\-")), "{example}");
+        // Long counts run on a small board instead, with the same options.
+        let mut line = example
+            .replace("nqueens-count 20 ", "nqueens-count 10 ")
+            .replace("nqueens-count 21 ", "nqueens-count 10 ")
+            .replace("nqueens-count 16 ", "nqueens-count 10 ");
+        if !has_dot {
+            line = line.split(" | ").next().unwrap().to_string();
+        }
+        let out = sh(&line);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{line}: {err}");
+        assert!(!err.contains("error"), "{line}: {err}");
+    }
+}
+
+#[test]
+fn words_in_the_wrong_place_get_one_clear_line() {
+    for (args, says) in [
+        (
+            &["8", "9"][..],
+            "error: one board size at a time: give a range (8..=9) or a list (8,9); try --help",
+        ),
+        (
+            &["8", "--threads", "2", "10"],
+            "error: one board size at a time: give a list (8,10); try --help",
+        ),
+        (
+            &["8", "list"],
+            "error: the command 'list' comes first: nqueens-count list ...; try --help",
+        ),
+        (
+            &["8", "foo"],
+            "error: 'foo' after the board size 8 is neither a size nor an option",
+        ),
+        (
+            &["list", "8", "--threads", "2"],
+            "error: list does not take --threads: it walks the solutions in order, on one thread; \
+             try nqueens-count list --help",
+        ),
+        (
+            &["trace", "4", "--checkpoint", "c.json"],
+            "error: trace does not take --checkpoint, only the count does",
+        ),
+        (
+            &["count", "list", "8"],
+            "error: 'count' and 'list' are two commands: give one of them",
+        ),
+        (&["8..12"], "write 8..=12 or 8-12 for 8 to 12 inclusive"),
+        (&["8,,9"], "'' is not a board size"),
+        (&["12-8"], "the range 12-8 is reversed: write 8-12"),
+    ] {
+        let out = cmd().args(args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(!err.contains("'-- "), "{args:?}: {err}");
+    }
+}
+
+/// The sizes of a `--json` count's rows.
+fn sizes_counted(args: &[&str]) -> Vec<u64> {
+    let mut all = args.to_vec();
+    all.extend(["--json", "--threads", "2"]);
+    stdout_of(&all)
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["n"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn sizes_come_as_ranges_and_lists_and_count_may_be_named() {
+    assert_eq!(sizes_counted(&["8-10"]), [8, 9, 10]);
+    assert_eq!(sizes_counted(&["8..=10"]), [8, 9, 10]);
+    assert_eq!(sizes_counted(&["11,4,6..=7,4"]), [4, 6, 7, 11]);
+    assert_eq!(sizes_counted(&["count", "5,7"]), [5, 7]);
+    assert_eq!(
+        stdout_of(&[
+            "count",
+            "--allowed",
+            "examples/boards/books.txt",
+            "--piece",
+            "rook"
+        ])
+        .lines()
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .take(2)
+        .collect::<Vec<_>>(),
+        ["5", "1"]
+    );
+    // A checkpoint, a shard or a board takes one size.
+    let out = cmd()
+        .args(["8,9", "--checkpoint", "c.json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn times_on_the_command_line_take_their_units() {
+    let dir = tempfile::tempdir().unwrap();
+    let checkpoint = dir.path().join("c.json");
+    let args = [
+        "10",
+        "--checkpoint",
+        checkpoint.to_str().unwrap(),
+        "-t",
+        "2",
+    ];
+    stdout_of(&args);
+    for time in ["5m", "1h", "2500ms", "1.5s"] {
+        let out = cmd().args(args).args(["--recount", time]).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{time}: {err}");
+        assert!(err.contains("recounted"), "{time}: {err}");
+    }
+    stdout_of(&[
+        "10",
+        "--estimate",
+        "--estimate-seconds",
+        "1000ms",
+        "--shard-hours",
+        "30m",
+        "-t",
+        "2",
+    ]);
+    let out = cmd()
+        .args(args)
+        .args(["--recount", "5min"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("a time such as 10s or 5m (ms, s, m or h)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_table_fits_in_80_columns() {
+    let mut lines: Vec<String> = stdout_of(&["1-12", "--threads", "2"])
+        .lines()
+        .map(String::from)
+        .collect();
+    // 22! = 1124000727777607680000, 22 digits: the widest count the column holds.
+    let rooks = stdout_of(&["22", "--piece", "rook", "--threads", "2"]);
+    assert!(rooks.contains(" 1124000727777607680000 "), "{rooks}");
+    lines.extend(rooks.lines().map(String::from));
+    for line in &lines {
+        assert!(line.chars().count() <= 80, "{} columns: {line}", line.len());
+        assert_eq!(line.len(), lines[0].len(), "aligned: {line}");
+    }
+}

@@ -608,3 +608,132 @@ fn an_endless_board_file_is_refused_not_read_forever() {
     assert!(err.contains("longer than"), "{err}");
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn a_queens_board_with_no_solution_says_when_rooks_have_some() {
+    let books = fs::read_to_string(BOOKS).unwrap();
+    for args in [
+        &["list", "--allowed", "-"][..],
+        &["--allowed", "-", "--threads", "2"],
+    ] {
+        let out = cmd()
+            .args(args)
+            .write_stdin(books.as_str())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(
+            err, "note: no queens fit; with --piece rook there is 1 way\n",
+            "{args:?}"
+        );
+    }
+    // Two ways for rooks: the plural, through --board.
+    let out = cmd()
+        .args(["--board", "-", "--json"])
+        .write_stdin(".x.\nx.x\n.x.\n")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(
+        err,
+        "note: no queens fit; with --piece rook there are 2 ways\n"
+    );
+    // No note where the queens fit, where the rooks do not either, or for the empty board.
+    for (args, stdin) in [
+        (&["list", "--allowed", "-"][..], "2\n11\n00\n"),
+        (&["list", "--board", "-"], "..Q.\n....\n....\n....\n"),
+        (&["list", "3"], ""),
+        (&["list", "--allowed", BOOKS, "--piece", "rook"], ""),
+    ] {
+        let out = cmd().args(args).write_stdin(stdin).output().unwrap();
+        assert!(out.status.success(), "{args:?}");
+        assert!(out.stderr.is_empty(), "{args:?}: {:?}", out.stderr);
+    }
+}
+
+#[test]
+fn allowed_file_errors_name_the_size_line_and_the_rows() {
+    let cases = [
+        (
+            "00110\n11000\n01100\n00010\n01001\n",
+            "line 1, column 1: the size line is missing: an allowed file starts with a line \
+             holding n alone (here 5), then n rows of n digits",
+        ),
+        (
+            "5\n00110\n11000\n01100\n0010\n01001\n",
+            "line 5, column 5: this row has 4 squares, but the size line says n = 5",
+        ),
+        (
+            "5\n00110\n11000\n01100\n000101\n01001\n",
+            "line 5, column 6: this row has 6 squares, but the size line says n = 5",
+        ),
+        (
+            "5\n00110\n11000\n01100\n00010\n",
+            "line 6, column 1: 4 rows, but the size line says n = 5",
+        ),
+        (
+            "2\n10\n01\n11\n",
+            "line 4, column 1: 3 rows, but the size line says n = 2",
+        ),
+        (
+            "five\n",
+            "line 1, column 1: expected the size line: the board size n, alone on the first line",
+        ),
+    ];
+    for (text, want) in cases {
+        let err = refused(&["list", "--allowed", "-"], text);
+        assert_eq!(err, format!("error: standard input: {want}\n"), "{text:?}");
+    }
+    // A size line of 0s and 1s is still a size when the rows follow it.
+    let ten = format!("10\n{}", "1111111111\n".repeat(10));
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "ten.txt", &ten);
+    assert_eq!(
+        solutions(&["--allowed", s(&file), "--piece", "rook"]),
+        3628800
+    );
+}
+
+#[test]
+fn both_formats_take_spaces_between_squares() {
+    // The same board, with and without spaces, in both formats.
+    let board = "..Q.\n....\n....\n....\n";
+    let spaced = ". . Q .\n. . . .\n.\t. . .\n. . . .  \n";
+    for text in [board, spaced] {
+        assert_eq!(
+            stdout_of_stdin(&["list", "--board", "-"], text),
+            "3 1 4 2\n"
+        );
+    }
+    let allowed = "4\n1111\n1111\n1111\n1111\n";
+    let spaced = "4\n1 1 1 1\n1 1 1 1\n1\t1 1 1\n 1 1 1 1\n";
+    for text in [allowed, spaced] {
+        assert_eq!(
+            stdout_of_stdin(&["list", "--allowed", "-"], text),
+            "2 4 1 3\n3 1 4 2\n"
+        );
+    }
+    // Errors still point at the character.
+    let err = refused(&["--board", "-"], ". . Q ?\n");
+    assert!(
+        err.contains("line 1, column 7: unknown character '?'"),
+        "{err}"
+    );
+    let err = refused(&["--board", "-"], ". . . .\n. . .\n. . . .\n. . . .\n");
+    assert!(
+        err.contains("line 2, column 6: this row has 3 squares, the first row has 4"),
+        "{err}"
+    );
+}
+
+fn stdout_of_stdin(args: &[&str], stdin: &str) -> String {
+    let out = cmd().args(args).write_stdin(stdin).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?} {stdin:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}

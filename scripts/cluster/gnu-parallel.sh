@@ -17,8 +17,9 @@
 #   USE_XARGS=1  use xargs -P even when GNU parallel is there
 #
 # Exit status: 0 when every shard ran and the merge checked out (its summary is the last
-# line; the JSON merge is in DIR/merged.json), 1 otherwise; the merge names any missing or
-# damaged shard.
+# line; the merge's JSON is in DIR/merged.json), 1 otherwise: the merge names any missing or
+# damaged shard, and running the same command again counts only what is missing (a shard
+# stopped part way resumes from its checkpoint).
 
 set -euo pipefail
 
@@ -71,11 +72,17 @@ if ((${#files[@]} == 0)); then
   echo "no result files in $DIR" >&2
   exit 1
 fi
+# One merge (it counts a sample of the pieces again): its JSON is kept, and a summary printed.
 if "$NQUEENS_BIN" merge "${files[@]}" --json >"$DIR/merged.json.tmp"; then
   mv "$DIR/merged.json.tmp" "$DIR/merged.json"
-  "$NQUEENS_BIN" merge "${files[@]}"
+  field() { sed -n "s/.*\"$1\":\"\{0,1\}\([0-9a-z]*\).*/\1/p" "$DIR/merged.json"; }
+  echo "n = $(field n): $(field solutions_str) solutions, $(field unique_str) unique" \
+    "($M shards merged; the JSON is in $DIR/merged.json)"
 else
   rm -f "$DIR/merged.json.tmp"
+  echo "not merged: delete any damaged file the merge names, then run the same command" \
+    "again ($0 $N $M $DIR): it counts only the missing shards, and a shard stopped part" \
+    "way resumes from its checkpoint" >&2
   exit 1
 fi
 ((status == 0)) || exit 1

@@ -3,11 +3,11 @@
 //!
 //! * A board file (`--board`): one line per row, `.` a free square, `Q` a pre-placed piece,
 //!   `x` a blocked square. The size is the number of rows, which must equal every row's length.
-//! * An allowed file (`--allowed`), the format of the book-assignment exercise: a line with n,
-//!   then n lines of n digits, `1` where the piece may stand, `0` where it may not (spaces
-//!   between the digits are allowed).
+//! * An allowed file (`--allowed`), the format of the book-assignment exercise: the size line,
+//!   n alone, then n lines of n digits, `1` where the piece may stand, `0` where it may not.
 //!
-//! In both, blank lines are skipped and `#` starts a comment that runs to the end of its line.
+//! In both, blank lines are skipped, `#` starts a comment that runs to the end of its line,
+//! and spaces or tabs between the squares are allowed (columns in errors count characters).
 
 use std::fmt;
 
@@ -23,12 +23,19 @@ pub enum ParseProblem {
         /// What the format allows there.
         expected: &'static str,
     },
-    /// A row of another length than the first.
+    /// A row of a board file of another length than the first.
     RowLength {
         /// Squares in this row.
         found: usize,
         /// Squares in the first row.
         expected: usize,
+    },
+    /// A row of an allowed file of another length than its size line says.
+    RowLengthForSize {
+        /// Squares in this row.
+        found: usize,
+        /// The size line's n.
+        n: usize,
     },
     /// Not as many rows as the board is wide.
     RowCount {
@@ -36,6 +43,18 @@ pub enum ParseProblem {
         rows: usize,
         /// Squares per row.
         width: usize,
+    },
+    /// More or fewer rows in an allowed file than its size line says.
+    RowCountForSize {
+        /// Rows found.
+        rows: usize,
+        /// The size line's n.
+        n: usize,
+    },
+    /// An allowed file that starts with its first row: the size line is missing.
+    NoSizeLine {
+        /// The size the rows suggest.
+        n: usize,
     },
     /// No rows at all.
     Empty,
@@ -46,7 +65,7 @@ pub enum ParseProblem {
         /// The piece.
         piece: PieceKind,
     },
-    /// The first line of an allowed file is not a number.
+    /// The size line of an allowed file is not a number.
     NotASize,
     /// The board file and the allowed file differ in size.
     SizeMismatch {
@@ -88,9 +107,21 @@ impl fmt::Display for ParseProblem {
                 f,
                 "this row has {found} squares, the first row has {expected}"
             ),
+            ParseProblem::RowLengthForSize { found, n } => write!(
+                f,
+                "this row has {found} squares, but the size line says n = {n}"
+            ),
             ParseProblem::RowCount { rows, width } => write!(
                 f,
                 "{rows} rows for a board {width} squares wide: a board is square"
+            ),
+            ParseProblem::RowCountForSize { rows, n } => {
+                write!(f, "{rows} rows, but the size line says n = {n}")
+            }
+            ParseProblem::NoSizeLine { n } => write!(
+                f,
+                "the size line is missing: an allowed file starts with a line holding n alone \
+                 (here {n}), then n rows of n digits"
             ),
             ParseProblem::Empty => f.write_str("the file has no rows"),
             ParseProblem::Size { n, piece } => write!(
@@ -98,7 +129,9 @@ impl fmt::Display for ParseProblem {
                 "board size {n} is out of range: {piece} boards are from 1 to {}",
                 piece.max_n()
             ),
-            ParseProblem::NotASize => f.write_str("expected the board size n on the first line"),
+            ParseProblem::NotASize => {
+                f.write_str("expected the size line: the board size n, alone on the first line")
+            }
             ParseProblem::SizeMismatch { n, allowed } => write!(
                 f,
                 "the board is {n} squares wide but the allowed file is for n = {allowed}"
@@ -152,6 +185,16 @@ fn content_lines(text: &str) -> (Vec<(usize, Vec<char>)>, usize) {
     (rows, last + 1)
 }
 
+/// The squares of a row: its characters but spaces and tabs, each with its 0-based position
+/// in the line.
+fn squares(chars: &[char]) -> impl Iterator<Item = (usize, char)> + '_ {
+    chars
+        .iter()
+        .copied()
+        .enumerate()
+        .filter(|&(_, ch)| ch != ' ' && ch != '\t')
+}
+
 /// Reads a board file of `piece`s; with `within`, the squares it blocks are blocked too (a
 /// pre-placed piece on one of them is an error), and the sizes must agree.
 pub fn parse_board(
@@ -168,7 +211,7 @@ pub fn parse_board(
     let Some((first_line, first)) = lines.first() else {
         return Err(at(end.saturating_sub(1).max(1), 1, ParseProblem::Empty));
     };
-    let width = first.len();
+    let width = squares(first).count();
     if width > piece.max_n() {
         return Err(at(*first_line, 1, ParseProblem::Size { n: width, piece }));
     }
@@ -184,21 +227,25 @@ pub fn parse_board(
             };
             return Err(at(*line, 1, problem));
         }
-        if chars.len() != width {
+        let found = squares(chars).count();
+        if found != width {
             let problem = ParseProblem::RowLength {
-                found: chars.len(),
+                found,
                 expected: width,
             };
-            return Err(at(*line, chars.len().min(width) + 1, problem));
+            // At the first square too many, or after the row's last character.
+            let column = squares(chars).nth(width).map_or(chars.len(), |(at, _)| at);
+            return Err(at(*line, column + 1, problem));
         }
         let (mut mask, mut queen) = (0u64, None);
-        for (c, &ch) in chars.iter().enumerate() {
+        for (c, (at_char, ch)) in squares(chars).enumerate() {
             match ch {
                 '.' => mask |= 1 << c,
                 'x' => {}
                 'Q' => {
                     if let Some(first) = queen {
-                        return Err(at(*line, c + 1, ParseProblem::TwoInRow { column: first }));
+                        let problem = ParseProblem::TwoInRow { column: first };
+                        return Err(at(*line, at_char + 1, problem));
                     }
                     queen = Some(c);
                     mask |= 1 << c;
@@ -207,7 +254,7 @@ pub fn parse_board(
                     let expected = "'.' (free), 'Q' (pre-placed piece) or 'x' (blocked)";
                     return Err(at(
                         *line,
-                        c + 1,
+                        at_char + 1,
                         ParseProblem::UnknownChar { found, expected },
                     ));
                 }
@@ -223,7 +270,8 @@ pub fn parse_board(
             }
             mask &= w.open()[row];
             if let Some(c) = queen.filter(|&c| w.open()[row] >> c & 1 == 0) {
-                return Err(at(*line, c + 1, ParseProblem::OnBlocked));
+                let column = squares(chars).nth(c).map_or(c, |(at, _)| at);
+                return Err(at(*line, column + 1, ParseProblem::OnBlocked));
             }
         }
         open.push(mask);
@@ -251,12 +299,18 @@ pub fn parse_allowed(text: &str, piece: PieceKind) -> Result<Board, ParseError> 
     let Some((size_line, size)) = lines.first() else {
         return Err(at(end.saturating_sub(1).max(1), 1, ParseProblem::Empty));
     };
-    let size: String = size.iter().collect();
-    let lead = size.len() - size.trim_start().len();
-    let n: usize = size
-        .trim()
-        .parse()
-        .map_err(|_| at(*size_line, lead + 1, ParseProblem::NotASize))?;
+    let size_text: String = size.iter().collect();
+    let lead = size_text.len() - size_text.trim_start().len();
+    let n = size_text.trim().parse::<usize>();
+    // A first line of 0s and 1s as long as the file has lines is the first row of a square:
+    // the size line was left out (`00110` would otherwise read as n = 110).
+    let digits = squares(size).count();
+    let row_like = digits > 1 && squares(size).all(|(_, ch)| ch == '0' || ch == '1');
+    if row_like && digits == lines.len() && n.as_ref().map_or(true, |&n| n != lines.len() - 1) {
+        let problem = ParseProblem::NoSizeLine { n: digits };
+        return Err(at(*size_line, lead + 1, problem));
+    }
+    let n = n.map_err(|_| at(*size_line, lead + 1, ParseProblem::NotASize))?;
     if n == 0 || n > piece.max_n() {
         return Err(at(*size_line, lead + 1, ParseProblem::Size { n, piece }));
     }
@@ -264,25 +318,29 @@ pub fn parse_allowed(text: &str, piece: PieceKind) -> Result<Board, ParseError> 
     let mut line_of = Vec::with_capacity(n);
     for (line, chars) in &lines[1..] {
         if open.len() == n {
-            let problem = ParseProblem::RowCount {
+            let problem = ParseProblem::RowCountForSize {
                 rows: lines.len() - 1,
-                width: n,
+                n,
             };
             return Err(at(*line, 1, problem));
         }
-        let (mut mask, mut squares) = (0u64, 0usize);
+        let (mut mask, mut filled) = (0u64, 0usize);
         for (c, &ch) in chars.iter().enumerate() {
             match ch {
                 ' ' | '\t' => continue,
-                '0' | '1' if squares == n => {
-                    let problem = ParseProblem::RowLength {
-                        found: squares + 1,
-                        expected: n,
+                '0' | '1' if filled == n => {
+                    let found = chars[c..]
+                        .iter()
+                        .filter(|&&ch| ch == '0' || ch == '1')
+                        .count();
+                    let problem = ParseProblem::RowLengthForSize {
+                        found: filled + found,
+                        n,
                     };
                     return Err(at(*line, c + 1, problem));
                 }
                 '0' => {}
-                '1' => mask |= 1 << squares,
+                '1' => mask |= 1 << filled,
                 found => {
                     let expected = "'0' or '1'";
                     return Err(at(
@@ -292,22 +350,19 @@ pub fn parse_allowed(text: &str, piece: PieceKind) -> Result<Board, ParseError> 
                     ));
                 }
             }
-            squares += 1;
+            filled += 1;
         }
-        if squares != n {
-            let problem = ParseProblem::RowLength {
-                found: squares,
-                expected: n,
-            };
+        if filled != n {
+            let problem = ParseProblem::RowLengthForSize { found: filled, n };
             return Err(at(*line, chars.len() + 1, problem));
         }
         open.push(mask);
         line_of.push(*line);
     }
     if open.len() != n {
-        let problem = ParseProblem::RowCount {
+        let problem = ParseProblem::RowCountForSize {
             rows: open.len(),
-            width: n,
+            n,
         };
         return Err(at(end, 1, problem));
     }

@@ -11,6 +11,9 @@ use nqueens::constraint::MAX_ROOKS_N;
 use nqueens::{Algorithm, MAX_THREADS, Recount};
 
 /// Counts the solutions of the N-Queens problem exactly, on every core.
+///
+/// Counting is the default command; it may be named: `nqueens-count count 16` is
+/// `nqueens-count 16`.
 #[derive(Debug, Parser)]
 #[command(
     name = "nqueens-count",
@@ -18,7 +21,7 @@ use nqueens::{Algorithm, MAX_THREADS, Recount};
     args_conflicts_with_subcommands = true,
     allow_negative_numbers = true,
     subcommand_negates_reqs = true,
-    after_help = "Examples:\n  nqueens-count 16 --threads 8\n  nqueens-count 8..=12 --json\n  nqueens-count 20 --checkpoint q20.json\n  nqueens-count 21 --shard auto/64 --out shard.json\n  nqueens-count merge shard-*.json\n  nqueens-count list 8 --format board\n  nqueens-count --board examples/boards/books.txt --piece rook\n  nqueens-count list --allowed examples/boards/books.txt --piece rook\n  nqueens-count trace 4 --format dot | dot -Tsvg > tree.svg"
+    after_help = "Examples:\n  nqueens-count 16 --threads 8\n  nqueens-count 8..=12 --json\n  nqueens-count 8,10,12-14\n  nqueens-count 20 --checkpoint q20.json\n  nqueens-count 21 --shard auto/64 --out shard.json\n  nqueens-count merge shard-*.json\n  nqueens-count list 8 --format board\n  nqueens-count --board examples/boards/completion.txt\n  nqueens-count --allowed examples/boards/books.txt --piece rook\n  nqueens-count list --allowed examples/boards/books.txt --piece rook\n  nqueens-count trace 4 --format dot | dot -Tsvg > tree.svg"
 )]
 pub struct Cli {
     /// What to count.
@@ -32,10 +35,11 @@ pub struct Cli {
 /// The counting options (the default task).
 #[derive(Debug, Args)]
 pub struct CountArgs {
-    /// Board size from 1 to 32 (64 for rooks), or a range such as 8..=12.
+    /// Board size from 1 to 32 (64 for rooks), a range such as 8..=12 or 8-12, or a list.
     ///
-    /// An inclusive range gives one row per size. Optional with --board or --allowed; it must
-    /// then match the file.
+    /// Ranges include both ends; a list separates sizes and ranges by commas (8,10,12..=14).
+    /// One row per size, in increasing order. Optional with --board or --allowed; it must then
+    /// match the file.
     #[arg(value_name = "N", required_unless_present_any = ["board", "allowed"], value_parser = parse_sizes, value_hint = clap::ValueHint::Other)]
     pub sizes: Option<Sizes>,
 
@@ -127,11 +131,14 @@ pub struct CountArgs {
 
     /// With --estimate: the length of one shard, in hours.
     ///
-    /// The estimate says how many shards of this length the count takes.
+    /// Hours, or a time with its unit (ms, s, m or h: 90m). The estimate says how many shards
+    /// of this length the count takes.
     #[arg(long, value_name = "H", requires = "estimate", value_parser = parse_hours, value_hint = clap::ValueHint::Other)]
     pub shard_hours: Option<f64>,
 
     /// With --estimate: seconds of sampling (the set-up comes on top).
+    ///
+    /// Whole seconds, or a time with its unit (ms, s, m or h: 2m), up to an hour.
     #[arg(long, value_name = "S", default_value_t = 60, requires = "estimate", value_parser = parse_sampling_seconds, value_hint = clap::ValueHint::Other)]
     pub estimate_seconds: u64,
 
@@ -148,13 +155,13 @@ pub struct BoardArgs {
     /// Count a constrained board read from FILE (-: standard input).
     ///
     /// One line per row: '.' a free square, 'Q' a pre-placed piece, 'x' a blocked square; blank
-    /// lines and '#' comments are skipped.
+    /// lines, '#' comments and spaces between squares are skipped.
     #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
     pub board: Option<PathBuf>,
     /// Allowed squares from FILE (-: standard input).
     ///
-    /// A line with n, then n lines of n digits, 1 where the piece may stand. With --board, both
-    /// files' constraints hold.
+    /// The size line (n alone), then n lines of n digits, 1 where the piece may stand (spaces
+    /// between them are skipped). With --board, both files' constraints hold.
     #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
     pub allowed: Option<PathBuf>,
     /// The piece: queen, or rook.
@@ -286,12 +293,12 @@ pub struct MergeArgs {
 /// their tags; the options `count` (when it resumes) and `merge` share.
 #[derive(Clone, Debug, Args)]
 pub struct TrustArgs {
-    /// Count again a sample of the subproblems read from files: K, Ns, all or 0.
+    /// Count again a sample of the subproblems read from files: K, 10s, all or 0.
     ///
     /// The sample is drawn at random from the finished subproblems read from files (a resumed
-    /// checkpoint, the shards merged); any that differs is refused. K subproblems, a time such
-    /// as 10s, or all; 0 skips it.
-    #[arg(long, value_name = "K|Ns|all", default_value = "3s", value_parser = parse_recount, value_hint = clap::ValueHint::Other)]
+    /// checkpoint, the shards merged); any that differs is refused. K subproblems, a time with
+    /// its unit (ms, s, m or h: 10s, 5m), or all; 0 skips it.
+    #[arg(long, value_name = "K|TIME|all", default_value = "3s", value_parser = parse_recount, value_hint = clap::ValueHint::Other)]
     pub recount: Recount,
     /// The seed of the recount's draw (default: a fresh one).
     ///
@@ -307,19 +314,52 @@ pub struct TrustArgs {
     pub key: Option<PathBuf>,
 }
 
-/// Parses a `--slice-seconds` value: a positive number of seconds, at most a day.
+/// Parses a `--slice-seconds` value: seconds (`15`, `2.5`) or a time with its unit (`2m`),
+/// from a millisecond to a day.
 fn parse_slice_seconds(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(v) if (0.001..=86_400.0).contains(&v) => Ok(v),
+    let seconds = parse_duration(s)
+        .map(|d| d.as_secs_f64())
+        .or_else(|| s.trim().parse::<f64>().ok());
+    match seconds {
+        Some(v) if (0.001..=86_400.0).contains(&v) => Ok(v),
         _ => Err(format!(
-            "'{s}' is not a slice time: give seconds from 0.001 to 86400, e.g. 15 or 2.5"
+            "'{s}' is not a slice time: give seconds from 0.001 to 86400, e.g. 15, 2.5 or 2m"
         )),
     }
 }
 
-/// Parses a `--recount` value.
+/// Parses a `--recount` value: a number of pieces, a time with its unit (`10s`, `5m`), or
+/// `all`.
 fn parse_recount(s: &str) -> Result<Recount, String> {
-    s.parse()
+    if let Some(time) = parse_duration(s) {
+        return Ok(Recount::For(time));
+    }
+    match s.trim() {
+        "all" => Ok(Recount::All),
+        k => k.parse().map(Recount::Pieces).map_err(|_| {
+            format!(
+                "'{s}' is not a recount: give a number of pieces, a time such as 10s or 5m \
+                 ({DURATION_UNITS}), or all"
+            )
+        }),
+    }
+}
+
+/// The units a time on the command line may have.
+const DURATION_UNITS: &str = "ms, s, m or h";
+
+/// A time with its unit: a number (`1.5` is allowed) then `ms`, `s`, `m` or `h`. `None` for
+/// anything else: a number without a unit, a negative or endless time.
+pub fn parse_duration(s: &str) -> Option<std::time::Duration> {
+    let s = s.trim();
+    let (number, seconds) = [("ms", 0.001), ("s", 1.0), ("m", 60.0), ("h", 3600.0)]
+        .into_iter()
+        .find_map(|(unit, seconds)| Some((s.strip_suffix(unit)?, seconds)))?;
+    let number: f64 = number.trim().parse().ok()?;
+    if !number.is_finite() || number < 0.0 {
+        return None;
+    }
+    std::time::Duration::try_from_secs_f64(number * seconds).ok()
 }
 
 /// Options of `bench`.
@@ -370,21 +410,33 @@ fn thread_count(s: &str, lowest: usize) -> Result<usize, String> {
     }
 }
 
+/// Parses `--shard-hours`: hours (a number above 0), or a time with its unit (`90m`).
 fn parse_hours(s: &str) -> Result<f64, String> {
-    match s.trim().parse::<f64>() {
+    let hours = match parse_duration(s) {
+        Some(time) => Ok(time.as_secs_f64() / 3600.0),
+        None => s.trim().parse::<f64>(),
+    };
+    match hours {
         Ok(h) if h.is_finite() && h > 0.0 && h <= 1e6 => Ok(h),
         _ => Err(format!(
-            "'{s}' is not a shard length: expected hours, a number above 0"
+            "'{s}' is not a shard length: expected hours, a number above 0, or a time such as \
+             90m ({DURATION_UNITS})"
         )),
     }
 }
 
-/// Parses `--estimate-seconds`: whole seconds from 1 to an hour.
+/// Parses `--estimate-seconds`: whole seconds from 1 to an hour, or a time with its unit
+/// (`2m`), rounded up to whole seconds.
 fn parse_sampling_seconds(s: &str) -> Result<u64, String> {
-    match s.trim().parse::<u64>() {
+    let secs = match parse_duration(s) {
+        Some(time) => Ok(time.as_secs_f64().ceil() as u64),
+        None => s.trim().parse::<u64>(),
+    };
+    match secs {
         Ok(secs) if (1..=3600).contains(&secs) => Ok(secs),
         _ => Err(format!(
-            "'{s}' is not a sampling time: expected whole seconds from 1 to 3600"
+            "'{s}' is not a sampling time: expected whole seconds from 1 to 3600, or a time \
+             such as 2m ({DURATION_UNITS})"
         )),
     }
 }
@@ -423,13 +475,33 @@ impl From<AlgorithmArg> for Algorithm {
     }
 }
 
-/// An inclusive range of board sizes (a single size is a range of one).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Sizes {
-    /// First size.
-    pub first: usize,
-    /// Last size (inclusive).
-    pub last: usize,
+/// The board sizes asked for: one or more, each once, in increasing order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sizes(Vec<usize>);
+
+impl Sizes {
+    /// One size.
+    pub fn one(n: usize) -> Sizes {
+        Sizes(vec![n])
+    }
+
+    /// The sizes, in increasing order.
+    pub fn all(&self) -> &[usize] {
+        &self.0
+    }
+
+    /// The single size asked for, if only one was.
+    pub fn single(&self) -> Option<usize> {
+        match self.0[..] {
+            [n] => Some(n),
+            _ => None,
+        }
+    }
+
+    /// The largest size.
+    pub fn largest(&self) -> usize {
+        self.0.last().copied().unwrap_or(0)
+    }
 }
 
 /// A shard request: a fixed index, or one the scheduler provides.
@@ -489,23 +561,38 @@ fn parse_trace_n(s: &str) -> Result<usize, String> {
     Ok(n)
 }
 
-/// Parses `N` or `A..=B`.
+/// Parses the board sizes: `N`, an inclusive range `A..=B` or `A-B`, or a list of these
+/// separated by commas (`8,10,12..=14`); each size once, in increasing order. `A..B` is
+/// refused: in Rust it would leave `B` out, so it is unclear which is meant.
 pub fn parse_sizes(s: &str) -> Result<Sizes, String> {
-    if let Some((a, b)) = s.split_once("..=") {
-        let first = parse_n(a)?;
-        let last = parse_n(b)?;
-        if first > last {
-            return Err(format!("the range {s} is reversed: write {last}..={first}"));
+    let mut sizes = Vec::new();
+    for item in s.split(',') {
+        let item = item.trim();
+        let range = item
+            .split_once("..=")
+            .or_else(|| item.split_once('-').filter(|(a, _)| !a.is_empty()));
+        if let Some((a, b)) = range {
+            let sep = if item.contains("..=") { "..=" } else { "-" };
+            let (first, last) = (parse_n(a)?, parse_n(b)?);
+            if first > last {
+                return Err(format!(
+                    "the range {item} is reversed: write {last}{sep}{first}"
+                ));
+            }
+            sizes.extend(first..=last);
+        } else if let Some((a, b)) = item.split_once("..") {
+            let (a, b) = (a.trim(), b.trim());
+            return Err(format!(
+                "'{item}' is unclear (in Rust it leaves {b} out): write {a}..={b} or {a}-{b} for \
+                 {a} to {b} inclusive"
+            ));
+        } else {
+            sizes.push(parse_n(item)?);
         }
-        return Ok(Sizes { first, last });
     }
-    if s.contains("..") {
-        return Err(format!(
-            "'{s}' is not a range: write an inclusive range as A..=B"
-        ));
-    }
-    let n = parse_n(s)?;
-    Ok(Sizes { first: n, last: n })
+    sizes.sort_unstable();
+    sizes.dedup();
+    Ok(Sizes(sizes))
 }
 
 /// Parses `I/M` or `auto/M`.
@@ -567,25 +654,58 @@ mod tests {
 
     #[test]
     fn sizes_and_ranges() {
-        assert_eq!(
-            parse_sizes("16"),
-            Ok(Sizes {
-                first: 16,
-                last: 16
-            })
-        );
-        assert_eq!(parse_sizes("8..=12"), Ok(Sizes { first: 8, last: 12 }));
-        for bad in ["0", "65", "abc", "-3", "12..=8", "8..12", "", "8..=", "1.5"] {
+        assert_eq!(parse_sizes("16"), Ok(Sizes::one(16)));
+        let range = Ok(Sizes((8..=12).collect()));
+        assert_eq!(parse_sizes("8..=12"), range);
+        assert_eq!(parse_sizes("8-12"), range);
+        assert_eq!(parse_sizes("12,8-11"), range);
+        assert_eq!(parse_sizes("8,10"), Ok(Sizes(vec![8, 10])));
+        assert_eq!(parse_sizes("10,8..=9,10"), Ok(Sizes(vec![8, 9, 10])));
+        assert_eq!(parse_sizes("9-9").map(|s| s.single()), Ok(Some(9)));
+        for bad in [
+            "0", "65", "abc", "-3", "12..=8", "12-8", "8..12", "", "8..=", "8-", "8,", ",8", "1.5",
+            "8,,9", "8-9-10",
+        ] {
             assert!(parse_sizes(bad).is_err(), "{bad}");
         }
+        assert!(
+            parse_sizes("8..12")
+                .unwrap_err()
+                .contains("write 8..=12 or 8-12")
+        );
         // Past 32 for rooks only: the queens' bound comes once the piece is known.
-        assert_eq!(parse_sizes("64").map(|s| s.last), Ok(64));
+        assert_eq!(parse_sizes("64").map(|s| s.largest()), Ok(64));
         assert_eq!(queens_size(32), Ok(32));
         assert!(
             queens_size(33)
                 .unwrap_err()
                 .contains("to 64 with --piece rook")
         );
+    }
+
+    #[test]
+    fn times_take_the_usual_units() {
+        use std::time::Duration;
+        assert_eq!(parse_duration("500ms"), Some(Duration::from_millis(500)));
+        assert_eq!(parse_duration("10s"), Some(Duration::from_secs(10)));
+        assert_eq!(parse_duration("1.5s"), Some(Duration::from_millis(1500)));
+        assert_eq!(parse_duration("5m"), Some(Duration::from_secs(300)));
+        assert_eq!(parse_duration("2h"), Some(Duration::from_secs(7200)));
+        for bad in ["", "5", "m", "-1s", "5 min", "infs", "NaNh", "1e400s"] {
+            assert_eq!(parse_duration(bad), None, "{bad}");
+        }
+        assert_eq!(
+            parse_recount("5m"),
+            Ok(Recount::For(Duration::from_secs(300)))
+        );
+        assert_eq!(parse_recount("12"), Ok(Recount::Pieces(12)));
+        assert_eq!(parse_recount("all"), Ok(Recount::All));
+        assert!(parse_recount("5x").unwrap_err().contains("10s or 5m"));
+        assert_eq!(parse_sampling_seconds("2m"), Ok(120));
+        assert_eq!(parse_sampling_seconds("30"), Ok(30));
+        assert!(parse_sampling_seconds("2h").is_err());
+        assert_eq!(parse_hours("90m"), Ok(1.5));
+        assert_eq!(parse_hours("2"), Ok(2.0));
     }
 
     #[test]

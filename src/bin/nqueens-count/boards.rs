@@ -117,6 +117,32 @@ fn read(path: &Path) -> Result<String, Exit> {
     }
 }
 
+/// The largest board the rook hint counts: a rook count of any board this wide takes
+/// milliseconds, whichever of its methods the library picks.
+const HINT_MAX_N: usize = 20;
+
+/// The note for a queens board read from a file that has no solution but whose rooks have
+/// some (the book-assignment exercise is a rook problem): one line for stderr, or `None`.
+/// Only small boards are counted again, on one thread.
+pub fn rook_hint(args: &BoardArgs, board: &Board, queens: u128) -> Option<String> {
+    let from_file = args.board.is_some() || args.allowed.is_some();
+    if queens != 0 || !from_file || board.piece() != PieceKind::Queen || board.n() > HINT_MAX_N {
+        return None;
+    }
+    let rooks = board.with_piece(PieceKind::Rook).ok()?;
+    let ways = nqueens::count(&nqueens::Config::board(rooks).threads(1))
+        .ok()?
+        .total;
+    (ways > 0).then(|| {
+        let ways = if ways == 1 {
+            "is 1 way".to_string()
+        } else {
+            format!("are {ways} ways")
+        };
+        format!("note: no queens fit; with --piece rook there {ways}")
+    })
+}
+
 fn bad(path: &Path, e: impl std::fmt::Display) -> Exit {
     let name = if path == Path::new("-") {
         "standard input".to_string()

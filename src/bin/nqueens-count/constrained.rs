@@ -11,7 +11,7 @@ use nqueens::trace::{self as tree, MAX_TRACE_N};
 
 use crate::args::{ListArgs, ListFormat, TraceArgs, TraceFormat};
 use crate::boards;
-use crate::exit::{Exit, fail, out, out_raw, to_stdout};
+use crate::exit::{Exit, fail, out, out_raw, say, to_stdout};
 
 /// Boards an SVG picture draws unless `--limit` says otherwise.
 const SVG_BOARDS: u64 = 16;
@@ -77,6 +77,11 @@ pub fn list(args: &ListArgs) -> Exit {
         ListFormat::Svg => out_raw(&pictures::boards_svg(&board, &kept, SVG_PER_LINE)),
         _ if seen == 0 => out("no solution"),
         _ => {}
+    }
+    if seen == 0
+        && let Some(note) = boards::rook_hint(&args.constraints, &board, 0)
+    {
+        say(note);
     }
     Exit::Ok
 }

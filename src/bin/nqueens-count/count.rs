@@ -48,6 +48,9 @@ fn on_signal(signal: u8) {
         say("interrupted before the work began: nothing to save");
         std::process::exit(i32::from(Exit::Interrupted.code()));
     }
+    // The bar goes first, so that neither the rest of its line nor the stop message share
+    // a line with it.
+    crate::progress::clear();
     if CANCEL.swap(true, Ordering::SeqCst) {
         // A second signal: leave at once; the last periodic save stands.
         std::process::exit(i32::from(Exit::Interrupted.code()));
@@ -87,13 +90,10 @@ pub fn run(args: &CountArgs) -> Exit {
         Ok(b) => b,
         Err(e) => return e,
     };
-    let sizes = match (&board, args.sizes) {
-        (Some(b), _) => Sizes {
-            first: b.n(),
-            last: b.n(),
-        },
-        (None, Some(s)) => match crate::args::queens_size(s.last) {
-            Ok(_) => s,
+    let sizes = match (&board, &args.sizes) {
+        (Some(b), _) => Sizes::one(b.n()),
+        (None, Some(s)) => match crate::args::queens_size(s.largest()) {
+            Ok(_) => s.clone(),
             Err(e) => return fail(Exit::Usage, e),
         },
         (None, None) => return fail(Exit::Usage, "give the board size N"),
@@ -104,11 +104,11 @@ pub fn run(args: &CountArgs) -> Exit {
             "--verify compares a whole count with the published values: give it to merge, not to --shard or --estimate",
         );
     }
-    let single = sizes.first == sizes.last;
+    let single = sizes.single().is_some();
     if !single && (args.checkpoint.is_some() || args.shard.is_some() || args.out.is_some()) {
         return fail(
             Exit::Usage,
-            "--checkpoint, --shard and --out take a single N, not a range",
+            "--checkpoint, --shard and --out take a single N, not a range or a list",
         );
     }
     let shard = match shard(args) {
@@ -142,7 +142,7 @@ pub fn run(args: &CountArgs) -> Exit {
     }
     let mut worst = Exit::Ok;
     let mut header = !args.json && shard.is_none() && !args.estimate;
-    for n in sizes.first..=sizes.last {
+    for &n in sizes.all() {
         let given = Given {
             shard,
             board: board.as_ref(),
@@ -187,9 +187,12 @@ fn board(args: &CountArgs) -> Result<Option<Board>, Exit> {
         return Ok(None);
     }
     let usage = |msg: &str| Err(fail(Exit::Usage, msg));
-    let n = match args.sizes {
-        Some(s) if s.first != s.last => return usage("a board or --piece rook takes a single N"),
-        s => s.map(|s| s.first),
+    let n = match &args.sizes {
+        Some(s) => match s.single() {
+            Some(n) => Some(n),
+            None => return usage("a board or --piece rook takes a single N"),
+        },
+        None => None,
     };
     if args.algorithm.is_some() {
         return usage(
@@ -433,6 +436,9 @@ fn count_one(
     } else {
         output::human_row(&counts)
     });
+    if let Some(note) = board.and_then(|b| boards::rook_hint(&args.constraints, b, counts.total)) {
+        say(note);
+    }
     if args.stats {
         say(output::stats(&counts, machine));
     }

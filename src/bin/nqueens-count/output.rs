@@ -25,7 +25,7 @@ pub fn things(count: impl Into<u128>, one: &str, many: &str) -> String {
 /// The header of the human table.
 pub fn header() -> String {
     format!(
-        "{:>2}  {:>24}  {:>22}  {:>11}  {:>7}  {:>11}",
+        "{:>2}  {:>22}  {:>20}  {:>10}  {:>7}  {:>8}",
         "n", "solutions", "unique", "time", "threads", "nodes/s"
     )
 }
@@ -37,7 +37,7 @@ fn unique_text(u: Option<u128>) -> String {
 /// One row of the human table.
 pub fn human_row(c: &Counts) -> String {
     format!(
-        "{:>2}  {:>24}  {:>22}  {:>9.3} s  {:>7}  {:>11}",
+        "{:>2}  {:>22}  {:>20}  {:>8.3} s  {:>7}  {:>8}",
         c.n,
         c.total,
         unique_text(c.unique),

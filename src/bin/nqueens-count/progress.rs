@@ -1,6 +1,8 @@
-//! The progress bar: the share of the estimated work done, subproblems done, the running
-//! count, the rate, and the time left once the library can tell it ("estimating" before).
-//! Only on a terminal, always on stderr.
+//! The progress bar: the share of the estimated work done, the time elapsed, then as many of
+//! these as fit the terminal's width, most useful first: the time left once the library can
+//! tell it ("estimating" before), subproblems done, the running count, the rate. Only on a
+//! terminal, always on stderr, one line that never wraps (a wrapped line leaves a stale
+//! fragment when it is cleared).
 
 use std::io::IsTerminal;
 use std::sync::Mutex;
@@ -12,12 +14,66 @@ use nqueens::{Job, Piece, Plan, Status, Sums};
 /// Steps of the bar.
 const STEPS: u64 = 10_000;
 
+/// The terminal's width when it cannot be told.
+const DEFAULT_COLUMNS: usize = 80;
+
+/// The bar shown, so that a signal can clear it before the program says why it stops.
+static SHOWN: Mutex<Option<ProgressBar>> = Mutex::new(None);
+
 /// A progress display for one count (a no-op when hidden).
 pub struct Progress<'a> {
     bar: Option<ProgressBar>,
     plan: &'a Plan,
     /// The sums with the resumed pieces, and this run's nodes.
     state: Mutex<(Sums, u128)>,
+}
+
+/// The width of the bar itself on a terminal `columns` wide; 0: no bar, the terminal is too
+/// narrow for one.
+fn bar_width(columns: usize) -> usize {
+    if columns < 50 {
+        0
+    } else {
+        (columns / 8).clamp(10, 30)
+    }
+}
+
+/// The template for a bar `bar` wide: the fixed fields, then the message, which indicatif
+/// cuts to the room left (`wide_msg`).
+fn template(bar: usize) -> String {
+    if bar == 0 {
+        "{prefix} {percent:>3}% {elapsed_precise} {wide_msg}".to_string()
+    } else {
+        format!("{{prefix}} [{{bar:{bar}}}] {{percent:>3}}% {{elapsed_precise}} {{wide_msg}}")
+    }
+}
+
+/// The columns the template's fixed fields take with this prefix: the bar and its brackets,
+/// the percentage (`100%`), the elapsed time (`00:00:00`) and the spaces between.
+fn fixed_width(prefix: &str, bar: usize) -> usize {
+    let bar = if bar == 0 { 0 } else { bar + 3 };
+    prefix.chars().count() + 1 + bar + 4 + 1 + 8 + 1
+}
+
+/// As many whole `fields` as fit `room` columns, in their order, joined by ", ".
+fn message(fields: &[String], room: usize) -> String {
+    let mut text = String::new();
+    for field in fields {
+        let sep = if text.is_empty() { "" } else { ", " };
+        if text.chars().count() + sep.len() + field.chars().count() > room {
+            break;
+        }
+        text.push_str(sep);
+        text.push_str(field);
+    }
+    text
+}
+
+/// The terminal's width (stderr's), or [`DEFAULT_COLUMNS`].
+fn columns() -> usize {
+    console::Term::stderr()
+        .size_checked()
+        .map_or(DEFAULT_COLUMNS, |(_, cols)| usize::from(cols))
 }
 
 impl<'a> Progress<'a> {
@@ -29,18 +85,17 @@ impl<'a> Progress<'a> {
             let bar =
                 ProgressBar::with_draw_target(Some(STEPS), ProgressDrawTarget::stderr_with_hz(4));
             bar.set_style(
-                ProgressStyle::with_template(
-                    "{prefix} [{bar:30}] {percent:>3}%  {msg}  elapsed {elapsed_precise}",
-                )
-                .expect("valid template")
-                .progress_chars("=> "),
+                ProgressStyle::with_template(&template(bar_width(columns())))
+                    .expect("valid template")
+                    .progress_chars("=> "),
             );
             bar.set_prefix(format!("n = {}", plan.n));
             bar.set_message(format!(
-                "0/{} subproblems, estimating the time left",
+                "estimating the time left, 0/{} subproblems",
                 job.todo_len()
             ));
             bar.enable_steady_tick(Duration::from_millis(250));
+            *SHOWN.lock().unwrap_or_else(|e| e.into_inner()) = Some(bar.clone());
             bar
         });
         Progress {
@@ -60,17 +115,19 @@ impl<'a> Progress<'a> {
         drop(st);
         bar.set_position((status.fraction * STEPS as f64) as u64);
         let secs = status.elapsed.as_secs_f64().max(1e-3);
-        let left = status.remaining.map_or_else(
-            || "estimating the time left".to_string(),
-            |r| format!("about {} left", HumanDuration(r)),
-        );
-        bar.set_message(format!(
-            "{}/{} subproblems, {} solutions so far, {} nodes/s, {left}",
-            status.done,
-            status.todo,
-            sums.total,
-            crate::output::si(nodes as f64 / secs)
-        ));
+        let fields = [
+            status.remaining.map_or_else(
+                || "estimating the time left".to_string(),
+                |r| format!("about {} left", HumanDuration(r)),
+            ),
+            format!("{}/{} subproblems", status.done, status.todo),
+            format!("{} solutions so far", sums.total),
+            format!("{} nodes/s", crate::output::si(nodes as f64 / secs)),
+        ];
+        let columns = columns();
+        let prefix = format!("n = {}", self.plan.n);
+        let room = columns.saturating_sub(fixed_width(&prefix, bar_width(columns)));
+        bar.set_message(message(&fields, room));
     }
 
     /// Whether the bar is shown (a hidden one needs no news of the pieces).
@@ -83,5 +140,60 @@ impl<'a> Progress<'a> {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
+        clear();
+    }
+}
+
+/// Removes the bar shown, if any, at once: a signal calls it before the program says that
+/// it stops, so that the words do not land on the bar's line.
+pub fn clear() {
+    let shown = SHOWN.lock().unwrap_or_else(|e| e.into_inner()).take();
+    if let Some(bar) = shown {
+        bar.finish_and_clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_line_fits_the_terminal_and_keeps_the_first_fields() {
+        let fields = [
+            "about 12 minutes left".to_string(),
+            "12345/30573 subproblems".to_string(),
+            "4968057848 solutions so far".to_string(),
+            "187.36 M nodes/s".to_string(),
+        ];
+        for columns in [30, 40, 50, 60, 72, 80, 100, 120, 200, 400] {
+            let bar = bar_width(columns);
+            let prefix = "n = 28";
+            let fixed = fixed_width(prefix, bar);
+            let text = message(&fields, columns.saturating_sub(fixed));
+            let line = fixed + text.chars().count();
+            assert!(line <= columns.max(fixed), "{columns}: {line} columns");
+            // Whole fields, in their order.
+            let shown: Vec<&str> = if text.is_empty() {
+                vec![]
+            } else {
+                text.split(", ").collect()
+            };
+            assert_eq!(shown, fields[..shown.len()], "{columns}");
+            if columns >= 80 {
+                assert!(shown.len() >= 2, "{columns}: {text}");
+                assert!(bar >= 10, "{columns}");
+            }
+        }
+        assert_eq!(message(&fields, 200).split(", ").count(), 4);
+        // The fixed fields are what the template holds.
+        assert_eq!(
+            template(10),
+            "{prefix} [{bar:10}] {percent:>3}% {elapsed_precise} {wide_msg}"
+        );
+        assert_eq!(
+            fixed_width("n = 28", 10),
+            "n = 28 [0123456789] 100% 00:00:00 ".len()
+        );
+        assert_eq!(fixed_width("n = 28", 0), "n = 28 100% 00:00:00 ".len());
     }
 }
