@@ -1,7 +1,7 @@
 //! The job's limits: a count that would not fit in the memory a control group, a resource
 //! limit or `--memory` allows is refused before it starts, with one line and exit 1, instead of
-//! being killed or aborting midway; a count whose quadrant lists do not fit runs in the join's
-//! memory-bounded layout instead, exactly; thread counts past the bound are usage errors.
+//! being killed or aborting midway; the join's memory-bounded layout counts exactly under any
+//! budget that fits; thread counts past the bound are usage errors.
 
 mod common;
 
@@ -50,18 +50,28 @@ fn a_memory_budget_is_honoured_and_a_bad_one_is_a_usage_error() {
 }
 
 #[test]
-fn a_budget_below_the_lists_counts_exactly_in_the_bounded_layout() {
-    // n = 17 and 19 list about 54 and 300 MiB of quadrant placements; under these budgets
-    // every unit makes its own partitions.
-    for (n, budget, total) in [("17", "35M", "95815104"), ("15", "20M", "2279184")] {
+fn a_small_budget_counts_exactly_in_bounded_memory() {
+    // From n = 18 each unit makes its own partitions, and a thread keeps no more of them
+    // than half of what the budget leaves: the count is exact under any budget that fits.
+    for budget in ["30M", "60M"] {
         let out = cmd()
-            .args([n, "-t", "2", "--memory", budget, "--json"])
+            .args(["18", "-t", "2", "--memory", budget, "--json"])
             .output()
             .unwrap();
         assert!(out.status.success(), "{out:?}");
         let text = String::from_utf8_lossy(&out.stdout);
-        assert!(text.contains(&format!("\"solutions\":{total}")), "{text}");
+        assert!(text.contains("\"solutions\":666090624"), "{text}");
     }
+    // Up to n = 17 the whole lists are built, for speed; a budget below them is refused in
+    // one line that names the algorithm that fits.
+    let out = cmd()
+        .args(["17", "-t", "2", "--memory", "20M"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("symmetry algorithm"), "{err}");
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! against the bytes it may use, and, where it does not fit,
 //! the advice (fewer threads, more shards, another algorithm) that the refusal carries.
 
-use crate::engine::join::{self, Layout};
+use crate::engine::join;
 use crate::error::{Error, MemoryAdvice};
 use crate::plan::{Algorithm, Plan};
 use crate::shard::Shard;
@@ -63,7 +63,8 @@ pub(super) fn fit_budget(plan: &Plan, budget: Budget) -> Result<(), Error> {
     }
     // The threads' buffers and the bookkeeping of the pieces of this run.
     let needs_for = |t: usize, pieces: usize| {
-        join::memory_needed(n, t, Layout::Bounded).saturating_add(bookkeeping(plan, pieces))
+        join::memory_needed(n, t, super::cost::join_layout(n))
+            .saturating_add(bookkeeping(plan, pieces))
     };
     let Some(available) = available else {
         return Ok(());

@@ -8,7 +8,7 @@
 //! Each figure says where it was measured; `results/large-n.md` and `results/eta-checks.md`
 //! hold the runs.
 
-use crate::engine::join;
+use crate::engine::join::{self, Layout};
 use crate::engine::kernel::{Frame, Start};
 use crate::plan::{Plan, Subproblem, Work};
 
@@ -22,6 +22,25 @@ pub const SLICE_SECONDS: f64 = 15.0;
 /// searches from n = 30 on reach it (they would take up to 88 million slices of the slice
 /// time), and their slices then take minutes.
 pub const MOST_SLICES: u64 = 1 << 20;
+
+/// Where a join count's half-boards come from on an n×n board: the whole quadrant lists up
+/// to [`LISTS_UNTIL`], the memory-bounded partitions each unit makes after it.
+pub fn join_layout(n: usize) -> Layout {
+    if n <= LISTS_UNTIL {
+        Layout::Lists
+    } else {
+        Layout::Bounded
+    }
+}
+
+/// The largest board whose join count builds the whole quadrant lists (30 MiB at n = 17),
+/// for speed alone: side by side with the commit that kept the lists up to n = 23
+/// (`vs_commit.py --base c07a327`, two threads), the bounded layout took 0.600 s against
+/// 0.536 s at n = 17 (the odd boards' lists are filtered once per middle-queen pair and
+/// shared by the threads, where each thread makes its own partitions), and was faster from
+/// n = 18 on (0.98 at 18, within noise; 1.16 at 19; 1.77 and an eighth of the memory for
+/// `21 --shard 0/32`; `results/join-log.md`, section 24).
+pub const LISTS_UNTIL: usize = 17;
 
 /// The costs of one plan's entries, for a run that cuts its slices to `slice_seconds`.
 #[derive(Clone, Debug)]

@@ -301,7 +301,7 @@ impl Job {
 /// The bytes the memory model gives a count (join plans; others need little).
 fn join_memory(plan: &Plan, threads: usize) -> u64 {
     if plan.algorithm == Algorithm::Join {
-        join::memory_needed(plan.n, threads, join::Layout::Bounded)
+        join::memory_needed(plan.n, threads, super::cost::join_layout(plan.n))
     } else {
         64 << 20
     }

@@ -48,7 +48,7 @@ pub const SAVE_EVERY: Duration = Duration::from_secs(3);
 /// The most bytes of a join unit's partitions a thread keeps for the units after it: 64 MiB.
 /// More is slower as well as larger: `21 --shard 0/32` took 28.4 s with 256 MiB a thread and
 /// 20.9 to 21.4 s with 8 to 96 MiB; n = 19 took 16.1 s with 8 MiB and 11.5 s with 32
-/// (`results/join-log.md`, section 20).
+/// (`results/join-log.md`, section 24).
 const CACHE_BYTES: u64 = 64 << 20;
 
 /// What a run calls with every finished piece and where the run stands after it.

@@ -49,12 +49,16 @@ impl Worked {
     }
 }
 
-/// How many threads a pool starts for `blocks` blocks of work on `threads` threads: never
-/// more than there are blocks, since a thread without one would only be started and stopped
-/// (`9 -t 4096` started 4096 threads for 82 blocks and took 14.8 s on a 2-core VM), and at least
-/// one; but a rook board's piece shares its sum out among the pool's threads
-/// ([`crate::engine::constrained`]), so that one piece uses every thread up to its blocks.
-fn pool_size(plan: &Plan, threads: usize, blocks: usize) -> usize {
+/// How many threads a pool starts for `blocks` blocks of work on `threads` threads, on a
+/// machine of `cores` hardware threads: never more than there are blocks, since a thread
+/// without one would only be started and stopped (`9 -t 4096` started 4096 threads for 82
+/// blocks and took 14.8 s on a 2-core VM), nor more than [`OVERSUBSCRIBED`] times the
+/// hardware threads, since threads beyond them only wait their turn, each making the join's
+/// partitions and the kernel's tables for itself (`15 -t 4096` took over 120 s on two cores,
+/// and a stop came 12 s late); and at least one. A rook board's piece shares its sum out
+/// among the pool's threads ([`crate::engine::constrained`]), so that one piece uses every
+/// thread up to its blocks.
+fn pool_size(plan: &Plan, threads: usize, blocks: usize, cores: usize) -> usize {
     let rooks = plan
         .board
         .as_ref()
@@ -64,8 +68,16 @@ fn pool_size(plan: &Plan, threads: usize, blocks: usize) -> usize {
     } else {
         blocks
     };
-    threads.min(room).max(1)
+    threads
+        .min(room)
+        .min(cores.max(1).saturating_mul(OVERSUBSCRIBED))
+        .max(1)
 }
+
+/// How many threads a pool may start for each hardware thread: a few, so that asking for
+/// more threads than the machine has still runs that many where it is cheap (tests of
+/// threading on a small machine), but thousands never start.
+const OVERSUBSCRIBED: usize = 4;
 
 /// Counts the subproblems of `plan` whose ids are in `todo` on `threads` threads (at most
 /// one a block of them; `busy` still has one entry per thread asked for).
@@ -79,7 +91,12 @@ pub(super) fn execute(
 ) -> Result<Worked, Error> {
     let order = schedule(plan, costs, todo, threads);
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(pool_size(plan, threads, order.len()))
+        .num_threads(pool_size(
+            plan,
+            threads,
+            order.len(),
+            system::hardware_threads(),
+        ))
         .thread_name(|i| format!("nqueens-worker-{i}"))
         .build()?;
     if order.is_empty() {
@@ -306,9 +323,16 @@ impl Ord for Paced {
 const WARM_UP: usize = 2;
 
 /// The class a piece is paced with for the time left ([`Tracker`]): its [`Class`], each at
-/// the rate its own finished pieces show.
+/// the rate its own finished pieces show; but the join units all together (`None`), in runs
+/// of consecutive units in a fixed pseudo-random order ([`schedule`]), so that neighbours
+/// share the partitions a thread keeps and the share of units done is a fair measure of the
+/// work done. (Paced stratum by stratum, a whole n = 16 took 13% longer, its neighbours
+/// apart; `results/join-log.md`, section 24.)
 fn class_key(plan: &Plan, costs: &CostModel, s: &Subproblem) -> Option<Class> {
-    Some(class_of(plan, costs, s))
+    match class_of(plan, costs, s) {
+        Class::Join(_) => None,
+        class => Some(class),
+    }
 }
 
 /// The dense class index of each block (of cost `costs[i]` a piece), and the cost and the
@@ -358,15 +382,18 @@ mod tests {
     #[test]
     fn a_pool_starts_no_thread_without_work() {
         let queens = Plan::build(9, Algorithm::Symmetry, None).unwrap();
-        assert_eq!(pool_size(&queens, 4096, 16), 16);
-        assert_eq!(pool_size(&queens, 2, 16), 2);
-        assert_eq!(pool_size(&queens, 8, 0), 1);
+        assert_eq!(pool_size(&queens, 4096, 16, 64), 16);
+        assert_eq!(pool_size(&queens, 2, 16, 64), 2);
+        assert_eq!(pool_size(&queens, 8, 0, 64), 1);
+        // Never thousands of threads on a small machine.
+        assert_eq!(pool_size(&queens, 4096, 1000, 2), 2 * OVERSUBSCRIBED);
+        assert_eq!(pool_size(&queens, 4096, 1000, 0), OVERSUBSCRIBED);
         // One rook piece shares its sum among the threads, up to its blocks.
         let board = crate::constraint::Board::empty(24, PieceKind::Rook).unwrap();
         let rooks = Plan::constrained(&board, None).unwrap();
         assert_eq!(rooks.len(), 1);
-        assert_eq!(pool_size(&rooks, 2, 1), 2);
-        assert_eq!(pool_size(&rooks, 4096, 1), constrained::MOST_BLOCKS);
+        assert_eq!(pool_size(&rooks, 2, 1, 64), 2);
+        assert_eq!(pool_size(&rooks, 4096, 1, 4096), constrained::MOST_BLOCKS);
         // A count on far more threads than blocks: exact, with one busy entry per thread
         // asked for.
         let plan = Plan::build(9, Algorithm::Symmetry, None).unwrap();

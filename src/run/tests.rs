@@ -2,6 +2,7 @@
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Duration;
 
 use super::budget::*;
 use super::*;
@@ -154,6 +155,40 @@ fn a_checkpoint_saves_a_cancelled_run_and_resumes_it() {
         .unwrap_err()
         .to_string();
     assert!(other.contains("algorithm join, not symmetry"), "{other}");
+}
+
+#[test]
+fn a_checkpoint_cut_finely_resumes_with_another_slice_time_to_the_same_count() {
+    // Slices of 10^-7 s cut n = 12's searches into many; the checkpoint records how, and a
+    // run with the default slice time (which cuts nothing) resumes the entries it holds as
+    // recorded and the others whole.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cp.json");
+    let fine = Duration::from_nanos(100);
+    let make = |slice: Option<Duration>| {
+        let mut c = config(12, Algorithm::Symmetry, 2);
+        if let Some(s) = slice {
+            c = c.slice_time(s);
+        }
+        Job::new(&c).unwrap().checkpoint(&path).unwrap()
+    };
+    let finely = make(Some(fine));
+    let whole = make(None);
+    assert!(finely.plan().len() > 2 * whole.plan().len());
+    assert_eq!(finely.plan().hash(), whole.plan().hash());
+    assert!(!path.exists());
+    let first = run_cancelled_after(&make(Some(fine)), 40);
+    assert!(first.cancelled);
+    let saved = Journal::read(&path).unwrap();
+    assert!(
+        !saved.slices.is_empty(),
+        "the slices of cut entries are recorded"
+    );
+    assert_eq!(saved.piece_count(), first.pieces.len());
+    let job = make(None);
+    assert_eq!(job.resumed().len(), first.pieces.len());
+    let counts = job.run(Control::default()).unwrap().counts().unwrap();
+    assert_eq!((counts.total, counts.unique), (14200, Some(1787)));
 }
 
 #[test]

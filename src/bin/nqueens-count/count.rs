@@ -373,6 +373,25 @@ fn count_one(
     {
         let seed = args.trust.recount_seed.unwrap_or_else(Recount::fresh_seed);
         let how = args.trust.recount;
+        // Said before it starts: the recount takes seconds before any progress shows.
+        let first = match how {
+            Recount::For(t) => Some(format!(
+                "recounting a random sample of them for up to {:.1} s",
+                t.as_secs_f64()
+            )),
+            Recount::Pieces(0) => None,
+            Recount::Pieces(k) => Some(format!("recounting {k} of them at random")),
+            Recount::All => Some("recounting every one of them".to_string()),
+        };
+        // On a terminal, where the silence would show; logs get the line after it.
+        let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
+        if let Some(first) = first.filter(|_| terminal && !args.no_progress) {
+            say(format!(
+                "resuming {} finished subproblems from {}: {first}",
+                job.resumed().len(),
+                path.display()
+            ));
+        }
         let done = job
             .recount_resumed(how, seed, Some(&CANCEL))
             .map_err(|e| exit::error(&e))?;

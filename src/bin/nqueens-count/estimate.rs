@@ -28,12 +28,46 @@ pub fn run(
         )
         .map_err(|e| exit::error(&e))?;
     let hours = args.shard_hours.unwrap_or(1.0);
+    let share = e.cpu_margin / e.cpu_seconds.max(f64::MIN_POSITIVE);
+    let sampled = (e.strata_sampled, e.strata);
+    let needed = thin(sampled, share, args.estimate_seconds as f64);
     out(&if args.json {
-        json(&e, shard, hours)
+        json(&e, shard, hours, needed)
     } else {
         human(&e, shard, hours)
     });
+    if let Some(seconds) = needed {
+        let share = 100.0 * share;
+        eprintln!(
+            "warning: a thin sample ({} of {} strata, ±{share:.0}%): the projection may be far \
+             off; sample for about {} (--estimate-seconds {}) for a margin within {:.0}%",
+            e.strata_sampled,
+            e.strata,
+            span(seconds),
+            seconds.ceil() as u64,
+            100.0 * TRUSTED_MARGIN
+        );
+    }
     Ok(())
+}
+
+/// The 95% margin, as a share of the CPU time, within which an estimate is called
+/// trustworthy: the projections of n = 26 to 28 were checked within it against counted
+/// shards (`results/large-n.md`).
+const TRUSTED_MARGIN: f64 = 0.25;
+
+/// The seconds of sampling a trustworthy estimate would need, where a sample of `budget`
+/// seconds that reached `(sampled, strata)` strata with a margin of `share` of the CPU time
+/// is thin: a stratum not sampled, or a margin past [`TRUSTED_MARGIN`]. The margin shrinks as
+/// the square root of the pieces timed, and every stratum needs its share; at least twice
+/// the budget. `None` where the sample is not thin.
+fn thin((sampled, strata): (usize, usize), share: f64, budget: f64) -> Option<f64> {
+    if sampled >= strata && share <= TRUSTED_MARGIN {
+        return None;
+    }
+    let strata = strata as f64 / sampled.max(1) as f64;
+    let margin = (share / TRUSTED_MARGIN).powi(2);
+    Some(budget.max(1.0) * strata.max(margin).max(2.0))
 }
 
 /// A duration in the largest unit that keeps it readable.
@@ -126,9 +160,11 @@ struct Row {
     shard_hours: f64,
     shards: Option<u64>,
     estimate_seconds: f64,
+    /// The sampling seconds a trustworthy estimate needs, where this sample is thin.
+    thin_sample_needs_seconds: Option<f64>,
 }
 
-fn json(e: &Estimate, shard: Option<Shard>, hours: f64) -> String {
+fn json(e: &Estimate, shard: Option<Shard>, hours: f64, needed: Option<f64>) -> String {
     let (lo, hi) = e.wall_range();
     let row = Row {
         n: e.n,
@@ -150,13 +186,30 @@ fn json(e: &Estimate, shard: Option<Shard>, hours: f64) -> String {
         shard_hours: hours,
         shards: Some(e.shards(hours)).filter(|&k| k != u64::MAX),
         estimate_seconds: e.spent.as_secs_f64(),
+        thin_sample_needs_seconds: needed,
     };
     serde_json::to_string(&row).expect("rows serialise")
 }
 
 #[cfg(test)]
 mod tests {
-    use super::in_hours;
+    use super::{TRUSTED_MARGIN, in_hours, thin};
+
+    #[test]
+    fn a_thin_sample_says_how_long_a_trustworthy_one_takes() {
+        assert_eq!(thin((16, 16), 0.1, 60.0), None);
+        assert_eq!(thin((16, 16), TRUSTED_MARGIN, 60.0), None);
+        // Three of sixteen strata at ±114% (n = 28 with 20 s): 21 times the budget for the
+        // margin, 5.3 for the strata.
+        let needed = thin((3, 16), 1.14, 20.0).unwrap();
+        assert!(
+            (needed - 20.0 * (1.14f64 / 0.25).powi(2)).abs() < 1e-6,
+            "{needed}"
+        );
+        // Every stratum sampled but a wide margin: at least twice the budget.
+        assert_eq!(thin((4, 4), 0.26, 60.0), Some(120.0));
+        assert_eq!(thin((2, 8), 0.1, 60.0), Some(240.0));
+    }
 
     #[test]
     fn hours_keep_three_significant_digits() {

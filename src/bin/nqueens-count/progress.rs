@@ -26,6 +26,8 @@ pub struct Progress<'a> {
     plan: &'a Plan,
     /// The sums with the resumed pieces, and this run's nodes.
     state: Mutex<(Sums, u128)>,
+    /// The pieces resumed from a checkpoint, and those the run covers in all.
+    resumed: (usize, usize),
 }
 
 /// The width of the bar itself on a terminal `columns` wide; 0: no bar, the terminal is too
@@ -102,6 +104,7 @@ impl<'a> Progress<'a> {
             bar,
             plan,
             state: Mutex::new((resumed, 0)),
+            resumed: (job.resumed().len(), job.wanted_len()),
         }
     }
 
@@ -113,14 +116,18 @@ impl<'a> Progress<'a> {
         st.1 += u128::from(piece.nodes);
         let (sums, nodes) = *st;
         drop(st);
-        bar.set_position((status.fraction * STEPS as f64) as u64);
+        // Resumed pieces count as done: a run resumed at 22% starts its bar there.
+        let (resumed, wanted) = self.resumed;
+        let before = resumed as f64 / wanted.max(1) as f64;
+        let done = before + (1.0 - before) * status.fraction;
+        bar.set_position((done * STEPS as f64) as u64);
         let secs = status.elapsed.as_secs_f64().max(1e-3);
         let fields = [
             status.remaining.map_or_else(
                 || "estimating the time left".to_string(),
                 |r| format!("about {} left", HumanDuration(r)),
             ),
-            format!("{}/{} subproblems", status.done, status.todo),
+            format!("{}/{} subproblems", resumed + status.done, wanted),
             format!("{} solutions so far", sums.total),
             format!("{} nodes/s", crate::output::si(nodes as f64 / secs)),
         ];

@@ -145,7 +145,8 @@ pub(super) fn halves_even(
 }
 
 /// Even n: the pairs [`halves_even`] tests for the same side (see [`side_pairs`]).
-pub(super) fn side_pairs_even(q: &Quadrants, east: bool, rows: u32, cols: u32) -> u64 {
+#[cfg(test)]
+fn side_pairs_even(q: &Quadrants, east: bool, rows: u32, cols: u32) -> u64 {
     even_group_pairs(q, east, rows, cols)
         .map(|(ns, ss)| (ns.len() * ss.len()) as u64)
         .sum()
@@ -289,7 +290,7 @@ mod tests {
                     got.sort_unstable();
                     want.sort_unstable();
                     assert_eq!(got, want, "n = {n}, {unit:?}, west = {west}");
-                    // The pairs the cost model counts are the ones tested, a superset.
+                    // The pairs counted are the ones tested, a superset.
                     let pairs = match &filtered {
                         Some(lists) => side_pairs(&q, &View::of(lists), sides, rows, cols),
                         None => side_pairs_even(&q, !west, rows, cols),

@@ -1,8 +1,8 @@
-//! How large a join count may be and how much memory it needs, in each of its two layouts:
-//! the quadrant lists built once per count (fastest while they fit; sizes measured, in
-//! `PLACEMENTS`), or the memory-bounded layout whose units make their own partitions
-//! ([`super::partition`]). The run checks the estimate before a count starts and picks the
-//! layout that fits.
+//! How large a join count may be and how much memory it needs: a count makes each unit's
+//! own partitions (the memory-bounded layout, [`super::partition`]), which the run checks
+//! against its budget before it starts; the whole quadrant lists (sizes measured, in
+//! `PLACEMENTS`), slower as well as larger, are the reference the engine's tests and benches
+//! check the partitions against.
 
 use super::geometry::Geometry;
 use super::quadrant::{MIDDLES_KEPT, SMALL_QUADRANT};
@@ -16,13 +16,6 @@ pub const MAX_JOIN_N: usize = 28;
 /// The largest board whose quadrant lists are ever built whole: they grow about eightfold per
 /// two rows (n = 22 lists some 230 million quadrant placements, n = 23 needs about 10 GB).
 pub const MAX_LISTED_N: usize = 23;
-
-/// The largest board whose count builds the whole lists unless told otherwise (while they
-/// fit). The memory-bounded layout measured faster at n = 19 and 20 (11.7 s against 15.0 s,
-/// 83.8 s against 89.1 s, two threads, `results/join-log.md`, section 16), but it has no cost
-/// model for ordering units and telling the time left (the lists' model reads their group
-/// sizes), so the lists stay the default while they fit.
-pub const LISTS_BY_DEFAULT_UNTIL: usize = MAX_LISTED_N;
 
 /// Where a join count's quadrant groups come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -54,7 +54,6 @@ use super::Found;
 
 #[macro_use]
 mod rows;
-mod cost;
 mod counting;
 mod deal;
 mod geometry;
@@ -72,10 +71,9 @@ mod units;
 mod x86;
 
 pub use super::Slice;
-pub use cost::unit_cost;
 pub use geometry::Geometry;
 pub use matching::{count_fitting, count_fitting_until, count_slice_until, time_fitting};
-pub use memory::{LISTS_BY_DEFAULT_UNTIL, Layout, MAX_JOIN_N, MAX_LISTED_N, memory_needed};
+pub use memory::{Layout, MAX_JOIN_N, MAX_LISTED_N, memory_needed};
 pub use quadrant::Quadrants;
 pub use tables::Tables;
 pub use units::{Middle, Stratum, Unit, for_each_unit, stratum, units};

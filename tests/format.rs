@@ -1,0 +1,114 @@
+//! Files of the format version before this one (version 1, written by the last release of
+//! that format, `tests/data/v1/`): where their plan cut no entry they resume and merge as they
+//! are, mixed with this version's files, and are written back in this version; where it cut
+//! some, they are refused in one line that names version 1 and what to do.
+
+mod common;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use common::cmd;
+use predicates::prelude::*;
+
+/// A copy of fixture `name` of `tests/data/v1/` in `dir`.
+fn fixture(dir: &Path, name: &str) -> PathBuf {
+    let from = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/v1")
+        .join(name);
+    let to = dir.join(name);
+    fs::copy(from, &to).unwrap();
+    to
+}
+
+#[test]
+fn version_one_shards_merge_alone_and_beside_this_versions() {
+    let dir = tempfile::tempdir().unwrap();
+    let old: Vec<PathBuf> = (0..3)
+        .map(|i| fixture(dir.path(), &format!("join16-s{i}.json")))
+        .collect();
+    for f in &old {
+        assert!(fs::read_to_string(f).unwrap().contains("\"version\":1,"));
+    }
+    cmd()
+        .arg("merge")
+        .args(&old)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "n = 16: 14772512 solutions, 1846955 unique (3 shards of plan 5d73a40be09566f6",
+        ));
+    // Shard 2 counted again by this version: the set still merges.
+    let new = dir.path().join("new-s2.json");
+    cmd()
+        .args(["16", "-t", "2", "--shard", "2/3", "--out"])
+        .arg(&new)
+        .assert()
+        .success();
+    assert!(fs::read_to_string(&new).unwrap().contains("\"version\":2,"));
+    cmd()
+        .arg("merge")
+        .args([&old[0], &old[1], &new])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "n = 16: 14772512 solutions, 1846955 unique",
+        ));
+}
+
+#[test]
+fn a_version_one_checkpoint_resumes_and_is_written_back_in_this_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let cp = fixture(dir.path(), "symmetry17-checkpoint.json");
+    let before = fs::read_to_string(&cp).unwrap();
+    assert!(before.contains("\"version\":1,") && before.contains("\"subproblems\":"));
+    cmd()
+        .args([
+            "17",
+            "-a",
+            "symmetry",
+            "-t",
+            "2",
+            "--no-progress",
+            "--checkpoint",
+        ])
+        .arg(&cp)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("95815104").and(predicate::str::contains("11977939")))
+        .stderr(predicate::str::contains("resumed"));
+    let after = fs::read_to_string(&cp).unwrap();
+    assert!(
+        after.contains("\"version\":2,") && after.contains("\"entries\":"),
+        "{after}"
+    );
+    assert!(!after.contains("\"subproblems\":"));
+}
+
+#[test]
+fn a_version_one_file_of_a_plan_that_cut_entries_is_refused_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let cp = fixture(dir.path(), "join25-shard-checkpoint.json");
+    let out = dir.path().join("o.json");
+    let run = cmd()
+        .args([
+            "25",
+            "-t",
+            "1",
+            "--shard",
+            "0/16384",
+            "--no-progress",
+            "--checkpoint",
+        ])
+        .arg(&cp)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("format version 1"), "{err}");
+    assert!(err.contains("release that wrote it"), "{err}");
+    assert!(!out.exists());
+}
