@@ -8,13 +8,13 @@
 # only that binary on Debian slim (it keeps /bin/sh, which the Kubernetes manifest runs), and
 # runs as an unprivileged user whose home, /work, is the working folder.
 
-FROM docker.io/library/rust:1.89-slim-bookworm AS build
+FROM rust:1.89-slim-bookworm AS build
 WORKDIR /src
 COPY . .
 RUN cargo build --release --locked --bin nqueens-count \
     && install -m 0755 target/release/nqueens-count /usr/local/bin/nqueens-count
 
-FROM docker.io/library/debian:bookworm-slim
+FROM debian:bookworm-slim
 RUN useradd --uid 10001 --user-group --home-dir /work --create-home --shell /usr/sbin/nologin nqueens
 COPY --from=build /usr/local/bin/nqueens-count /usr/local/bin/nqueens-count
 USER 10001:10001

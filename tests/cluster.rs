@@ -219,7 +219,7 @@ fn the_container_image_step_says_why_it_is_skipped() {
     let (code, text) = container_image(&[("podman", podman)]);
     assert_eq!(code, Some(0), "{text}");
     assert!(
-        text.contains("skipped (podman cannot pull the base image docker.io/library/rust:"),
+        text.contains("skipped (podman cannot pull the base image rust:"),
         "{text}"
     );
     assert!(text.contains("Error: no such host"), "{text}");
