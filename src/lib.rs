@@ -49,7 +49,7 @@
 //!         stop.store(true, Ordering::SeqCst);
 //!     }
 //! };
-//! let first = job.run(Control { cancel: Some(&stop), observer: Some(&observe) }).unwrap();
+//! let first = job.run(Control { cancel: Some(&stop), observer: Some(&observe), save_failed: None }).unwrap();
 //! assert!(first.cancelled && first.counts().is_none());
 //!
 //! // Later, perhaps in another process: resume from the finished pieces.

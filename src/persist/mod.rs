@@ -23,5 +23,5 @@ pub use merge::{
     Claim, MergeOptions, MergeProblem, MergeProblems, Merged, Sampled, Tags, merge, merge_board,
     merge_sampled,
 };
-pub use recorder::Recorder;
+pub use recorder::{Recorder, SaveFailure};
 pub use shard::Shard;

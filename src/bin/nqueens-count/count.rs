@@ -391,21 +391,32 @@ fn count_one(
     }
     let progress = Progress::new(&job, !args.no_progress);
     let observe = |p: &Piece, s: &Status| progress.piece(p, s);
+    // A failed save does not stop the count: told once, when it first happens.
+    let save_failed = |e: &persist::JournalError| {
+        crate::progress::clear();
+        say(format!("warning: {e}; the count goes on"));
+    };
     let result = job.run(Control {
         cancel: Some(&CANCEL),
         observer: progress.shown().then_some(&observe as _),
+        save_failed: Some(&save_failed),
     });
     progress.finish();
     let outcome = result.map_err(|e| exit::error(&e))?;
     if outcome.cancelled {
         let (done, wanted) = (outcome.pieces.len(), job.wanted_len());
-        say(match &args.checkpoint {
-            Some(path) => format!(
+        say(match (&args.checkpoint, &outcome.unsaved) {
+            (Some(path), Some(e)) => format!(
+                "interrupted: {done} of {} done, but not saved ({e}): {} holds the last save",
+                output::things(wanted as u64, "subproblem", "subproblems"),
+                path.display()
+            ),
+            (Some(path), None) => format!(
                 "interrupted: {done} of {} done and saved to {}; run the same command again to resume",
                 output::things(wanted as u64, "subproblem", "subproblems"),
                 path.display()
             ),
-            None => format!(
+            (None, _) => format!(
                 "interrupted: {done} of {} done, none saved (use --checkpoint FILE to keep them)",
                 output::things(wanted as u64, "subproblem", "subproblems")
             ),
@@ -419,7 +430,10 @@ fn count_one(
         }
         out(&output::shard_line(&outcome, s, path, args.json));
         working(false);
-        return Ok(None);
+        return match &outcome.unsaved {
+            Some(e) => Err(unsaved(e)),
+            None => Ok(None),
+        };
     }
     let counts = outcome.counts().expect("a whole, finished count");
     let verdict = args
@@ -446,5 +460,17 @@ fn count_one(
         say(output::verdict_words(n, v, counts.unique));
     }
     working(false);
-    Ok(verdict)
+    match &outcome.unsaved {
+        Some(e) => Err(unsaved(e)),
+        None => Ok(verdict),
+    }
+}
+
+/// The exit of a count that finished (its result printed) but whose checkpoint's last save
+/// failed: one line, exit 1.
+fn unsaved(e: &persist::JournalError) -> Exit {
+    fail(
+        Exit::Failed,
+        format!("{e}; the result above is whole, but the checkpoint holds only its last save"),
+    )
 }
