@@ -1,11 +1,14 @@
-//! The files of a long campaign: a disk that fills while a count runs.
+//! The files of a long campaign: a disk that fills while a count runs, two processes on one
+//! file, result files written over, key files that are pipes.
 
 mod common;
 
-use std::path::Path;
-use std::process::Command as Std;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command as Std, Stdio};
 use std::time::{Duration, Instant};
 
+use assert_cmd::cargo::cargo_bin;
 use nqueens::persist::Journal;
 
 use common::cmd;
@@ -107,5 +110,177 @@ fn a_full_disk_loses_no_finished_count() {
     // The file holds the last good save, which reads.
     let j = Journal::read(&cp).unwrap();
     assert_eq!(j.n(), 18);
+}
+
+/// `NAME.lock` beside `path`.
+fn lock_of(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".lock");
+    name.into()
+}
+
+#[test]
+fn a_second_count_on_the_same_file_refuses_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let (cp, out) = (dir.path().join("c.json"), dir.path().join("s.json"));
+    let mut first = Std::new(cargo_bin("nqueens-count"))
+        .args(["18", "-a", "symmetry", "-t", "2", "--shard", "0/1", "--out"])
+        .arg(&out)
+        .arg("--checkpoint")
+        .arg(&cp)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    common::wait_until(&mut first, "the first save", || cp.exists());
+    for flag in ["--checkpoint", "--out"] {
+        let mut second = cmd();
+        second.args(["18", "-a", "symmetry", "-t", "2"]);
+        let path = if flag == "--out" {
+            second.args(["--shard", "0/1"]);
+            &out
+        } else {
+            &cp
+        };
+        let refused = second.arg(flag).arg(path).output().unwrap();
+        let err = String::from_utf8_lossy(&refused.stderr);
+        assert_eq!(refused.status.code(), Some(1), "{flag}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        let said = format!("in use by another count (pid {})", first.id());
+        assert!(err.contains(&said), "{err}");
+        assert!(refused.stdout.is_empty());
+    }
+    // The refusals came while the first count ran, and it finishes untroubled.
+    assert!(
+        first.try_wait().unwrap().is_none(),
+        "the first count ended too soon"
+    );
+    let done = first.wait_with_output().unwrap();
+    assert!(done.status.success(), "{done:?}");
+    assert!(!lock_of(&cp).exists() && !lock_of(&out).exists());
+    // Its checkpoint holds every piece, and its result merges to the count.
+    let config = nqueens::Config::new(18).algorithm(nqueens::Algorithm::Symmetry);
+    let job = nqueens::Job::new(&config)
+        .unwrap()
+        .shard(nqueens::persist::Shard::new(0, 1).unwrap())
+        .checkpoint(&cp)
+        .unwrap();
+    assert_eq!(job.todo_len(), 0);
+    let merged = common::stdout_of(&["merge", out.to_str().unwrap(), "--recount", "0"]);
+    assert!(merged.contains("666090624 solutions"), "{merged}");
+}
+
+/// Runs the program with `args`; requires exit 1, one line on stderr, nothing on stdout,
+/// and returns the line.
+fn refused(args: &[&str]) -> String {
+    let out = cmd().args(args).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    assert!(out.stdout.is_empty(), "{args:?}");
+    err
+}
+
+#[test]
+fn out_replaces_only_a_result_of_the_same_shard() {
+    let dir = tempfile::tempdir().unwrap();
+    let board = dir.path().join("board.txt");
+    let picture =
+        "Q.......\n........\n........\n........\n........\n........\n........\n........\n";
+    fs::write(&board, picture).unwrap();
+    let board_s = board.to_str().unwrap();
+    let err = refused(&["8", "--shard", "0/1", "--out", board_s]);
+    assert!(
+        err.contains("not a result file") && err.contains("--out would replace it"),
+        "{err}"
+    );
+    assert_eq!(fs::read_to_string(&board).unwrap(), picture);
+
+    let result = dir.path().join("s.json");
+    let result_s = result.to_str().unwrap();
+    common::stdout_of(&["9", "--shard", "0/1", "--out", result_s]);
+    let written = fs::read(&result).unwrap();
+    for (other, said) in [
+        (
+            &["8", "--shard", "0/1"][..],
+            "the result of another count (n = 9",
+        ),
+        (
+            &["9", "--shard", "1/2"][..],
+            "the result of shard 0/1, not 1/2",
+        ),
+    ] {
+        let mut args = other.to_vec();
+        args.extend(["--out", result_s]);
+        let err = refused(&args);
+        assert!(err.contains(said), "{err}");
+        assert_eq!(fs::read(&result).unwrap(), written);
+    }
+    // A checkpoint is no result to replace.
+    let cp = dir.path().join("c.json");
+    common::stdout_of(&["9", "--checkpoint", cp.to_str().unwrap()]);
+    let err = refused(&["9", "--shard", "0/1", "--out", cp.to_str().unwrap()]);
+    assert!(err.contains("it is a checkpoint"), "{err}");
+    // The same shard of the same count is counted again and replaced.
+    let again = common::stdout_of(&["9", "--shard", "0/1", "--out", result_s]);
+    assert!(again.contains("written to"), "{again}");
+    let merged = common::stdout_of(&["merge", result_s, "--recount", "0"]);
+    assert!(merged.contains("352 solutions"), "{merged}");
+}
+
+/// Runs the program with `args` (stdout a pipe), killing it if it has not ended within
+/// `limit`; returns its exit code and stderr.
+fn run_within(args: &[&str], limit: Duration) -> (Option<i32>, String) {
+    let mut child = Std::new(cargo_bin("nqueens-count"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let begun = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if begun.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{args:?} still ran after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[cfg(unix)]
+#[test]
+fn a_key_that_is_a_pipe_is_refused_rather_than_waited_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("key.fifo");
+    let made = Std::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        return skip("no mkfifo here");
+    }
+    let result = dir.path().join("s.json");
+    let cp = dir.path().join("c.json");
+    let (fifo_s, result_s) = (fifo.to_str().unwrap(), result.to_str().unwrap());
+    let cp_s = cp.to_str().unwrap();
+    common::stdout_of(&["10", "--shard", "0/1", "--out", result_s]);
+    let limit = Duration::from_secs(20);
+    for key in [fifo_s, "/dev/stdout"] {
+        for args in [
+            &["10", "--shard", "0/1", "--out", result_s, "--key", key][..],
+            &["10", "--checkpoint", cp_s, "--key", key][..],
+            &["merge", result_s, "--key", key][..],
+        ] {
+            let (code, err) = run_within(args, limit);
+            assert_eq!(code, Some(2), "{args:?}: {err}");
+            assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+            assert!(err.contains("not a regular file"), "{args:?}: {err}");
+        }
+    }
+    assert!(!cp.exists());
 }
 

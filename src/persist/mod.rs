@@ -12,6 +12,7 @@
 mod atomic;
 mod journal;
 mod key;
+mod lock;
 mod merge;
 mod recorder;
 mod shard;
@@ -19,6 +20,7 @@ mod shard;
 pub use atomic::{check_target, write_atomic};
 pub use journal::{Journal, JournalError, Kind, Problem, check_bounds};
 pub use key::{Key, KeyError, MIN_KEY_BYTES};
+pub use lock::{FileLock, InUse};
 pub use merge::{
     Claim, MergeOptions, MergeProblem, MergeProblems, Merged, Sampled, Tags, merge, merge_board,
     merge_sampled,
