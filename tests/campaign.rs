@@ -1,5 +1,6 @@
 //! The files of a long campaign: a disk that fills while a count runs, two processes on one
-//! file, result files written over, key files that are pipes.
+//! file, result files written over, key files that are pipes, and a folder of shards merged
+//! as a cluster script leaves it.
 
 mod common;
 
@@ -282,5 +283,104 @@ fn a_key_that_is_a_pipe_is_refused_rather_than_waited_for() {
         }
     }
     assert!(!cp.exists());
+}
+
+/// Counts the shards of n = 16 into `dir` as `scripts/cluster/gnu-parallel.sh 16 M DIR` does
+/// (`shard-I.json`, each with its checkpoint `ckpt-I.json`), for the indices `which`.
+fn gnu_parallel_shards(dir: &Path, m: u64, which: impl IntoIterator<Item = u64>) {
+    for i in which {
+        let shard = format!("{i}/{m}");
+        let cp = dir.join(format!("ckpt-{i}.json"));
+        let out = dir.join(format!("shard-{i}.json"));
+        let args = ["16", "--shard", &shard, "--threads", "1"];
+        let mut c = cmd();
+        c.args(args)
+            .arg("--checkpoint")
+            .arg(&cp)
+            .arg("--out")
+            .arg(&out);
+        c.assert().success();
+    }
+}
+
+/// The `*.json` files of `dir`, in order of name (what `DIR/*.json` gives).
+fn json_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn merge_reads_a_cluster_folder_and_skips_what_is_no_shard_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = 4;
+    gnu_parallel_shards(dir.path(), m, 0..m);
+    // The script's merge keeps its JSON beside the shards.
+    let shards: Vec<PathBuf> = (0..m)
+        .map(|i| dir.path().join(format!("shard-{i}.json")))
+        .collect();
+    let out = cmd()
+        .arg("merge")
+        .args(&shards)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    fs::write(dir.path().join("merged.json"), &out.stdout).unwrap();
+    assert_eq!(json_files(dir.path()).len(), 9);
+
+    let folder = [dir.path().as_os_str().to_owned()];
+    let globbed: Vec<_> = json_files(dir.path())
+        .into_iter()
+        .map(PathBuf::into_os_string)
+        .collect();
+    for files in [&folder[..], &globbed[..]] {
+        let out = cmd()
+            .arg("merge")
+            .args(files)
+            .args(["--recount", "0"])
+            .output()
+            .unwrap();
+        let (stdout, stderr) = (
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+        );
+        assert!(out.status.success(), "{stderr}");
+        assert!(
+            stdout.contains("n = 16: 14772512 solutions, 1846955 unique"),
+            "{stdout}"
+        );
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.starts_with("note: skipped 5 files that are no shard results: 4 checkpoints")
+                && stderr.contains("1 file that is no journal")
+                && stderr.contains("merged.json"),
+            "{stderr}"
+        );
+    }
+
+    // A damaged result of the count still fails the merge, and a missing one is named.
+    let text = fs::read_to_string(&shards[1]).unwrap();
+    fs::write(&shards[1], &text[..text.len() / 2]).unwrap();
+    fs::remove_file(&shards[2]).unwrap();
+    let out = cmd()
+        .arg("merge")
+        .arg(dir.path())
+        .args(["--recount", "0"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(out.stdout.is_empty());
+    assert!(
+        stderr.contains("damaged") && stderr.contains("shard-1.json"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("missing: shards 1-2 of 4"), "{stderr}");
+    assert!(!stderr.contains("unknown field"), "{stderr}");
 }
 

@@ -22,8 +22,8 @@ pub use journal::{Journal, JournalError, Kind, Problem, check_bounds};
 pub use key::{Key, KeyError, MIN_KEY_BYTES};
 pub use lock::{FileLock, InUse};
 pub use merge::{
-    Claim, MergeOptions, MergeProblem, MergeProblems, Merged, Sampled, Tags, merge, merge_board,
-    merge_sampled,
+    Claim, MergeOptions, MergeProblem, MergeProblems, Merged, Sampled, Skipped, Tags,
+    journal_files, merge, merge_board, merge_sampled, ranges,
 };
 pub use recorder::{Recorder, SaveFailure};
 pub use shard::Shard;

@@ -270,8 +270,9 @@ pub enum TraceFormat {
 /// Options of `merge`.
 #[derive(Debug, Args)]
 pub struct MergeArgs {
-    /// The result files of every shard.
-    #[arg(value_name = "FILES", required = true, value_hint = clap::ValueHint::FilePath)]
+    /// The result files of every shard, or folders of them (checkpoints and other files
+    /// there are skipped, with a note).
+    #[arg(value_name = "FILES", required = true, value_hint = clap::ValueHint::AnyPath)]
     pub files: Vec<PathBuf>,
     /// The constrained board the shards counted (the same --board, --allowed and --piece).
     #[command(flatten)]

@@ -313,3 +313,45 @@ pub fn stats(c: &Counts, machine: &Machine) -> String {
         )
     )
 }
+
+/// The one line that says which files a merge left out, if any: `note: skipped 3 files that
+/// are no shard results: 2 checkpoints (q/ckpt-0.json, q/ckpt-1.json), 1 file that is no
+/// journal (q/merged.json)`; three names of each at most.
+pub fn skipped_note(skipped: &[nqueens::persist::Skipped]) -> Option<String> {
+    if skipped.is_empty() {
+        return None;
+    }
+    let names = |checkpoint: bool| {
+        let of: Vec<String> = skipped
+            .iter()
+            .filter(|s| s.checkpoint == checkpoint)
+            .map(|s| s.path.display().to_string())
+            .collect();
+        let mut shown = of.iter().take(3).cloned().collect::<Vec<_>>().join(", ");
+        if of.len() > 3 {
+            shown.push_str(", ...");
+        }
+        (of.len() as u64, shown)
+    };
+    let mut parts = Vec::new();
+    let (k, shown) = names(true);
+    if k > 0 {
+        parts.push(format!(
+            "{} ({shown})",
+            things(k, "checkpoint", "checkpoints")
+        ));
+    }
+    let (k, shown) = names(false);
+    if k > 0 {
+        let what = things(k, "file that is no journal", "files that are no journals");
+        parts.push(format!("{what} ({shown})"));
+    }
+    Some(format!(
+        "note: skipped {} that {} no shard result{}: {}",
+        things(skipped.len() as u64, "file", "files"),
+        if skipped.len() == 1 { "is" } else { "are" },
+        if skipped.len() == 1 { "" } else { "s" },
+        parts.join(", ")
+    ))
+}
+

@@ -13,10 +13,13 @@ use crate::output;
 
 /// `merge`: verify and add up the shards' result files.
 pub fn merge(args: &MergeArgs) -> Exit {
+    let files = match persist::journal_files(&args.files) {
+        Ok(files) => files,
+        Err(e) => return crate::exit::fail(Exit::Failed, e),
+    };
     // An empty rook board has no file: its size is the shards' own.
     let files_given = args.constraints.board.is_some() || args.constraints.allowed.is_some();
-    let n = args
-        .files
+    let n = files
         .first()
         .filter(|_| !files_given)
         .and_then(|f| persist::Journal::read(f).ok())
@@ -49,8 +52,11 @@ pub fn merge(args: &MergeArgs) -> Exit {
         seed,
         key: key.as_ref(),
     };
-    match persist::merge_sampled(&args.files, options) {
+    match persist::merge_sampled(&files, options) {
         Err(problems) => {
+            if let Some(note) = output::skipped_note(&problems.1) {
+                say(note);
+            }
             for p in &problems.0 {
                 say(format!("error: {p}"));
             }
@@ -62,7 +68,11 @@ pub fn merge(args: &MergeArgs) -> Exit {
                 plan,
                 sample,
                 pieces,
+                skipped,
             } = sampled;
+            if let Some(note) = output::skipped_note(&skipped) {
+                say(note);
+            }
             crate::count::install_signal_handler();
             crate::count::working(true);
             let threads = Config::new(m.n).threads(args.threads).resolved_threads();
