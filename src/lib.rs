@@ -122,7 +122,7 @@ pub use error::{Error, MemoryAdvice};
 pub use plan::{Algorithm, Plan};
 pub use run::{
     Control, Counts, Estimate, Job, Observer, Outcome, Recount, Recounted, SAVE_EVERY,
-    SLICE_SECONDS, Status, count, recount,
+    SLICE_SECONDS, Status, Survey, count, recount, survey,
 };
 pub use tally::{Piece, Sums};
 

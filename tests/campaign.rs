@@ -1,6 +1,6 @@
 //! The files of a long campaign: a disk that fills while a count runs, two processes on one
 //! file, result files written over, key files that are pipes, and a folder of shards merged
-//! as a cluster script leaves it.
+//! or surveyed as a cluster script leaves it.
 
 mod common;
 
@@ -384,3 +384,93 @@ fn merge_reads_a_cluster_folder_and_skips_what_is_no_shard_result() {
     assert!(!stderr.contains("unknown field"), "{stderr}");
 }
 
+/// Counts shard `index` of `m` of n = 16 in-process with a checkpoint at `path`, stopped
+/// once `k` pieces are done; returns (pieces saved, pieces the shard owns).
+fn stopped_shard(path: &Path, index: u64, m: u64, k: usize) -> (usize, usize) {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let config = nqueens::Config::new(16).threads(1);
+    let job = nqueens::Job::new(&config)
+        .unwrap()
+        .shard(nqueens::persist::Shard::new(index, m).unwrap())
+        .checkpoint(path)
+        .unwrap();
+    let (stop, done) = (AtomicBool::new(false), AtomicUsize::new(0));
+    let observe = |_: &nqueens::Piece, _: &nqueens::Status| {
+        if done.fetch_add(1, Ordering::SeqCst) + 1 >= k {
+            stop.store(true, Ordering::SeqCst);
+        }
+    };
+    let outcome = job
+        .run(nqueens::Control {
+            cancel: Some(&stop),
+            observer: Some(&observe),
+            ..nqueens::Control::default()
+        })
+        .unwrap();
+    assert!(outcome.cancelled);
+    let saved = Journal::read(path).unwrap().piece_count();
+    (saved, job.wanted_len())
+}
+
+#[test]
+fn status_names_the_shards_done_partial_missing_and_damaged() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = 4;
+    gnu_parallel_shards(dir.path(), m, [0, 3]);
+    let (have, want) = stopped_shard(&dir.path().join("ckpt-1.json"), 1, m, 100);
+    assert!(have > 0 && have < want, "{have} of {want}");
+    let text = fs::read_to_string(dir.path().join("shard-0.json")).unwrap();
+    fs::write(dir.path().join("shard-x.json"), &text[..text.len() / 2]).unwrap();
+
+    let out = cmd().arg("status").arg(dir.path()).output().unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.starts_with("n = 16, join, plan "), "{stdout}");
+    assert!(stdout.contains("\n  done      2 shards: 0,3\n"), "{stdout}");
+    let partial = format!("\n  partial   1 shard: 1 ({have} of {want} pieces)\n");
+    assert!(stdout.contains(&partial), "{stdout}");
+    assert!(stdout.contains("\n  missing   1 shard: 2\n"), "{stdout}");
+    assert!(
+        stdout.contains("shard-x.json: not a checkpoint or result file, or truncated"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("\n  time left about "), "{stdout}");
+
+    let out = cmd()
+        .arg("status")
+        .arg(dir.path())
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["done"], serde_json::json!([0, 3]));
+    assert_eq!(v["missing"], serde_json::json!([2]));
+    assert_eq!(
+        v["partial"],
+        serde_json::json!([{"shard": 1, "pieces": have, "of": want}])
+    );
+    assert_eq!(v["damaged"].as_array().unwrap().len(), 1);
+    // The sum so far is the done shards' and the partial one's.
+    let sum: u128 = ["shard-0.json", "shard-3.json", "ckpt-1.json"]
+        .iter()
+        .map(|f| Journal::read(&dir.path().join(f)).unwrap().sums().total)
+        .sum();
+    assert_eq!(v["solutions_so_far_str"], sum.to_string());
+    assert!(v["shard_seconds_left"].as_f64().unwrap() >= 0.0);
+
+    // The merge of the same folder names what is missing.
+    fs::remove_file(dir.path().join("shard-x.json")).unwrap();
+    let out = cmd()
+        .arg("merge")
+        .arg(dir.path())
+        .args(["--recount", "0"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("missing: shards 1-2 of 4"), "{stderr}");
+}

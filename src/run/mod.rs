@@ -18,6 +18,7 @@ mod pool;
 mod prepared;
 mod recount;
 mod status;
+mod survey;
 mod watch;
 
 use std::collections::BTreeMap;
@@ -31,6 +32,7 @@ pub use outcome::{Counts, Outcome};
 pub use prepared::{Prepared, solve_one};
 pub use recount::{Recount, Recounted, recount};
 pub use status::Status;
+pub use survey::{Survey, survey};
 
 use budget::{Budget, fit_budget};
 

@@ -1,4 +1,5 @@
-//! The small tasks: `merge` (check and add up shard result files), `list` (stream the
+//! The small tasks: `merge` (check and add up shard result files), `status` (where the
+//! shards of a count stand), `list` (stream the
 //! solutions), `trace` (the textbook search tree), and the shell completions and manual page
 //! made from the argument definitions.
 
@@ -7,7 +8,7 @@ use nqueens::{Config, Recount, persist};
 
 use clap::CommandFactory;
 
-use crate::args::{Cli, ListArgs, ListFormat, MergeArgs, TraceArgs};
+use crate::args::{Cli, ListArgs, ListFormat, MergeArgs, StatusArgs, TraceArgs};
 use crate::exit::{self, Exit, out, say, to_stdout};
 use crate::output;
 
@@ -95,6 +96,34 @@ pub fn merge(args: &MergeArgs) -> Exit {
                 say(output::verdict_words(m.n, v, m.unique));
             }
             Exit::of_verdict(verdict)
+        }
+    }
+}
+
+/// `status`: where the shards of a count stand, from a folder of their files.
+pub fn status(args: &StatusArgs) -> Exit {
+    let files = match persist::journal_files(&args.files) {
+        Ok(files) => files,
+        Err(e) => return crate::exit::fail(Exit::Failed, e),
+    };
+    let files_given = args.constraints.board.is_some() || args.constraints.allowed.is_some();
+    let n = files
+        .iter()
+        .filter(|_| !files_given)
+        .find_map(|f| persist::Journal::read(f).ok())
+        .map(|j| j.n());
+    let board = match crate::boards::load(&args.constraints, n) {
+        Ok(b) => b,
+        Err(e) => return e,
+    };
+    match nqueens::survey(&files, board.as_ref()) {
+        Err(problem) => crate::exit::fail(Exit::Failed, problem),
+        Ok(survey) => {
+            if let Some(note) = output::skipped_note(&survey.skipped) {
+                say(note);
+            }
+            out(&output::status_text(&survey, args.json));
+            Exit::Ok
         }
     }
 }
