@@ -28,6 +28,7 @@ fn main() {
         .run(Control {
             cancel: None,
             observer: Some(&observe),
+            ..Control::default()
         })
         .expect("a count");
     let statuses = seen.into_inner().unwrap();

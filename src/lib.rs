@@ -49,7 +49,7 @@
 //!         stop.store(true, Ordering::SeqCst);
 //!     }
 //! };
-//! let first = job.run(Control { cancel: Some(&stop), observer: Some(&observe) }).unwrap();
+//! let first = job.run(Control { cancel: Some(&stop), observer: Some(&observe), save_failed: None }).unwrap();
 //! assert!(first.cancelled && first.counts().is_none());
 //!
 //! // Later, perhaps in another process: resume from the finished pieces.
@@ -122,7 +122,7 @@ pub use error::{Error, MemoryAdvice};
 pub use plan::{Algorithm, Plan};
 pub use run::{
     Control, Counts, Estimate, Job, Observer, Outcome, Recount, Recounted, SAVE_EVERY,
-    SLICE_SECONDS, Status, count, recount,
+    SLICE_SECONDS, Status, Survey, count, recount, survey,
 };
 pub use tally::{Piece, Sums};
 

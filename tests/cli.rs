@@ -80,10 +80,17 @@ fn a_shards_json_line_has_its_partial_sum_and_one_thing_is_singular() {
 
 /// The arguments that ask each command with options for its help (`-h` or `--help`).
 fn help_of(flag: &'static str) -> Vec<Vec<&'static str>> {
-    [&[][..], &["list"], &["merge"], &["bench"], &["trace"]]
-        .iter()
-        .map(|c| c.iter().copied().chain([flag]).collect())
-        .collect()
+    [
+        &[][..],
+        &["list"],
+        &["merge"],
+        &["status"],
+        &["bench"],
+        &["trace"],
+    ]
+    .iter()
+    .map(|c| c.iter().copied().chain([flag]).collect())
+    .collect()
 }
 
 #[test]

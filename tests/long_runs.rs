@@ -96,6 +96,7 @@ fn a_run_resumed_from_a_partial_checkpoint_gives_the_exact_count() {
             .run(Control {
                 cancel: Some(&stop),
                 observer: Some(&observe),
+                ..Control::default()
             })
             .unwrap();
         assert!(first.cancelled);

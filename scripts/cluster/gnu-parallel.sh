@@ -8,7 +8,8 @@
 # Each shard I writes DIR/shard-I.json and keeps a checkpoint in DIR/ckpt-I.json, so a run
 # that was stopped (Ctrl-C) picks up where it was when started again with the same N, M and
 # DIR; shards that already have a result file are not counted again. The same commands work
-# on several machines that share DIR: hand each machine some of the indices.
+# on several machines that share DIR: hand each machine some of the indices. While it runs,
+# `nqueens-count status DIR` says which shards are done, under way or missing.
 #
 # Environment:
 #   NQUEENS_BIN  the program                    (default: nqueens-count on PATH)

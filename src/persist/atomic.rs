@@ -70,7 +70,7 @@ fn temporary(target: &Path) -> io::Result<(PathBuf, PathBuf)> {
 
 /// The file a write to `path` replaces: `path` itself, or what its chain of symbolic links
 /// names; an error when that exists and is not a regular file.
-fn resolve(path: &Path) -> io::Result<PathBuf> {
+pub(super) fn resolve(path: &Path) -> io::Result<PathBuf> {
     let mut at = path.to_path_buf();
     for _ in 0..40 {
         match fs::symlink_metadata(&at) {

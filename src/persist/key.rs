@@ -61,6 +61,14 @@ impl Key {
             path: path.to_path_buf(),
             source,
         };
+        // A pipe or a terminal (`/dev/stdout` on a pipe, a FIFO) would wait for a writer,
+        // forever; a device such as /dev/zero would never end.
+        if !std::fs::metadata(path).map_err(read)?.is_file() {
+            return Err(read(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "not a regular file (a folder, device or pipe)",
+            )));
+        }
         let file = std::fs::File::open(path).map_err(read)?;
         let mut bytes = Vec::new();
         file.take(MAX_KEY_BYTES + 1)

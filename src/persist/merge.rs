@@ -74,7 +74,7 @@ pub struct PlanKey {
 }
 
 impl PlanKey {
-    fn of(j: &Journal) -> PlanKey {
+    pub(crate) fn of(j: &Journal) -> PlanKey {
         PlanKey {
             n: j.n,
             algorithm: j.algorithm.clone(),
@@ -227,7 +227,7 @@ fn names(paths: &[PathBuf]) -> String {
 }
 
 /// Increasing numbers as ranges: `0-3,7,9-10`.
-fn ranges(xs: &[u64]) -> String {
+pub fn ranges(xs: &[u64]) -> String {
     let mut out: Vec<String> = Vec::new();
     let mut i = 0;
     while i < xs.len() {
@@ -245,9 +245,64 @@ fn ranges(xs: &[u64]) -> String {
     out.join(",")
 }
 
-/// Every problem of a refused merge.
+/// Every problem of a refused merge, and the files it skipped.
 #[derive(Debug)]
-pub struct MergeProblems(pub Vec<MergeProblem>);
+pub struct MergeProblems(pub Vec<MergeProblem>, pub Vec<Skipped>);
+
+/// A file a merge read and left out, as no shard result: a checkpoint (a gnu-parallel or
+/// Slurm folder keeps one beside each shard's result), or a file that is no journal of this
+/// program at all (the merge's own JSON output).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Skipped {
+    /// The file.
+    pub path: PathBuf,
+    /// Whether it is a checkpoint (else no journal at all).
+    pub checkpoint: bool,
+}
+
+/// The files `paths` name: a file as it is, a folder as the `*.json` files in it (its
+/// hidden files left out: the temporary files of a write in progress), in order of name.
+pub fn journal_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, JournalError> {
+    let mut files = Vec::new();
+    for path in paths {
+        if !path.is_dir() {
+            files.push(path.clone());
+            continue;
+        }
+        let unreadable = |source| JournalError::Read {
+            path: path.clone(),
+            source,
+        };
+        let mut inside: Vec<PathBuf> = std::fs::read_dir(path)
+            .map_err(unreadable)?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| {
+                let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
+                name.is_some_and(|n| !n.starts_with('.') && n.ends_with(".json")) && p.is_file()
+            })
+            .collect();
+        inside.sort();
+        files.extend(inside);
+    }
+    Ok(files)
+}
+
+/// Whether a file [`Journal::read`] refused as `problem` is no journal of this program at all
+/// (JSON of another shape, whose `format` names no kind of journal), rather than a damaged
+/// one.
+pub(crate) fn not_a_journal(path: &Path, problem: &Problem) -> bool {
+    match problem {
+        Problem::Kind(_) => true,
+        Problem::Foreign(_) => {
+            let format = std::fs::read(path)
+                .ok()
+                .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+                .and_then(|v| v.get("format").and_then(|f| f.as_str()).map(String::from));
+            format.is_none_or(|f| f != Kind::Checkpoint.tag() && f != Kind::ShardResult.tag())
+        }
+        _ => false,
+    }
+}
 
 impl fmt::Display for MergeProblems {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -280,6 +335,8 @@ pub struct Sampled {
     pub sample: Vec<Claim>,
     /// The pieces the sample was drawn from.
     pub pieces: u64,
+    /// The files left out as no shard results.
+    pub skipped: Vec<Skipped>,
 }
 
 /// Reads, checks and adds up shard result files. On failure, every problem is named, with the
@@ -299,7 +356,8 @@ pub fn merge_board(files: &[PathBuf], board: Option<&Board>) -> Result<Merged, M
 }
 
 /// [`merge_board`] as `options` say: with a key, every file must carry its tag; with `keep`,
-/// that many of the files' pieces are drawn at random (seeded) for a recount.
+/// that many of the files' pieces are drawn at random (seeded) for a recount. Checkpoints
+/// and files that are no journals are left out ([`Skipped`]); a damaged journal is not.
 pub fn merge_sampled(files: &[PathBuf], options: MergeOptions) -> Result<Sampled, MergeProblems> {
     let MergeOptions {
         board,
@@ -308,10 +366,20 @@ pub fn merge_sampled(files: &[PathBuf], options: MergeOptions) -> Result<Sampled
         key: tag_key,
     } = options;
     let mut problems = Vec::new();
+    let mut skipped = Vec::new();
     let mut good: Vec<(&Path, Journal)> = Vec::new();
     for path in files {
         match Journal::read(path) {
+            Err(JournalError::Invalid { problem, .. }) if not_a_journal(path, &problem) => skipped
+                .push(Skipped {
+                    path: path.clone(),
+                    checkpoint: false,
+                }),
             Err(e) => problems.push(MergeProblem::Unreadable(e)),
+            Ok(j) if j.kind() == Some(Kind::Checkpoint) => skipped.push(Skipped {
+                path: path.clone(),
+                checkpoint: true,
+            }),
             Ok(j) if j.kind() != Some(Kind::ShardResult) || j.shard.is_none() => {
                 problems.push(MergeProblem::NotShardResult {
                     path: path.clone(),
@@ -333,11 +401,11 @@ pub fn merge_sampled(files: &[PathBuf], options: MergeOptions) -> Result<Sampled
         .map(|(k, _)| k.clone())
     else {
         problems.push(MergeProblem::NoShards);
-        return Err(MergeProblems(problems));
+        return Err(MergeProblems(problems, skipped));
     };
     let mut plan = match reference_plan(&reference, good.iter().map(|g| g.0), board) {
         Ok(plan) => plan,
-        Err(p) => return Err(MergeProblems(vec![p])),
+        Err(p) => return Err(MergeProblems(vec![p], skipped)),
     };
     // The plan cut as the files' runs cut it: each entry belongs to one shard, so its file
     // says how it was cut (a file that says otherwise than the first to name an entry is
@@ -409,7 +477,7 @@ pub fn merge_sampled(files: &[PathBuf], options: MergeOptions) -> Result<Sampled
         });
     }
     if !problems.is_empty() {
-        return Err(MergeProblems(problems));
+        return Err(MergeProblems(problems, skipped));
     }
     let mut sums = Sums::default();
     let mut seconds = 0.0;
@@ -438,7 +506,7 @@ pub fn merge_sampled(files: &[PathBuf], options: MergeOptions) -> Result<Sampled
             .unwrap_or(0.0);
     }
     if plan.has_unique() && !sums.burnside_holds(plan.n) {
-        return Err(MergeProblems(vec![MergeProblem::Integrity(sums)]));
+        return Err(MergeProblems(vec![MergeProblem::Integrity(sums)], skipped));
     }
     let merged = Merged {
         n: plan.n,
@@ -459,11 +527,12 @@ pub fn merge_sampled(files: &[PathBuf], options: MergeOptions) -> Result<Sampled
         plan,
         sample: sample.into_shuffled(&mut rng),
         pieces,
+        skipped,
     })
 }
 
 /// This program's plan for the files' key, when it is the plan they were written for.
-fn reference_plan<'a>(
+pub(crate) fn reference_plan<'a>(
     key: &PlanKey,
     mut paths: impl Iterator<Item = &'a Path>,
     board: Option<&Board>,

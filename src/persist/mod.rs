@@ -12,6 +12,7 @@
 mod atomic;
 mod journal;
 mod key;
+mod lock;
 mod merge;
 mod recorder;
 mod shard;
@@ -19,9 +20,11 @@ mod shard;
 pub use atomic::{check_target, write_atomic};
 pub use journal::{Journal, JournalError, Kind, Problem, check_bounds};
 pub use key::{Key, KeyError, MIN_KEY_BYTES};
+pub use lock::{FileLock, InUse};
 pub use merge::{
-    Claim, MergeOptions, MergeProblem, MergeProblems, Merged, Sampled, Tags, merge, merge_board,
-    merge_sampled,
+    Claim, MergeOptions, MergeProblem, MergeProblems, Merged, Sampled, Skipped, Tags,
+    journal_files, merge, merge_board, merge_sampled, ranges,
 };
-pub use recorder::Recorder;
+pub(crate) use merge::{PlanKey, not_a_journal, reference_plan};
+pub use recorder::{Recorder, SaveFailure};
 pub use shard::Shard;

@@ -1,5 +1,8 @@
 //! A checkpoint kept up to date while a run goes on: finished pieces are recorded as they come
-//! and the file is rewritten at most every so often, and once more at the end.
+//! and the file is rewritten at most every so often, and once more at the end. A save that
+//! fails (a full disk) leaves the previous file as it was and does not stop the run: the
+//! first failure is told to the caller's [`Recorder::on_failure`], and the next saves try
+//! again.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -10,12 +13,16 @@ use super::{Journal, JournalError};
 use crate::plan::Plan;
 use crate::tally::Piece;
 
+/// What a recorder calls with the first save that fails.
+pub type SaveFailure<'a> = &'a (dyn Fn(&JournalError) + Sync);
+
 /// A journal written to a file while pieces arrive.
 pub struct Recorder<'a> {
     plan: &'a Plan,
     path: PathBuf,
     interval: Duration,
     state: Mutex<State>,
+    failure: Option<SaveFailure<'a>>,
 }
 
 struct State {
@@ -25,6 +32,8 @@ struct State {
     save_cost: Duration,
     dirty: bool,
     error: Option<JournalError>,
+    /// Whether a failed save was told to [`Recorder::on_failure`]'s callback.
+    told: bool,
 }
 
 impl<'a> Recorder<'a> {
@@ -48,8 +57,17 @@ impl<'a> Recorder<'a> {
                 save_cost: Duration::ZERO,
                 dirty: false,
                 error: None,
+                told: false,
             }),
+            failure: None,
         }
+    }
+
+    /// The same recorder calling `tell` with the first periodic save that fails (once: the
+    /// saves go on, and the last one's error is [`Recorder::flush`]'s, which tells no one).
+    pub fn on_failure(mut self, tell: SaveFailure<'a>) -> Self {
+        self.failure = Some(tell);
+        self
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
@@ -64,11 +82,13 @@ impl<'a> Recorder<'a> {
         // Saving a very large journal takes a while: wait at least twenty times as long as
         // the last save took, so that saving never costs more than about 5% of the run.
         if st.last_save.elapsed() >= self.interval.max(st.save_cost * 20) {
-            self.save_locked(&mut st);
+            self.save_locked(&mut st, true);
         }
     }
 
-    fn save_locked(&self, st: &mut State) {
+    /// Saves the journal; a failure is kept for [`Recorder::flush`], and told to the
+    /// [`Recorder::on_failure`] callback where `tell` (a periodic save) and none was before.
+    fn save_locked(&self, st: &mut State, tell: bool) {
         let State {
             journal, pieces, ..
         } = st;
@@ -81,7 +101,14 @@ impl<'a> Recorder<'a> {
                 st.dirty = false;
                 st.error = None;
             }
-            Err(e) => st.error = Some(e),
+            Err(e) => {
+                if let Some(callback) = self.failure.filter(|_| tell)
+                    && !std::mem::replace(&mut st.told, true)
+                {
+                    callback(&e);
+                }
+                st.error = Some(e);
+            }
         }
         st.last_save = Instant::now();
     }
@@ -97,7 +124,7 @@ impl<'a> Recorder<'a> {
     pub fn flush(&self) -> Result<(), JournalError> {
         let mut st = self.lock();
         if st.dirty || !self.path.exists() {
-            self.save_locked(&mut st);
+            self.save_locked(&mut st, false);
         }
         st.error.take().map_or(Ok(()), Err)
     }

@@ -18,6 +18,7 @@ mod pool;
 mod prepared;
 mod recount;
 mod status;
+mod survey;
 mod watch;
 
 use std::collections::BTreeMap;
@@ -31,13 +32,16 @@ pub use outcome::{Counts, Outcome};
 pub use prepared::{Prepared, solve_one};
 pub use recount::{Recount, Recounted, recount};
 pub use status::Status;
+pub use survey::{Survey, survey};
 
 use budget::{Budget, fit_budget};
 
 use crate::config::{Config, MAX_THREADS};
 use crate::engine::join;
 use crate::error::{Error, MemoryAdvice};
-use crate::persist::{Journal, JournalError, Key, Kind, Problem, Recorder, Shard, check_bounds};
+use crate::persist::{
+    Journal, JournalError, Key, Kind, Problem, Recorder, SaveFailure, Shard, check_bounds,
+};
 use crate::plan::{Algorithm, Plan, PlanError};
 use crate::system::{self, Bytes};
 use crate::tally::{Piece, Sums};
@@ -63,6 +67,10 @@ pub struct Control<'a> {
     /// Called from the worker threads with every piece this run finishes, and where the run
     /// stands after it.
     pub observer: Option<Observer<'a>>,
+    /// Called once, from a worker thread, when a periodic save of the checkpoint first fails
+    /// (a full disk): the run goes on, the previous file stays as it was, and the next saves
+    /// try again; the last save's error comes back in [`Outcome::unsaved`].
+    pub save_failed: Option<SaveFailure<'a>>,
 }
 
 /// One run of a plan: which part of it, on how many threads, resumed from what, saved where.
@@ -328,7 +336,9 @@ impl Job {
     }
 
     /// Counts what is left: checks the memory, saves the checkpoint once before the work (so
-    /// that an unwritable path fails at once), runs the pool, and saves at the end.
+    /// that an unwritable path fails at once), runs the pool, and saves at the end. A save
+    /// that fails once the work has begun does not stop it ([`Control::save_failed`]): the
+    /// counts come back with the error in [`Outcome::unsaved`].
     pub fn run(&self, control: Control<'_>) -> Result<Outcome, Error> {
         let begun = Instant::now();
         self.check_key_kept()?;
@@ -347,6 +357,10 @@ impl Job {
         if let Some(r) = &recorder {
             r.flush()?;
         }
+        let recorder = recorder.map(|r| match control.save_failed {
+            Some(tell) => r.on_failure(tell),
+            None => r,
+        });
         let record = |p: &Piece, s: &Status| {
             if let Some(r) = &recorder {
                 r.record(p);
@@ -358,6 +372,7 @@ impl Job {
         let inner = Control {
             cancel: control.cancel,
             observer: Some(&record),
+            save_failed: None,
         };
         let worked = pool::execute(
             &self.plan,
@@ -367,11 +382,12 @@ impl Job {
             self.threads,
             &inner,
         )?;
+        let mut unsaved = None;
         if let Some(r) = &recorder {
             if !worked.pieces.is_empty() {
                 r.set_meta("program", program());
             }
-            r.flush()?;
+            unsaved = r.flush().err().map(std::sync::Arc::new);
         }
         let mut pieces = self.resumed.clone();
         pieces.extend(worked.pieces.iter().map(|p| (p.id, *p)));
@@ -408,6 +424,7 @@ impl Job {
             busy: worked.busy,
             peak_memory: system::peak_memory(),
             pieces,
+            unsaved,
         })
     }
 

@@ -44,6 +44,9 @@ pub struct Outcome {
     pub busy: Vec<Duration>,
     /// The process's peak resident memory at the end of the run, where the system tells it.
     pub peak_memory: Option<u64>,
+    /// Why the checkpoint's last save failed, when it did: the counts are whole, but the file
+    /// holds the last good save (or what the run resumed from).
+    pub unsaved: Option<std::sync::Arc<crate::persist::JournalError>>,
 }
 
 impl Outcome {

@@ -30,6 +30,7 @@ fn run_cancelled_after(job: &Job, k: usize) -> Outcome {
     job.run(Control {
         cancel: Some(&flag),
         observer: Some(&observe),
+        ..Control::default()
     })
     .unwrap()
 }
@@ -74,6 +75,7 @@ fn a_run_cancelled_before_it_starts_does_nothing() {
         .run(Control {
             cancel: Some(&flag),
             observer: None,
+            ..Control::default()
         })
         .unwrap();
     assert!(outcome.cancelled);
@@ -89,6 +91,7 @@ fn every_piece_is_observed_once() {
         .run(Control {
             cancel: None,
             observer: Some(&record),
+            ..Control::default()
         })
         .unwrap();
     assert!(!outcome.cancelled && outcome.complete);

@@ -190,6 +190,13 @@ pub enum Command {
     Trace(TraceArgs),
     /// Check and add up the result files of all shards of a count.
     Merge(MergeArgs),
+    /// Say where the shards of a count stand: done, partial, missing, damaged, the sum so far.
+    ///
+    /// Reads a folder of shard results and checkpoints (or the files given) and prints the
+    /// shards done, those under way with how many of their pieces are done, those missing (as
+    /// ranges, to resubmit) and the files damaged; the sum of the solutions so far; and the
+    /// time left at the done shards' mean time. It counts nothing.
+    Status(StatusArgs),
     /// Benchmark this machine: a fixed workload at 1, 2, 4, ... threads, counts checked.
     ///
     /// Workload v1-standard: the symmetry algorithm on n = 17, five runs per thread count
@@ -270,8 +277,9 @@ pub enum TraceFormat {
 /// Options of `merge`.
 #[derive(Debug, Args)]
 pub struct MergeArgs {
-    /// The result files of every shard.
-    #[arg(value_name = "FILES", required = true, value_hint = clap::ValueHint::FilePath)]
+    /// The result files of every shard, or folders of them (checkpoints and other files
+    /// there are skipped, with a note).
+    #[arg(value_name = "FILES", required = true, value_hint = clap::ValueHint::AnyPath)]
     pub files: Vec<PathBuf>,
     /// The constrained board the shards counted (the same --board, --allowed and --piece).
     #[command(flatten)]
@@ -287,6 +295,20 @@ pub struct MergeArgs {
     pub threads: usize,
     #[command(flatten)]
     pub trust: TrustArgs,
+}
+
+/// Options of `status`.
+#[derive(Debug, Args)]
+pub struct StatusArgs {
+    /// The folder of the shards' result files and checkpoints, or the files.
+    #[arg(value_name = "DIR|FILES", required = true, value_hint = clap::ValueHint::AnyPath)]
+    pub files: Vec<PathBuf>,
+    /// The constrained board the shards count (the same --board, --allowed and --piece).
+    #[command(flatten)]
+    pub constraints: BoardArgs,
+    /// Print the status as one JSON object.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// How files read back are trusted: how many accepted pieces to count again, and the key of

@@ -127,6 +127,17 @@ pub fn run(args: &CountArgs) -> Exit {
             format!("{}: cannot be written: {e}", out.display()),
         );
     }
+    // Held until the count ends: a second process on the same file refuses at once.
+    let mut locks = Vec::new();
+    for path in [&args.checkpoint, &args.out].into_iter().flatten() {
+        if locks.iter().any(|(p, _)| p == &path) {
+            continue;
+        }
+        match persist::FileLock::acquire(path) {
+            Ok(lock) => locks.push((path, lock)),
+            Err(e) => return fail(Exit::Failed, e),
+        }
+    }
     install_signal_handler();
     let machine = Machine::detect();
     if args.threads > machine.hardware_threads {
@@ -304,6 +315,50 @@ fn keep_unsaved(result: &Journal, path: &Path, e: &persist::JournalError) -> Exi
     )
 }
 
+/// Refuses, before the count, an `--out` file that exists and is not a result of this very
+/// shard (the same n, algorithm, plan and shard), which the result would replace: an input
+/// board, a checkpoint, another shard's result. An empty file holds nothing to lose.
+fn check_replaceable(path: &Path, job: &Job, shard: Shard) -> Result<(), Exit> {
+    let Ok(meta) = std::fs::metadata(path) else {
+        return Ok(());
+    };
+    // What is no regular file is refused by the write itself, before the count.
+    if !meta.is_file() || meta.len() == 0 {
+        return Ok(());
+    }
+    let plan = job.plan();
+    let what = match Journal::read(path) {
+        Err(_) => "it is not a result file of this program".to_string(),
+        Ok(j) if j.kind() == Some(persist::Kind::Checkpoint) => "it is a checkpoint".to_string(),
+        Ok(j)
+            if j.n() == plan.n
+                && j.algorithm() == Some(plan.algorithm)
+                && j.plan_hash() == plan.hash() =>
+        {
+            match j.shard() {
+                Some(s) if s == shard => return Ok(()),
+                Some(s) => format!("it is the result of shard {s}, not {shard}"),
+                None => "it is the result of a whole run".to_string(),
+            }
+        }
+        Ok(j) => format!(
+            "it is the result of another count (n = {}, {}, plan {}, {})",
+            j.n(),
+            j.algorithm().map_or("an unknown algorithm", |a| a.name()),
+            j.plan_hash(),
+            j.shard()
+                .map_or("a whole run".to_string(), |s| format!("shard {s}"))
+        ),
+    };
+    Err(fail(
+        Exit::Failed,
+        format!(
+            "{}: {what}, and --out would replace it: move it away or give another file",
+            path.display()
+        ),
+    ))
+}
+
 /// Counts one n and prints it; `Ok` carries the `--verify` verdict, `Err` an exit that ends
 /// the whole command.
 fn count_one(
@@ -364,6 +419,9 @@ fn count_one(
         working(false);
         return Ok(None);
     }
+    if let (Some(s), Some(path)) = (shard, &args.out) {
+        check_replaceable(path, &job, s)?;
+    }
     job.check_memory().map_err(|e| exit::error(&e))?;
     working(true);
     if let Some(path) = args
@@ -410,21 +468,32 @@ fn count_one(
     }
     let progress = Progress::new(&job, !args.no_progress);
     let observe = |p: &Piece, s: &Status| progress.piece(p, s);
+    // A failed save does not stop the count: told once, when it first happens.
+    let save_failed = |e: &persist::JournalError| {
+        crate::progress::clear();
+        say(format!("warning: {e}; the count goes on"));
+    };
     let result = job.run(Control {
         cancel: Some(&CANCEL),
         observer: progress.shown().then_some(&observe as _),
+        save_failed: Some(&save_failed),
     });
     progress.finish();
     let outcome = result.map_err(|e| exit::error(&e))?;
     if outcome.cancelled {
         let (done, wanted) = (outcome.pieces.len(), job.wanted_len());
-        say(match &args.checkpoint {
-            Some(path) => format!(
+        say(match (&args.checkpoint, &outcome.unsaved) {
+            (Some(path), Some(e)) => format!(
+                "interrupted: {done} of {} done, but not saved ({e}): {} holds the last save",
+                output::things(wanted as u64, "subproblem", "subproblems"),
+                path.display()
+            ),
+            (Some(path), None) => format!(
                 "interrupted: {done} of {} done and saved to {}; run the same command again to resume",
                 output::things(wanted as u64, "subproblem", "subproblems"),
                 path.display()
             ),
-            None => format!(
+            (None, _) => format!(
                 "interrupted: {done} of {} done, none saved (use --checkpoint FILE to keep them)",
                 output::things(wanted as u64, "subproblem", "subproblems")
             ),
@@ -438,7 +507,10 @@ fn count_one(
         }
         out(&output::shard_line(&outcome, s, path, args.json));
         working(false);
-        return Ok(None);
+        return match &outcome.unsaved {
+            Some(e) => Err(unsaved(e)),
+            None => Ok(None),
+        };
     }
     let counts = outcome.counts().expect("a whole, finished count");
     let verdict = args
@@ -465,5 +537,17 @@ fn count_one(
         say(output::verdict_words(n, v, counts.unique));
     }
     working(false);
-    Ok(verdict)
+    match &outcome.unsaved {
+        Some(e) => Err(unsaved(e)),
+        None => Ok(verdict),
+    }
+}
+
+/// The exit of a count that finished (its result printed) but whose checkpoint's last save
+/// failed: one line, exit 1.
+fn unsaved(e: &persist::JournalError) -> Exit {
+    fail(
+        Exit::Failed,
+        format!("{e}; the result above is whole, but the checkpoint holds only its last save"),
+    )
 }

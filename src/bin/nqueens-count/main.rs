@@ -50,6 +50,7 @@ fn main() -> ExitCode {
         Some(args::Command::List(a)) => tasks::list(&a),
         Some(args::Command::Trace(a)) => tasks::trace(&a),
         Some(args::Command::Merge(a)) => tasks::merge(&a),
+        Some(args::Command::Status(a)) => tasks::status(&a),
         Some(args::Command::Bench(a)) => bench::run(&a),
         Some(args::Command::Completions(a)) => tasks::completions(a.shell),
         Some(args::Command::Man) => tasks::man(),

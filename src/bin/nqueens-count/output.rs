@@ -313,3 +313,174 @@ pub fn stats(c: &Counts, machine: &Machine) -> String {
         )
     )
 }
+
+/// The one line that says which files a merge left out, if any: `note: skipped 3 files that
+/// are no shard results: 2 checkpoints (q/ckpt-0.json, q/ckpt-1.json), 1 file that is no
+/// journal (q/merged.json)`; three names of each at most.
+pub fn skipped_note(skipped: &[nqueens::persist::Skipped]) -> Option<String> {
+    if skipped.is_empty() {
+        return None;
+    }
+    let names = |checkpoint: bool| {
+        let of: Vec<String> = skipped
+            .iter()
+            .filter(|s| s.checkpoint == checkpoint)
+            .map(|s| s.path.display().to_string())
+            .collect();
+        let mut shown = of.iter().take(3).cloned().collect::<Vec<_>>().join(", ");
+        if of.len() > 3 {
+            shown.push_str(", ...");
+        }
+        (of.len() as u64, shown)
+    };
+    let mut parts = Vec::new();
+    let (k, shown) = names(true);
+    if k > 0 {
+        parts.push(format!(
+            "{} ({shown})",
+            things(k, "checkpoint", "checkpoints")
+        ));
+    }
+    let (k, shown) = names(false);
+    if k > 0 {
+        let what = things(k, "file that is no journal", "files that are no journals");
+        parts.push(format!("{what} ({shown})"));
+    }
+    Some(format!(
+        "note: skipped {} that {} no shard result{}: {}",
+        things(skipped.len() as u64, "file", "files"),
+        if skipped.len() == 1 { "is" } else { "are" },
+        if skipped.len() == 1 { "" } else { "s" },
+        parts.join(", ")
+    ))
+}
+
+/// The status of a sharded count (`status`), as a short table or one JSON object.
+pub fn status_text(s: &nqueens::Survey, json: bool) -> String {
+    use nqueens::persist::ranges;
+    let left = s.seconds_left();
+    if json {
+        #[derive(Serialize)]
+        struct Partial {
+            shard: u64,
+            pieces: usize,
+            of: usize,
+        }
+        #[derive(Serialize)]
+        struct Damaged {
+            file: String,
+            why: String,
+        }
+        #[derive(Serialize)]
+        struct Status<'a> {
+            n: usize,
+            algorithm: &'a str,
+            plan: String,
+            shards: u64,
+            done: &'a [u64],
+            partial: Vec<Partial>,
+            missing: &'a [u64],
+            damaged: Vec<Damaged>,
+            skipped: Vec<String>,
+            solutions_so_far: u128,
+            solutions_so_far_str: String,
+            shard_seconds_left: Option<f64>,
+        }
+        let status = Status {
+            n: s.n,
+            algorithm: s.algorithm.name(),
+            plan: s.plan.to_string(),
+            shards: s.shards,
+            done: &s.done,
+            partial: s
+                .partial
+                .iter()
+                .map(|&(shard, pieces, of)| Partial { shard, pieces, of })
+                .collect(),
+            missing: &s.missing,
+            damaged: s
+                .damaged
+                .iter()
+                .map(|(p, why)| Damaged {
+                    file: p.display().to_string(),
+                    why: why.clone(),
+                })
+                .collect(),
+            skipped: s
+                .skipped
+                .iter()
+                .map(|k| k.path.display().to_string())
+                .collect(),
+            solutions_so_far: s.sums.total,
+            solutions_so_far_str: s.sums.total.to_string(),
+            shard_seconds_left: left.map(|t| (t * 1000.0).round() / 1000.0),
+        };
+        return serde_json::to_string(&status).expect("a status serialises");
+    }
+    let shards = |xs: &[u64]| match xs.len() {
+        0 => "none".to_string(),
+        k => format!("{}: {}", things(k as u64, "shard", "shards"), ranges(xs)),
+    };
+    let partial = match s.partial.len() {
+        0 => "none".to_string(),
+        k => {
+            let each: Vec<String> = s
+                .partial
+                .iter()
+                .map(|(i, have, want)| format!("{i} ({have} of {want} pieces)"))
+                .collect();
+            format!(
+                "{}: {}",
+                things(k as u64, "shard", "shards"),
+                each.join(", ")
+            )
+        }
+    };
+    let mut lines = vec![
+        format!(
+            "n = {}, {}, plan {}, {}",
+            s.n,
+            s.algorithm.name(),
+            s.plan,
+            things(s.shards, "shard", "shards")
+        ),
+        format!("  done      {}", shards(&s.done)),
+        format!("  partial   {partial}"),
+        format!("  missing   {}", shards(&s.missing)),
+    ];
+    if s.damaged.is_empty() {
+        lines.push("  damaged   none".to_string());
+    }
+    for (path, why) in &s.damaged {
+        lines.push(format!("  damaged   {}: {why}", path.display()));
+    }
+    lines.push(format!(
+        "  so far    {} (done and partial shards)",
+        things(s.sums.total, "solution", "solutions")
+    ));
+    let (seconds, timed) = s.done_seconds;
+    lines.push(match left {
+        Some(t) => format!(
+            "  time left about {} of shard time, at {} a shard (the mean of {})",
+            seconds_text(t),
+            seconds_text(seconds / timed as f64),
+            things(timed as u64, "done shard", "done shards")
+        ),
+        None if s.shards_left == 0.0 => "  time left none: every shard is done".to_string(),
+        None => "  time left unknown until a shard is done".to_string(),
+    });
+    lines.join("\n")
+}
+
+/// Seconds as a person reads them: `0.042 s`, `12.3 s`, `4.5 min`, `3.2 h`.
+fn seconds_text(t: f64) -> String {
+    if t < 1.0 {
+        format!("{t:.3} s")
+    } else if t < 120.0 {
+        format!("{t:.1} s")
+    } else if t < 7200.0 {
+        format!("{:.1} min", t / 60.0)
+    } else {
+        format!("{:.1} h", t / 3600.0)
+    }
+}

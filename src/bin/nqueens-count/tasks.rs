@@ -1,4 +1,5 @@
-//! The small tasks: `merge` (check and add up shard result files), `list` (stream the
+//! The small tasks: `merge` (check and add up shard result files), `status` (where the
+//! shards of a count stand), `list` (stream the
 //! solutions), `trace` (the textbook search tree), and the shell completions and manual page
 //! made from the argument definitions.
 
@@ -7,16 +8,19 @@ use nqueens::{Config, Recount, persist};
 
 use clap::CommandFactory;
 
-use crate::args::{Cli, ListArgs, ListFormat, MergeArgs, TraceArgs};
+use crate::args::{Cli, ListArgs, ListFormat, MergeArgs, StatusArgs, TraceArgs};
 use crate::exit::{self, Exit, out, say, to_stdout};
 use crate::output;
 
 /// `merge`: verify and add up the shards' result files.
 pub fn merge(args: &MergeArgs) -> Exit {
+    let files = match persist::journal_files(&args.files) {
+        Ok(files) => files,
+        Err(e) => return crate::exit::fail(Exit::Failed, e),
+    };
     // An empty rook board has no file: its size is the shards' own.
     let files_given = args.constraints.board.is_some() || args.constraints.allowed.is_some();
-    let n = args
-        .files
+    let n = files
         .first()
         .filter(|_| !files_given)
         .and_then(|f| persist::Journal::read(f).ok())
@@ -49,8 +53,11 @@ pub fn merge(args: &MergeArgs) -> Exit {
         seed,
         key: key.as_ref(),
     };
-    match persist::merge_sampled(&args.files, options) {
+    match persist::merge_sampled(&files, options) {
         Err(problems) => {
+            if let Some(note) = output::skipped_note(&problems.1) {
+                say(note);
+            }
             for p in &problems.0 {
                 say(format!("error: {p}"));
             }
@@ -62,7 +69,11 @@ pub fn merge(args: &MergeArgs) -> Exit {
                 plan,
                 sample,
                 pieces,
+                skipped,
             } = sampled;
+            if let Some(note) = output::skipped_note(&skipped) {
+                say(note);
+            }
             crate::count::install_signal_handler();
             crate::count::working(true);
             let threads = Config::new(m.n).threads(args.threads).resolved_threads();
@@ -85,6 +96,34 @@ pub fn merge(args: &MergeArgs) -> Exit {
                 say(output::verdict_words(m.n, v, m.unique));
             }
             Exit::of_verdict(verdict)
+        }
+    }
+}
+
+/// `status`: where the shards of a count stand, from a folder of their files.
+pub fn status(args: &StatusArgs) -> Exit {
+    let files = match persist::journal_files(&args.files) {
+        Ok(files) => files,
+        Err(e) => return crate::exit::fail(Exit::Failed, e),
+    };
+    let files_given = args.constraints.board.is_some() || args.constraints.allowed.is_some();
+    let n = files
+        .iter()
+        .filter(|_| !files_given)
+        .find_map(|f| persist::Journal::read(f).ok())
+        .map(|j| j.n());
+    let board = match crate::boards::load(&args.constraints, n) {
+        Ok(b) => b,
+        Err(e) => return e,
+    };
+    match nqueens::survey(&files, board.as_ref()) {
+        Err(problem) => crate::exit::fail(Exit::Failed, problem),
+        Ok(survey) => {
+            if let Some(note) = output::skipped_note(&survey.skipped) {
+                say(note);
+            }
+            out(&output::status_text(&survey, args.json));
+            Exit::Ok
         }
     }
 }

@@ -1,0 +1,189 @@
+//! Where a sharded count stands: its folder of shard results and checkpoints read as a whole
+//! ([`survey`]), shard by shard: done, partial, missing or damaged, with the sum so far and
+//! what the finished shards took.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::{CostModel, SLICE_SECONDS, cut};
+use crate::constraint::Board;
+use crate::persist::{
+    Journal, JournalError, Kind, MergeProblem, PlanKey, Shard, Skipped, not_a_journal,
+    reference_plan,
+};
+use crate::plan::{Algorithm, PlanHash};
+use crate::tally::Sums;
+
+/// Where the shards of one count stand.
+#[derive(Clone, Debug)]
+pub struct Survey {
+    /// Board size.
+    pub n: usize,
+    /// Algorithm.
+    pub algorithm: Algorithm,
+    /// The plan's hash.
+    pub plan: PlanHash,
+    /// Shards in all.
+    pub shards: u64,
+    /// The shards whose result file holds every piece, increasing.
+    pub done: Vec<u64>,
+    /// The shards with no result yet and a checkpoint (or a partial result) of some of their
+    /// pieces: `(index, pieces done, pieces the shard owns)`, by index.
+    pub partial: Vec<(u64, usize, usize)>,
+    /// The shards with no good file, increasing.
+    pub missing: Vec<u64>,
+    /// The files that are damaged or belong to another count, with why.
+    pub damaged: Vec<(PathBuf, String)>,
+    /// The files left out: checkpoints of no shard, files that are no journals.
+    pub skipped: Vec<Skipped>,
+    /// The sums of the done shards and the partial ones.
+    pub sums: Sums,
+    /// Seconds the done shards took, added up, and how many of them said.
+    pub done_seconds: (f64, usize),
+    /// The shards' work still to do, in shards: the missing ones, and the part of each
+    /// partial one not done.
+    pub shards_left: f64,
+}
+
+impl Survey {
+    /// Shard-seconds left at the done shards' mean time, when some said how long they took.
+    pub fn seconds_left(&self) -> Option<f64> {
+        let (seconds, timed) = self.done_seconds;
+        (timed > 0).then(|| seconds / timed as f64 * self.shards_left)
+    }
+}
+
+/// The best file of one shard so far.
+enum Best {
+    Done(Journal),
+    Partial(Journal, usize),
+}
+
+/// Reads `files` (shard results and checkpoints of one count; see
+/// [`crate::persist::journal_files`] for folders) and says where each shard stands. The
+/// count is the one most files belong to; `board` rebuilds a constrained board's plan. `Err`
+/// when no file is a shard's journal, or its plan cannot be built here.
+pub fn survey(files: &[PathBuf], board: Option<&Board>) -> Result<Survey, MergeProblem> {
+    let mut damaged = Vec::new();
+    let mut skipped = Vec::new();
+    let mut read: Vec<(&Path, Journal)> = Vec::new();
+    for path in files {
+        match Journal::read(path) {
+            Err(JournalError::Invalid { problem, .. }) if not_a_journal(path, &problem) => skipped
+                .push(Skipped {
+                    path: path.clone(),
+                    checkpoint: false,
+                }),
+            Err(e) => damaged.push((path.clone(), strip(&e.to_string(), path))),
+            Ok(j) if j.shard().is_none() => skipped.push(Skipped {
+                path: path.clone(),
+                checkpoint: j.kind() == Some(Kind::Checkpoint),
+            }),
+            Ok(j) => read.push((path, j)),
+        }
+    }
+    let mut votes: BTreeMap<PlanKey, (usize, usize)> = BTreeMap::new();
+    for (i, (_, j)) in read.iter().enumerate() {
+        votes.entry(PlanKey::of(j)).or_insert((0, i)).0 += 1;
+    }
+    let reference = votes
+        .iter()
+        .max_by_key(|&(_, &(count, first))| (count, std::cmp::Reverse(first)))
+        .map(|(k, _)| k.clone())
+        .ok_or(MergeProblem::NoShards)?;
+    let mut plan = reference_plan(&reference, read.iter().map(|r| r.0), board)?;
+    // Cut as the files' runs cut the entries they hold, and the others as a run would.
+    let mut fixed: BTreeMap<u64, u64> = BTreeMap::new();
+    for (_, j) in read.iter().filter(|(_, j)| PlanKey::of(j) == reference) {
+        for (entry, of) in j.cuts() {
+            fixed.entry(entry).or_insert(of);
+        }
+    }
+    let costs = CostModel::new(&plan, SLICE_SECONDS);
+    cut(&mut plan, &costs, fixed.into_iter());
+
+    let mut best: BTreeMap<u64, Best> = BTreeMap::new();
+    for (path, j) in read {
+        let key = PlanKey::of(&j);
+        if key != reference {
+            damaged.push((path.to_path_buf(), format!("of another count: {key}")));
+            continue;
+        }
+        let shard: Shard = j.shard().expect("kept above");
+        if let Err(problem) = j.check_against(&plan, Some(shard)) {
+            damaged.push((path.to_path_buf(), problem.to_string()));
+            continue;
+        }
+        let want = shard.len(&plan);
+        let result = j.kind() == Some(Kind::ShardResult);
+        let slot = best.entry(shard.index);
+        use std::collections::btree_map::Entry;
+        match slot {
+            Entry::Vacant(v) if result && j.piece_count() == want => {
+                v.insert(Best::Done(j));
+            }
+            Entry::Vacant(v) => {
+                v.insert(Best::Partial(j, want));
+            }
+            Entry::Occupied(mut o) => {
+                let better = match o.get() {
+                    Best::Done(_) => false,
+                    Best::Partial(p, _) => {
+                        (result && j.piece_count() == want) || j.piece_count() > p.piece_count()
+                    }
+                };
+                if better {
+                    o.insert(if result && j.piece_count() == want {
+                        Best::Done(j)
+                    } else {
+                        Best::Partial(j, want)
+                    });
+                }
+            }
+        }
+    }
+    let mut survey = Survey {
+        n: plan.n,
+        algorithm: plan.algorithm,
+        plan: reference.plan,
+        shards: reference.shards,
+        done: Vec::new(),
+        partial: Vec::new(),
+        missing: Vec::new(),
+        damaged,
+        skipped,
+        sums: Sums::default(),
+        done_seconds: (0.0, 0),
+        shards_left: 0.0,
+    };
+    for index in 0..reference.shards {
+        match best.get(&index) {
+            Some(Best::Done(j)) => {
+                survey.done.push(index);
+                survey.sums.merge(j.sums());
+                if let Some(s) = j.meta().get("seconds").and_then(|s| s.parse::<f64>().ok()) {
+                    survey.done_seconds.0 += s;
+                    survey.done_seconds.1 += 1;
+                }
+            }
+            Some(Best::Partial(j, want)) => {
+                survey.partial.push((index, j.piece_count(), *want));
+                survey.sums.merge(j.sums());
+                if *want > 0 {
+                    survey.shards_left += 1.0 - j.piece_count() as f64 / *want as f64;
+                }
+            }
+            None => {
+                survey.missing.push(index);
+                survey.shards_left += 1.0;
+            }
+        }
+    }
+    Ok(survey)
+}
+
+/// A journal error's words without the path it starts with (the survey names the file).
+fn strip(words: &str, path: &Path) -> String {
+    let prefix = format!("{}: ", path.display());
+    words.strip_prefix(&prefix).unwrap_or(words).to_string()
+}
