@@ -392,3 +392,47 @@ fn an_estimate_stopped_before_any_piece_finished_says_so_and_exits_143() {
         "{err}"
     );
 }
+
+#[test]
+fn thousands_of_threads_count_at_once_and_stop_at_once() {
+    // A pool starts at most a few threads a hardware thread: `15 -t 4096` started thousands
+    // and took minutes on two cores, and a stop came seconds late. The command runs under a
+    // limit far past what it needs, so that a regression fails instead of hanging.
+    let out = cmd()
+        .args(["15", "-t", "4096", "--json"])
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("\"solutions\":2279184"));
+    let mut child = spawn(["18", "-t", "4096", "--no-progress"]);
+    let tasks = format!("/proc/{}/task", child.id());
+    // Signalled once its worker threads run (the main thread and more).
+    wait_until(&mut child, "the count's threads", || {
+        fs::read_dir(&tasks).is_ok_and(|d| d.count() > 2)
+    });
+    let err = signal_and_wait(child, libc::SIGINT);
+    assert!(err.contains("interrupted"), "{err}");
+}
+
+#[test]
+fn a_thin_estimate_says_how_long_a_trustworthy_one_samples() {
+    // n = 26 sampled for a second reaches a few of its strata: the projection comes with a
+    // warning that names the seconds a trustworthy one needs.
+    let out = cmd()
+        .args([
+            "26",
+            "--estimate",
+            "--estimate-seconds",
+            "1",
+            "--threads",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with("warning: a thin sample ("), "{err}");
+    assert!(err.contains("--estimate-seconds "), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+}

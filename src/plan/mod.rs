@@ -520,17 +520,8 @@ impl Plan {
         &'a self,
         ids: impl Iterator<Item = u64> + 'a,
     ) -> impl Iterator<Item = Subproblem> + 'a {
-        let mut entry = 0;
-        ids.map(move |id| {
-            if self.entries.id(entry) > id {
-                // Out of order after all: search.
-                entry = self.entry_of(id);
-            }
-            while entry + 1 < self.entries.len() && self.entries.id(entry + 1) <= id {
-                entry += 1;
-            }
-            self.subproblem_of_entry(entry, id)
-        })
+        self.locate(ids)
+            .map(|(entry, index)| self.entries.get(entry as usize).slice_after(index))
     }
 
     /// The entry and slice of each of `ids` (each below [`Plan::len`]), as
@@ -543,6 +534,7 @@ impl Plan {
         let mut entry = 0;
         ids.map(move |id| {
             if self.entries.id(entry) > id {
+                // Out of order after all: search.
                 entry = self.entry_of(id);
             }
             while entry + 1 < self.entries.len() && self.entries.id(entry + 1) <= id {
