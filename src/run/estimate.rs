@@ -46,7 +46,7 @@ pub struct Estimate {
     pub subproblems: usize,
     /// Subproblems timed.
     pub sampled: usize,
-    /// Strata (classes, [`crate::plan::Class`]) the subproblems fell into.
+    /// Strata (classes of pieces alike in cost) the subproblems fell into.
     pub strata: usize,
     /// Strata of which at least one subproblem was timed.
     pub strata_sampled: usize,

@@ -24,7 +24,7 @@ impl<'p> Prepared<'p> {
     /// Builds what `plan`'s subproblems share. A join plan's units make their own partitions
     /// of the quadrants (the memory-bounded layout, [`Quadrants::bounded`]), each thread
     /// keeping up to `cache` bytes of them; on the smallest boards, where that is faster, the
-    /// whole quadrant lists are built once ([`super::cost::join_layout`]).
+    /// whole quadrant lists are built once (`run::cost::join_layout`).
     pub fn new(plan: &'p Plan, cache: usize) -> Prepared<'p> {
         let quadrants =
             (plan.algorithm == Algorithm::Join).then(|| match super::cost::join_layout(plan.n) {
