@@ -474,3 +474,38 @@ fn status_names_the_shards_done_partial_missing_and_damaged() {
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("missing: shards 1-2 of 4"), "{stderr}");
 }
+
+#[test]
+fn a_merge_says_how_much_it_recounted_and_how_to_recount_all() {
+    // A recount of a sample says what the rest was checked by, and the option that
+    // recounts every piece; a recount of every piece says no more than that they agree.
+    let dir = tempfile::tempdir().unwrap();
+    for i in 0..2 {
+        let out = dir.path().join(format!("s{i}.json"));
+        cmd()
+            .args(["12", "-t", "1", "--shard", &format!("{i}/2"), "--out"])
+            .arg(&out)
+            .assert()
+            .success();
+    }
+    let line = |recount: &str| {
+        let out = cmd()
+            .args(["merge", "--recount", recount])
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let sample = line("3");
+    assert!(sample.contains("recounted 3 of them"), "{sample}");
+    assert!(
+        sample.contains("--recount all recounts every one"),
+        "{sample}"
+    );
+    let all = line("all");
+    assert!(
+        all.contains("all agree)") && !all.contains("--recount all"),
+        "{all}"
+    );
+}

@@ -230,6 +230,9 @@ pub fn recount_words(r: &Recounted, how: Recount) -> String {
         r.seed,
         if r.checked == 0 {
             "none finished in the time given (--recount K for K of them)"
+        } else if r.checked < r.of {
+            "all agree; the others were checked only against their bounds and the checksum \
+             (--recount all recounts every one)"
         } else {
             "all agree"
         }
