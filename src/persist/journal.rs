@@ -607,8 +607,13 @@ impl Journal {
     }
 
     /// Checks that this journal was written for `plan` (cut as the file says, [`Journal::cuts`])
-    /// and `shard`, and that its sums are those of its pieces.
-    pub fn check_against(&self, plan: &Plan, shard: Option<Shard>) -> Result<(), Problem> {
+    /// and `shard`, and that its sums are those of its pieces; returns the pieces by the ids of
+    /// `plan` ([`Journal::piece_map`]), which the checks made.
+    pub fn check_against(
+        &self,
+        plan: &Plan,
+        shard: Option<Shard>,
+    ) -> Result<BTreeMap<u64, Piece>, Problem> {
         if self.n != plan.n {
             return Err(Problem::Board {
                 file: self.n,
@@ -658,7 +663,7 @@ impl Journal {
         if Sums::of(plan, pieces.values()) != self.sums {
             return Err(Problem::Sums);
         }
-        Ok(())
+        Ok(pieces)
     }
 
     /// The journal as the one line of JSON its file holds.

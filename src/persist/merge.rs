@@ -74,6 +74,19 @@ pub struct PlanKey {
 }
 
 impl PlanKey {
+    /// The plan most of `journals` share, so that a stray file listed first cannot make every
+    /// good one look foreign (ties go to the first file's plan); `None` for no journal.
+    pub(crate) fn most_common<'a>(journals: impl Iterator<Item = &'a Journal>) -> Option<PlanKey> {
+        let mut votes: BTreeMap<PlanKey, (usize, usize)> = BTreeMap::new();
+        for (i, j) in journals.enumerate() {
+            votes.entry(PlanKey::of(j)).or_insert((0, i)).0 += 1;
+        }
+        votes
+            .into_iter()
+            .max_by_key(|&(_, (count, first))| (count, std::cmp::Reverse(first)))
+            .map(|(k, _)| k)
+    }
+
     pub(crate) fn of(j: &Journal) -> PlanKey {
         PlanKey {
             n: j.n,
@@ -389,17 +402,7 @@ pub fn merge_sampled(files: &[PathBuf], options: MergeOptions) -> Result<Sampled
             Ok(j) => good.push((path, j)),
         }
     }
-    // The plan most files share is the reference, so that a stray file listed first cannot
-    // make every good one look foreign (ties go to the first file's plan).
-    let mut votes: BTreeMap<PlanKey, (usize, usize)> = BTreeMap::new();
-    for (i, (_, j)) in good.iter().enumerate() {
-        votes.entry(PlanKey::of(j)).or_insert((0, i)).0 += 1;
-    }
-    let Some(reference) = votes
-        .iter()
-        .max_by_key(|&(_, &(count, first))| (count, std::cmp::Reverse(first)))
-        .map(|(k, _)| k.clone())
-    else {
+    let Some(reference) = PlanKey::most_common(good.iter().map(|g| &g.1)) else {
         problems.push(MergeProblem::NoShards);
         return Err(MergeProblems(problems, skipped));
     };
@@ -439,7 +442,7 @@ pub fn merge_sampled(files: &[PathBuf], options: MergeOptions) -> Result<Sampled
         let shard = j.shard.expect("checked above");
         let checked = j
             .check_against(&plan, Some(shard))
-            .and_then(|()| tag_key.map_or(Ok(()), |k| j.check_tag(k)));
+            .and_then(|_| tag_key.map_or(Ok(()), |k| j.check_tag(k)));
         if let Err(problem) = checked {
             problems.push(MergeProblem::Damaged {
                 index: shard.index,

@@ -197,8 +197,7 @@ impl Job {
                 {
                     j.check_tag(key).map_err(invalid)?;
                 }
-                j.check_against(&self.plan, self.shard).map_err(invalid)?;
-                let pieces = j.piece_map(&self.plan).map_err(invalid)?;
+                let pieces = j.check_against(&self.plan, self.shard).map_err(invalid)?;
                 self = self.resume(pieces.into_values())?;
                 j
             }

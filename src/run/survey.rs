@@ -82,15 +82,8 @@ pub fn survey(files: &[PathBuf], board: Option<&Board>) -> Result<Survey, MergeP
             Ok(j) => read.push((path, j)),
         }
     }
-    let mut votes: BTreeMap<PlanKey, (usize, usize)> = BTreeMap::new();
-    for (i, (_, j)) in read.iter().enumerate() {
-        votes.entry(PlanKey::of(j)).or_insert((0, i)).0 += 1;
-    }
-    let reference = votes
-        .iter()
-        .max_by_key(|&(_, &(count, first))| (count, std::cmp::Reverse(first)))
-        .map(|(k, _)| k.clone())
-        .ok_or(MergeProblem::NoShards)?;
+    let reference =
+        PlanKey::most_common(read.iter().map(|r| &r.1)).ok_or(MergeProblem::NoShards)?;
     let mut plan = reference_plan(&reference, read.iter().map(|r| r.0), board)?;
     // Cut as the files' runs cut the entries they hold, and the others as a run would.
     let mut fixed: BTreeMap<u64, u64> = BTreeMap::new();
