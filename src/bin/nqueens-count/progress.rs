@@ -78,24 +78,46 @@ fn columns() -> usize {
         .map_or(DEFAULT_COLUMNS, |(_, cols)| usize::from(cols))
 }
 
+/// The bar's position once `fraction` of this run's work is done, `resumed` of the `wanted`
+/// pieces having been done before it: resumed pieces count as done, so that a run resumed at
+/// 22% starts its bar there.
+fn position(resumed: usize, wanted: usize, fraction: f64) -> u64 {
+    let before = resumed as f64 / wanted.max(1) as f64;
+    let done = before + (1.0 - before) * fraction;
+    (done * STEPS as f64) as u64
+}
+
+/// The room left for the message on a terminal `columns` wide, after the fixed fields.
+fn room(prefix: &str, columns: usize) -> usize {
+    columns.saturating_sub(fixed_width(prefix, bar_width(columns)))
+}
+
 impl<'a> Progress<'a> {
     /// A bar for what `job` has left to do; hidden unless `show` and stderr is a terminal.
     pub fn new(job: &'a Job, show: bool) -> Progress<'a> {
         let plan = job.plan();
         let resumed = Sums::of(plan, job.resumed().values());
+        let (done, wanted) = (job.resumed().len(), job.wanted_len());
         let bar = (show && std::io::stderr().is_terminal()).then(|| {
+            let columns = columns();
+            let prefix = format!("n = {}", plan.n);
+            let fields = [
+                "estimating the time left".to_string(),
+                format!("{done}/{wanted} subproblems"),
+            ];
+            let text = message(&fields, room(&prefix, columns));
+            // Set up whole before it is first drawn (the tick draws it): a resumed run's bar
+            // shows what its checkpoint holds from the start.
             let bar =
-                ProgressBar::with_draw_target(Some(STEPS), ProgressDrawTarget::stderr_with_hz(4));
-            bar.set_style(
-                ProgressStyle::with_template(&template(bar_width(columns())))
-                    .expect("valid template")
-                    .progress_chars("=> "),
-            );
-            bar.set_prefix(format!("n = {}", plan.n));
-            bar.set_message(format!(
-                "estimating the time left, 0/{} subproblems",
-                job.todo_len()
-            ));
+                ProgressBar::with_draw_target(Some(STEPS), ProgressDrawTarget::stderr_with_hz(4))
+                    .with_style(
+                        ProgressStyle::with_template(&template(bar_width(columns)))
+                            .expect("valid template")
+                            .progress_chars("=> "),
+                    )
+                    .with_prefix(prefix)
+                    .with_message(text)
+                    .with_position(position(done, wanted, 0.0));
             bar.enable_steady_tick(Duration::from_millis(250));
             *SHOWN.lock().unwrap_or_else(|e| e.into_inner()) = Some(bar.clone());
             bar
@@ -104,7 +126,7 @@ impl<'a> Progress<'a> {
             bar,
             plan,
             state: Mutex::new((resumed, 0)),
-            resumed: (job.resumed().len(), job.wanted_len()),
+            resumed: (done, wanted),
         }
     }
 
@@ -116,11 +138,8 @@ impl<'a> Progress<'a> {
         st.1 += u128::from(piece.nodes);
         let (sums, nodes) = *st;
         drop(st);
-        // Resumed pieces count as done: a run resumed at 22% starts its bar there.
         let (resumed, wanted) = self.resumed;
-        let before = resumed as f64 / wanted.max(1) as f64;
-        let done = before + (1.0 - before) * status.fraction;
-        bar.set_position((done * STEPS as f64) as u64);
+        bar.set_position(position(resumed, wanted, status.fraction));
         let secs = status.elapsed.as_secs_f64().max(1e-3);
         let fields = [
             status.remaining.map_or_else(
@@ -131,10 +150,8 @@ impl<'a> Progress<'a> {
             format!("{} solutions so far", sums.total),
             format!("{} nodes/s", crate::output::si(nodes as f64 / secs)),
         ];
-        let columns = columns();
         let prefix = format!("n = {}", self.plan.n);
-        let room = columns.saturating_sub(fixed_width(&prefix, bar_width(columns)));
-        bar.set_message(message(&fields, room));
+        bar.set_message(message(&fields, room(&prefix, columns())));
     }
 
     /// Whether the bar is shown (a hidden one needs no news of the pieces).
@@ -202,5 +219,14 @@ mod tests {
             "n = 28 [0123456789] 100% 00:00:00 ".len()
         );
         assert_eq!(fixed_width("n = 28", 0), "n = 28 100% 00:00:00 ".len());
+    }
+
+    #[test]
+    fn resumed_pieces_count_as_done_from_the_start() {
+        assert_eq!(position(0, 200, 0.0), 0);
+        assert_eq!(position(50, 200, 0.0), STEPS / 4);
+        assert_eq!(position(50, 200, 0.5), STEPS * 5 / 8);
+        assert_eq!(position(50, 200, 1.0), STEPS);
+        assert_eq!(position(0, 0, 0.0), 0);
     }
 }
