@@ -418,7 +418,8 @@ fn status_names_the_shards_done_partial_missing_and_damaged() {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr),
     );
-    assert!(out.status.success(), "{stderr}");
+    // Not complete: exit status 3.
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
     assert!(stdout.starts_with("n = 16, join, plan "), "{stdout}");
     assert!(stdout.contains("\n  done      2 shards: 0,3\n"), "{stdout}");
     let partial = format!("\n  partial   1 shard: 1 ({have} of {want} pieces)\n");
@@ -436,7 +437,7 @@ fn status_names_the_shards_done_partial_missing_and_damaged() {
         .arg("--json")
         .output()
         .unwrap();
-    assert!(out.status.success(), "{out:?}");
+    assert_eq!(out.status.code(), Some(3), "{out:?}");
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["done"], serde_json::json!([0, 3]));
     assert_eq!(v["missing"], serde_json::json!([2]));
@@ -464,6 +465,14 @@ fn status_names_the_shards_done_partial_missing_and_damaged() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("missing: shards 1-2 of 4"), "{stderr}");
+
+    // Every shard done: exit status 0.
+    fs::remove_file(dir.path().join("ckpt-1.json")).unwrap();
+    gnu_parallel_shards(dir.path(), m, [1, 2]);
+    let out = cmd().arg("status").arg(dir.path()).output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("\n  done      4 shards: 0-3\n"), "{stdout}");
 }
 
 #[test]

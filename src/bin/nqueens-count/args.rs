@@ -195,7 +195,9 @@ pub enum Command {
     /// Reads a folder of shard results and checkpoints (or the files given) and prints the
     /// shards done, those under way with how many of their pieces are done, those missing (as
     /// ranges, to resubmit) and the files damaged; the sum of the solutions so far; and the
-    /// time left at the done shards' mean time. It counts nothing.
+    /// time left at the done shards' mean time. It counts nothing. Exit status 0 when every
+    /// shard is done, 3 while some are not (missing, partial or damaged), 1 when the files
+    /// cannot be read as one count's.
     Status(StatusArgs),
     /// Benchmark this machine: a fixed workload at 1, 2, 4, ... threads, counts checked.
     ///

@@ -23,6 +23,8 @@ pub enum Exit {
     Usage,
     /// Interrupted after saving what was finished: 128 + the signal ([`SIGNAL`]).
     Interrupted,
+    /// `status`: the count is not complete yet (shards missing, partial or damaged).
+    Incomplete,
 }
 
 /// The signal that stopped the program, for [`Exit::Interrupted`]: SIGINT (2) unless the
@@ -36,6 +38,7 @@ impl Exit {
             Exit::Ok => 0,
             Exit::Failed => 1,
             Exit::Usage => 2,
+            Exit::Incomplete => 3,
             Exit::Interrupted => 128 + SIGNAL.load(Ordering::SeqCst),
         }
     }

@@ -123,7 +123,8 @@ pub fn status(args: &StatusArgs) -> Exit {
                 say(note);
             }
             out(&output::status_text(&survey, args.json));
-            Exit::Ok
+            let complete = survey.done.len() as u64 == survey.shards && survey.damaged.is_empty();
+            if complete { Exit::Ok } else { Exit::Incomplete }
         }
     }
 }
@@ -318,6 +319,9 @@ A runtime failure: a refused checkpoint, shard file or merge, too little memory,
 .TP
 2
 A usage error: bad arguments or input files; always one line on standard error.
+.TP
+3
+From status: the shards are not all done (some missing, partial or damaged).
 .TP
 130
 Stopped by SIGINT (Ctrl\\-C) after saving the finished subproblems.
