@@ -5,7 +5,7 @@ use predicates::prelude::*;
 
 mod common;
 
-use common::{cmd, stdout_of};
+use common::{cmd, skip, stdout_of};
 
 #[test]
 fn human_output_has_one_aligned_row_per_n() {
@@ -414,7 +414,7 @@ fn the_manual_is_one_whole_page_that_groff_sets_without_a_warning() {
         .stderr(std::process::Stdio::piped())
         .spawn()
     else {
-        eprintln!("skipped the rendering: groff is not installed");
+        skip("groff is not installed, so the manual was not rendered");
         return;
     };
     use std::io::Write;
@@ -460,7 +460,7 @@ fn the_fish_completion_offers_options_and_values_after_the_board_size() {
     let script = dir.path().join("nqueens-count.fish");
     std::fs::write(&script, stdout_of(&["completions", "fish"])).unwrap();
     let Some(algorithms) = fish_completes(&script, "nqueens-count 14 --algorithm ") else {
-        eprintln!("skipped: fish is not installed");
+        skip("fish is not installed");
         return;
     };
     // The generator's own test took 14 for a command and offered file names here.
@@ -493,7 +493,7 @@ fn zsh_loads_its_completion_script() {
         .current_dir(dir.path())
         .output()
     else {
-        eprintln!("skipped: zsh is not installed");
+        skip("zsh is not installed");
         return;
     };
     assert!(
@@ -565,7 +565,7 @@ fn the_zsh_completion_tells_the_board_size_from_a_command() {
     ];
     let lines: Vec<&str> = cases.iter().map(|c| c.0).collect();
     let Some(offered) = zsh_completes(&script, &lines) else {
-        eprintln!("skipped: zsh or its zpty module is not installed");
+        skip("zsh or its zpty module is not installed");
         return;
     };
     for ((line, want), got) in cases.iter().zip(&offered) {
@@ -595,7 +595,7 @@ fn bash_completes(script: &str, words: &[&str]) -> Option<String> {
 fn the_bash_completion_completes_after_a_subcommand_and_offers_values() {
     let script = stdout_of(&["completions", "bash"]);
     let Some(after_list) = bash_completes(&script, &["nqueens-count", "list", "--f"]) else {
-        eprintln!("skipped: bash is not installed");
+        skip("bash is not installed");
         return;
     };
     assert_eq!(after_list, "--format");

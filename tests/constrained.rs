@@ -10,7 +10,7 @@ use nqueens::known;
 
 mod common;
 
-use common::{cmd, stdout_of};
+use common::{cmd, skip, stdout_of};
 
 /// The `solutions` of a `--json` count.
 fn solutions(args: &[&str]) -> u128 {
@@ -570,7 +570,7 @@ fn the_dot_tree_is_well_formed_and_renders_where_graphviz_is_installed() {
         .output()
         .is_ok_and(|o| o.status.success());
     if !has_dot {
-        println!("skipped rendering: Graphviz `dot` is not on PATH");
+        skip("Graphviz `dot` is not on PATH, so the tree was not rendered");
         return;
     }
     let dir = tempfile::tempdir().unwrap();

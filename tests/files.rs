@@ -1,12 +1,15 @@
 //! Files and streams as a hostile user or a scheduler leaves them: symbolic links, device
 //! nodes, stale temporary files, a full stderr.
 
+mod common;
+
 use std::fs;
 use std::path::Path;
 use std::process::{Command as Std, Stdio};
 
 use assert_cmd::Command;
 use assert_cmd::cargo::cargo_bin;
+use common::skip;
 use predicates::prelude::*;
 
 fn cmd() -> Command {
@@ -114,7 +117,7 @@ fn a_temporary_file_left_by_a_killed_run_is_removed_by_the_next() {
 #[test]
 fn a_full_stderr_never_panics_and_keeps_the_intended_exit_code() {
     if !Path::new("/dev/full").exists() {
-        eprintln!("skipped: no /dev/full here");
+        skip("no /dev/full here");
         return;
     }
     for (args, code) in [

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command as Std;
 
 use assert_cmd::cargo::cargo_bin;
-use common::cmd;
+use common::{cmd, skip};
 
 /// Checks that a refused count printed exactly one line naming the algorithm's need, and
 /// returns it.
@@ -77,7 +77,7 @@ fn a_small_budget_counts_exactly_in_bounded_memory() {
 #[test]
 fn an_address_space_limit_is_honoured() {
     if Std::new("prlimit").arg("--version").output().is_err() {
-        eprintln!("skipped: prlimit (util-linux) is not installed");
+        skip("prlimit (util-linux) is not installed");
         return;
     }
     let out = Std::new("prlimit")
@@ -195,7 +195,7 @@ fn a_plan_too_large_for_an_address_space_limit_is_refused_before_it_is_built() {
     // build aborted with "memory allocation failed" and a backtrace (exit 134). Now each is
     // refused in one line before it is built.
     if Std::new("prlimit").arg("--version").output().is_err() {
-        eprintln!("skipped: prlimit (util-linux) is not installed");
+        skip("prlimit (util-linux) is not installed");
         return;
     }
     let dir = tempfile::tempdir().unwrap();
