@@ -128,9 +128,9 @@ pub enum Error {
     /// whose count could pass the exact range of the sums.
     #[error(transparent)]
     Board(#[from] BoardError),
-    /// The thread pool could not be started.
+    /// The thread pool could not be started: why, as the system said it.
     #[error("cannot start the worker threads: {0}")]
-    ThreadPool(#[from] rayon::ThreadPoolBuildError),
+    ThreadPool(String),
 }
 
 impl Error {
@@ -240,6 +240,13 @@ impl std::fmt::Display for MemoryAdvice {
                 "the bookkeeping of its pieces does not fit: cut the count into {s} shards"
             ),
         }
+    }
+}
+
+impl From<rayon::ThreadPoolBuildError> for Error {
+    /// The pool's error as words: no third-party type in the library's public API.
+    fn from(e: rayon::ThreadPoolBuildError) -> Error {
+        Error::ThreadPool(e.to_string())
     }
 }
 

@@ -36,8 +36,9 @@ use super::queens::{Completed, complete};
 use crate::board::full_mask;
 use crate::engine::kernel::Start;
 
-/// How a rook count is made.
+/// How a rook count is made (a list that may grow).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Route {
     /// The dynamic programme over live columns.
     Profile,

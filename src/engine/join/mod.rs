@@ -222,16 +222,6 @@ pub fn time_unit(q: &Quadrants, unit: &Unit, probe: Probe, stop: &AtomicBool) ->
     })
 }
 
-/// Bytes this thread's reused buffers hold (for measuring the memory model).
-pub fn scratch_bytes() -> usize {
-    SCRATCH.with(|s| {
-        let s = s.borrow();
-        8 * (s.east.capacity() + s.west.capacity() + s.south.capacity())
-            + s.tables.bytes()
-            + s.parts.bytes()
-    })
-}
-
 /// The largest partition of the north-west quadrant of an n×n board (placements on one row
 /// mask) and the placements of all of them (for measuring the memory model).
 pub fn partition_sizes(n: usize) -> (usize, usize) {

@@ -72,11 +72,6 @@ impl Cache {
         made
     }
 
-    /// Bytes the kept partitions and the search buffer hold.
-    pub(super) fn bytes(&self) -> usize {
-        self.bytes + self.found.capacity() * std::mem::size_of::<(u32, u64)>()
-    }
-
     /// The search buffer, to let go of where it has grown large.
     pub(super) fn search_buffer(&mut self) -> &mut Vec<(u32, u64)> {
         &mut self.found

@@ -29,14 +29,6 @@ pub struct Tables {
     pub(super) group: Option<(usize, usize)>,
 }
 
-impl Tables {
-    /// Bytes the buffers hold.
-    pub fn bytes(&self) -> usize {
-        8 * (self.rows.capacity() + self.table.capacity() + self.queries.capacity())
-            + 8 * (self.table_starts.capacity() + self.query_starts.capacity())
-    }
-}
-
 /// Fills the bit-transposed tables of `table` into `t`, in `shape` (`words` at least
 /// [`super::rows::words_for`] of the table's length).
 ///
