@@ -309,8 +309,8 @@ pub struct Plan {
     hash: u64,
 }
 
-/// The most subproblems a plan may have (each takes about 100 bytes while the plan is made):
-/// four times what the default plans aim for at most.
+/// The most subproblems a plan may have: four times what the default plans aim for at most
+/// (what each takes while the plan is made is measured in `plan/size.rs`).
 pub const MAX_SUBPROBLEMS: usize = 1 << 22;
 
 /// The version of the plans' identity and of the files that name them. Version 2 (this one):

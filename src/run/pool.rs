@@ -297,8 +297,8 @@ fn blocks_of(plan: &Plan, costs: &CostModel, todo: &[u64]) -> Vec<Block> {
 
 /// The most slices of a unit one worker takes at a time: a unit of hundreds of slices (n = 28)
 /// is shared by all the threads, and a block makes the unit's half-boards once for a minute
-/// or more of matching.
-const BLOCK: usize = 16;
+/// or more of matching. The join's cost of a streamed unit counts on the same number.
+const BLOCK: usize = crate::engine::join::SLICES_A_BLOCK;
 
 /// The share of a class's estimate handed out, ordered for the schedule's heap (ties by the
 /// class key, so the order is the same on every run).

@@ -75,6 +75,7 @@ pub use geometry::Geometry;
 pub use matching::{count_fitting, count_fitting_until, count_slice_until, time_fitting};
 pub use memory::{Layout, MAX_JOIN_N, MAX_LISTED_N, memory_needed};
 pub use quadrant::Quadrants;
+pub use stream::SLICES_A_BLOCK;
 pub use tables::Tables;
 pub use units::{Middle, Stratum, Unit, for_each_unit, stratum, units};
 

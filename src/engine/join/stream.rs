@@ -35,8 +35,9 @@ pub(super) struct Reads {
     pub(super) groups: usize,
 }
 
-/// Slices of one unit a worker takes in a row (the pool's blocks, `crate::run::pool`).
-const SLICES_A_BLOCK: f64 = 16.0;
+/// Slices of one unit a worker takes in a row: the run's pool deals a unit's slices in blocks
+/// of this many, and the cost of a streamed unit's reads depends on it.
+pub const SLICES_A_BLOCK: usize = 16;
 
 impl Reads {
     /// Seconds of the reads a whole unit cut into `of` slices takes: each block of
@@ -44,9 +45,10 @@ impl Reads {
     /// the groups of table classes its slices match, which lie next to each other (one, and
     /// one more for each group's worth of the unit the block spans).
     pub(super) fn per_unit(&self, of: f64) -> f64 {
-        let blocks = (of / SLICES_A_BLOCK).ceil().max(1.0);
+        let block = SLICES_A_BLOCK as f64;
+        let blocks = (of / block).ceil().max(1.0);
         let groups = self.groups as f64;
-        let per_block = (1.0 + groups * SLICES_A_BLOCK / of.max(1.0)).min(groups);
+        let per_block = (1.0 + groups * block / of.max(1.0)).min(groups);
         blocks * (self.fixed + self.per_group * per_block)
     }
 }
