@@ -234,7 +234,7 @@ fn write_node(out: &mut impl Write, piece: PieceKind, node: &Node<'_>) -> io::Re
 }
 
 /// The words after `killed: `.
-pub fn kill_words(piece: PieceKind, kill: Kill) -> String {
+pub(crate) fn kill_words(piece: PieceKind, kill: Kill) -> String {
     let piece = piece.name();
     match kill {
         Kill::Attacked {
