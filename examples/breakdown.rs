@@ -57,7 +57,7 @@ fn main() {
     println!(
         "n = {n}, {algorithm}, {} subproblems, split depth {}",
         plan.len(),
-        plan.split_depth
+        plan.split_depth()
     );
     println!(
         "{:<34} {:>8} {:>14} {:>16} {:>9} {:>6}",

@@ -85,6 +85,6 @@ impl Sums {
     /// The unique count, when the plan computes one and these sums are complete.
     pub fn unique(&self, plan: &Plan) -> Option<u128> {
         plan.has_unique()
-            .then(|| symmetry::unique_from(plan.n, self.total, self.half_turn, self.quarter_turn))
+            .then(|| symmetry::unique_from(plan.n(), self.total, self.half_turn, self.quarter_turn))
     }
 }

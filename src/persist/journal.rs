@@ -328,9 +328,9 @@ impl Journal {
         let mut j = Journal {
             format: kind.tag().to_string(),
             version: VERSION,
-            n: plan.n,
-            algorithm: plan.algorithm.name().to_string(),
-            split_depth: plan.split_depth,
+            n: plan.n(),
+            algorithm: plan.algorithm().name().to_string(),
+            split_depth: plan.split_depth(),
             plan: plan.hash(),
             subproblems: None,
             entries: Some(plan.entry_count()),
@@ -614,16 +614,16 @@ impl Journal {
         plan: &Plan,
         shard: Option<Shard>,
     ) -> Result<BTreeMap<u64, Piece>, Problem> {
-        if self.n != plan.n {
+        if self.n != plan.n() {
             return Err(Problem::Board {
                 file: self.n,
-                run: plan.n,
+                run: plan.n(),
             });
         }
-        if self.algorithm != plan.algorithm.name() {
+        if self.algorithm != plan.algorithm().name() {
             return Err(Problem::Algorithm {
                 file: self.algorithm.clone(),
-                run: plan.algorithm,
+                run: plan.algorithm(),
             });
         }
         if self.plan == plan.hash() && self.entries() != plan.entry_count() {
@@ -633,7 +633,7 @@ impl Journal {
                 run: plan.entry_count(),
             });
         }
-        if self.plan != plan.hash() && self.version == 1 && self.split_depth == plan.split_depth {
+        if self.plan != plan.hash() && self.version == 1 && self.split_depth == plan.split_depth() {
             return Err(Problem::FormatOne {
                 file_plan: self.plan,
                 run_plan: plan.hash(),
@@ -643,7 +643,7 @@ impl Journal {
             return Err(Problem::Plan {
                 file_depth: self.split_depth,
                 file_plan: self.plan,
-                run_depth: plan.split_depth,
+                run_depth: plan.split_depth(),
                 run_plan: plan.hash(),
             });
         }

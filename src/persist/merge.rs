@@ -508,12 +508,12 @@ pub fn merge_sampled(files: &[PathBuf], options: MergeOptions) -> Result<Sampled
             .and_then(|s| s.parse::<f64>().ok())
             .unwrap_or(0.0);
     }
-    if plan.has_unique() && !sums.burnside_holds(plan.n) {
+    if plan.has_unique() && !sums.burnside_holds(plan.n()) {
         return Err(MergeProblems(vec![MergeProblem::Integrity(sums)], skipped));
     }
     let merged = Merged {
-        n: plan.n,
-        algorithm: plan.algorithm,
+        n: plan.n(),
+        algorithm: plan.algorithm(),
         shards: count,
         plan: reference.plan,
         unique: sums.unique(&plan),

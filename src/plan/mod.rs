@@ -287,12 +287,12 @@ impl Subproblem {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Plan {
     /// Board size.
-    pub n: usize,
+    n: usize,
     /// Counting method.
-    pub algorithm: Algorithm,
+    algorithm: Algorithm,
     /// Rows pre-placed by the plan (plain: rows from the top; symmetry: interior rows beyond the
     /// border queens; join: 0).
-    pub split_depth: usize,
+    split_depth: usize,
     /// The row layouts the kernel searches; subproblems refer to them by index.
     frames: Vec<Frame>,
     /// Which family of the plan each frame belongs to (parallel to `frames`).
@@ -304,7 +304,7 @@ pub struct Plan {
     /// The number of subproblems.
     pieces: u64,
     /// The board of a constrained plan.
-    pub board: Option<Board>,
+    board: Option<Board>,
     /// Fingerprint of everything above.
     hash: u64,
 }
@@ -337,6 +337,27 @@ pub fn target_subproblems(n: usize) -> usize {
 }
 
 impl Plan {
+    /// Board size.
+    pub fn n(&self) -> usize {
+        self.n
+    }
+
+    /// Counting method.
+    pub fn algorithm(&self) -> Algorithm {
+        self.algorithm
+    }
+
+    /// Rows pre-placed by the plan (plain: rows from the top; symmetry: interior rows beyond
+    /// the border queens; join: 0).
+    pub fn split_depth(&self) -> usize {
+        self.split_depth
+    }
+
+    /// The board of a constrained plan.
+    pub fn board(&self) -> Option<&Board> {
+        self.board.as_ref()
+    }
+
     /// Builds the plan for `n` with `algorithm`; `split_depth: None` picks a depth that makes
     /// at least [`target_subproblems`] pieces.
     pub fn build(

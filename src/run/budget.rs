@@ -40,8 +40,8 @@ pub(super) fn fit_budget(plan: &Plan, budget: Budget) -> Result<(), Error> {
         shard,
         available,
     } = budget;
-    let n = plan.n;
-    if plan.algorithm != Algorithm::Join {
+    let n = plan.n();
+    if plan.algorithm() != Algorithm::Join {
         // The kernel's searches need next to nothing; a plan of long searches cut into
         // billions of slices needs its bookkeeping.
         let needs = |pieces: usize| bookkeeping(plan, pieces);
@@ -49,7 +49,7 @@ pub(super) fn fit_budget(plan: &Plan, budget: Budget) -> Result<(), Error> {
         return match available {
             Some(available) if needed > available => Err(Error::Memory {
                 n,
-                algorithm: plan.algorithm,
+                algorithm: plan.algorithm(),
                 threads,
                 needed: Bytes(needed),
                 available: Bytes(available),
@@ -80,7 +80,7 @@ pub(super) fn fit_budget(plan: &Plan, budget: Budget) -> Result<(), Error> {
     let more_shards = more_shards(plan, shard, |p| needs_for(threads, p) <= available).ok();
     Err(Error::Memory {
         n,
-        algorithm: plan.algorithm,
+        algorithm: plan.algorithm(),
         threads,
         needed: Bytes(needed),
         available: Bytes(available),

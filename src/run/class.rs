@@ -38,7 +38,7 @@ fn half_octave(estimate: f64) -> u32 {
 /// The class of piece or entry `s` of `plan`, whose estimates `costs` gives.
 pub fn class_of(plan: &Plan, costs: &CostModel, s: &Subproblem) -> Class {
     match s.work {
-        Work::Join { unit, .. } => Class::Join(join::stratum(plan.n, &unit)),
+        Work::Join { unit, .. } => Class::Join(join::stratum(plan.n(), &unit)),
         Work::Complete { frame, .. } => Class::Search {
             family: plan.family(frame),
             size: half_octave(costs.estimate(plan, s)),

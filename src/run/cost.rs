@@ -55,8 +55,8 @@ impl CostModel {
     /// The model of `plan`'s entries, cutting slices of about `slice_seconds` (positive).
     pub fn new(plan: &Plan, slice_seconds: f64) -> CostModel {
         CostModel {
-            n: plan.n,
-            allowed: plan.board.as_ref().map_or_else(Vec::new, |b| b.allowed()),
+            n: plan.n(),
+            allowed: plan.board().map_or_else(Vec::new, |b| b.allowed()),
             slice_seconds: if slice_seconds > 0.0 {
                 slice_seconds
             } else {
@@ -93,7 +93,7 @@ impl CostModel {
             Work::Join { unit, .. } => return self.unit_slices(&unit),
             Work::Constrained { start, .. } if !self.allowed.is_empty() => {
                 let queens = plan
-                    .board
+                    .board()
                     .as_ref()
                     .is_some_and(|b| b.piece() == crate::constraint::PieceKind::Queen);
                 if !queens {

@@ -152,11 +152,11 @@ impl Job {
         }
         // Join units are timed on a share of their work, so even a stratum timed whole keeps
         // an error of its own.
-        let whole = plan.algorithm != Algorithm::Join;
+        let whole = plan.algorithm() != Algorithm::Join;
         let (cpu_seconds, cpu_margin, sampled_strata) = project(&sizes, &times, whole);
         Ok(Estimate {
-            n: plan.n,
-            algorithm: plan.algorithm,
+            n: plan.n(),
+            algorithm: plan.algorithm(),
             threads: self.threads,
             subproblems: todo,
             sampled: times.len(),
@@ -300,8 +300,8 @@ impl Job {
 
 /// The bytes the memory model gives a count (join plans; others need little).
 fn join_memory(plan: &Plan, threads: usize) -> u64 {
-    if plan.algorithm == Algorithm::Join {
-        join::memory_needed(plan.n, threads, super::cost::join_layout(plan.n))
+    if plan.algorithm() == Algorithm::Join {
+        join::memory_needed(plan.n(), threads, super::cost::join_layout(plan.n()))
     } else {
         64 << 20
     }

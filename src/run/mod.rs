@@ -319,14 +319,14 @@ impl Job {
     /// of what the budget leaves once the layout's own need is met, at most [`CACHE_BYTES`] a
     /// thread (also where the budget is unknown); none for the other plans.
     pub(super) fn cache_per_thread(&self) -> usize {
-        if self.plan.algorithm != Algorithm::Join {
+        if self.plan.algorithm() != Algorithm::Join {
             return 0;
         }
         let available = self.memory.or_else(system::available_memory);
         let threads = self.threads as u64;
         let cache = match available {
             Some(a) => {
-                let need = join::memory_needed(self.plan.n, self.threads, join::Layout::Bounded);
+                let need = join::memory_needed(self.plan.n(), self.threads, join::Layout::Bounded);
                 (a.saturating_sub(need) / threads / 2).min(CACHE_BYTES)
             }
             None => CACHE_BYTES,
@@ -393,9 +393,9 @@ impl Job {
         let sums = Sums::of(&self.plan, pieces.values());
         let complete = worked.pieces.len() == todo.len();
         let whole = complete && self.shard.is_none() && self.plan.has_unique();
-        if whole && !sums.burnside_holds(self.plan.n) {
+        if whole && !sums.burnside_holds(self.plan.n()) {
             return Err(Error::Integrity {
-                n: self.plan.n,
+                n: self.plan.n(),
                 checkpoint: self.checkpoint.as_ref().map(|(path, _)| path.clone()),
                 total: sums.total,
                 half_turn: sums.half_turn,
@@ -403,10 +403,10 @@ impl Job {
             });
         }
         Ok(Outcome {
-            n: self.plan.n,
-            algorithm: self.plan.algorithm,
+            n: self.plan.n(),
+            algorithm: self.plan.algorithm(),
             subproblems: self.plan.len(),
-            split_depth: self.plan.split_depth,
+            split_depth: self.plan.split_depth(),
             shard: self.shard,
             unique: if complete && self.shard.is_none() {
                 sums.unique(&self.plan)

@@ -60,7 +60,7 @@ impl Worked {
 /// thread up to its blocks.
 fn pool_size(plan: &Plan, threads: usize, blocks: usize, cores: usize) -> usize {
     let rooks = plan
-        .board
+        .board()
         .as_ref()
         .is_some_and(|b| b.piece() == PieceKind::Rook);
     let room = if rooks {

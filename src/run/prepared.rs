@@ -27,11 +27,13 @@ impl<'p> Prepared<'p> {
     /// whole quadrant lists are built once (`run::cost::join_layout`).
     pub fn new(plan: &'p Plan, cache: usize) -> Prepared<'p> {
         let quadrants =
-            (plan.algorithm == Algorithm::Join).then(|| match super::cost::join_layout(plan.n) {
-                join::Layout::Lists => Quadrants::build(plan.n),
-                join::Layout::Bounded => Quadrants::bounded(plan.n, cache),
+            (plan.algorithm() == Algorithm::Join).then(|| {
+                match super::cost::join_layout(plan.n()) {
+                    join::Layout::Lists => Quadrants::build(plan.n()),
+                    join::Layout::Bounded => Quadrants::bounded(plan.n(), cache),
+                }
             });
-        let allowed = plan.board.as_ref().map_or_else(Vec::new, |b| b.allowed());
+        let allowed = plan.board().map_or_else(Vec::new, |b| b.allowed());
         Prepared {
             plan,
             quadrants,
@@ -78,11 +80,11 @@ impl<'p> Prepared<'p> {
                 ..
             } => kernel::complete_slice_until(self.plan.frame(frame), &start, slice, stop)?,
             Work::QuarterTurn { first } => {
-                let (count, nodes) = invariant::count_invariant(self.plan.n, true, first.into());
+                let (count, nodes) = invariant::count_invariant(self.plan.n(), true, first.into());
                 Found { count, nodes }
             }
             Work::HalfTurn { first, slice } => {
-                half_turn::count_half_turn_until(self.plan.n, first.into(), slice, stop)?
+                half_turn::count_half_turn_until(self.plan.n(), first.into(), slice, stop)?
             }
             Work::Constrained { start, slice } => {
                 return self.solve_constrained(sub.id, &start, slice, stop);
@@ -111,7 +113,7 @@ impl<'p> Prepared<'p> {
         slice: Slice,
         stop: &AtomicBool,
     ) -> Option<Piece> {
-        let board = self.plan.board.as_ref()?;
+        let board = self.plan.board()?;
         let allowed = &self.allowed;
         let done = match board.piece() {
             PieceKind::Queen => constrained::complete_slice(allowed, start, slice, stop)?,

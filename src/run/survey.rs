@@ -136,8 +136,8 @@ pub fn survey(files: &[PathBuf], board: Option<&Board>) -> Result<Survey, MergeP
         }
     }
     let mut survey = Survey {
-        n: plan.n,
-        algorithm: plan.algorithm,
+        n: plan.n(),
+        algorithm: plan.algorithm(),
         plan: reference.plan,
         shards: reference.shards,
         done: Vec::new(),

@@ -402,7 +402,7 @@ fn a_checkpoint_of_a_fixed_split_depth_resumes_with_its_plan() {
         .unwrap()
         .checkpoint(&path)
         .unwrap();
-    assert_eq!(job.plan().split_depth, 3);
+    assert_eq!(job.plan().split_depth(), 3);
     assert!(!job.resumed().is_empty());
     let counts = job.run(Control::default()).unwrap().counts().unwrap();
     assert_eq!((counts.total, counts.unique), (14200, Some(1787)));

@@ -331,8 +331,8 @@ fn check_replaceable(path: &Path, job: &Job, shard: Shard) -> Result<(), Exit> {
         Err(_) => "it is not a result file of this program".to_string(),
         Ok(j) if j.kind() == Some(persist::Kind::Checkpoint) => "it is a checkpoint".to_string(),
         Ok(j)
-            if j.n() == plan.n
-                && j.algorithm() == Some(plan.algorithm)
+            if j.n() == plan.n()
+                && j.algorithm() == Some(plan.algorithm())
                 && j.plan_hash() == plan.hash() =>
         {
             match j.shard() {

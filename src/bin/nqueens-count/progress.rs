@@ -100,7 +100,7 @@ impl<'a> Progress<'a> {
         let (done, wanted) = (job.resumed().len(), job.wanted_len());
         let bar = (show && std::io::stderr().is_terminal()).then(|| {
             let columns = columns();
-            let prefix = format!("n = {}", plan.n);
+            let prefix = format!("n = {}", plan.n());
             let fields = [
                 "estimating the time left".to_string(),
                 format!("{done}/{wanted} subproblems"),
@@ -150,7 +150,7 @@ impl<'a> Progress<'a> {
             format!("{} solutions so far", sums.total),
             format!("{} nodes/s", crate::output::si(nodes as f64 / secs)),
         ];
-        let prefix = format!("n = {}", self.plan.n);
+        let prefix = format!("n = {}", self.plan.n());
         bar.set_message(message(&fields, room(&prefix, columns())));
     }
 
