@@ -404,20 +404,12 @@ impl Plan {
             invariants::push(n, &mut entries);
         }
         entries.shrink_to_fit();
-        let mut plan = Plan {
-            n,
-            algorithm,
-            split_depth: depth,
-            frames,
-            families,
+        Ok(Plan::assemble(
+            (n, algorithm, depth),
+            (frames, families),
             entries,
-            pieces: 0,
-            board: None,
-            hash: 0,
-        };
-        plan.number_entries();
-        plan.hash = plan.fingerprint();
-        Ok(plan)
+            None,
+        ))
     }
 
     /// The plan of a constrained board: prefixes of its first `split_depth` free rows
@@ -428,20 +420,36 @@ impl Plan {
         let (depth, subproblems) = constrained::subproblems(board, split_depth)?;
         let mut entries = Entries::new();
         entries.extend(subproblems);
+        Ok(Plan::assemble(
+            (board.n(), Algorithm::Constrained, depth),
+            (Vec::new(), Vec::new()),
+            entries,
+            Some(board.clone()),
+        ))
+    }
+
+    /// The one way a plan is made from its parts: its entries numbered, then its hash taken
+    /// over all of it, so that what is derived is derived once.
+    fn assemble(
+        (n, algorithm, split_depth): (usize, Algorithm, usize),
+        (frames, families): (Vec<Frame>, Vec<Family>),
+        entries: Entries,
+        board: Option<Board>,
+    ) -> Plan {
         let mut plan = Plan {
-            n: board.n(),
-            algorithm: Algorithm::Constrained,
-            split_depth: depth,
-            frames: Vec::new(),
-            families: Vec::new(),
+            n,
+            algorithm,
+            split_depth,
+            frames,
+            families,
             entries,
             pieces: 0,
-            board: Some(board.clone()),
+            board,
             hash: 0,
         };
         plan.number_entries();
         plan.hash = plan.fingerprint();
-        Ok(plan)
+        plan
     }
 
     /// The same kind of plan (same board, if any) with another split depth.
