@@ -276,6 +276,16 @@ fn a_key_that_is_a_pipe_is_refused_rather_than_waited_for() {
     assert!(!cp.exists());
 }
 
+/// `merge` of the files or folders `paths`, recounting nothing.
+fn merge_unrecounted(paths: &[impl AsRef<std::ffi::OsStr>]) -> std::process::Output {
+    cmd()
+        .arg("merge")
+        .args(paths)
+        .args(["--recount", "0"])
+        .output()
+        .unwrap()
+}
+
 /// Counts the shards of n = 16 into `dir` as `scripts/cluster/gnu-parallel.sh 16 M DIR` does
 /// (`shard-I.json`, each with its checkpoint `ckpt-I.json`), for the indices `which`.
 fn gnu_parallel_shards(dir: &Path, m: u64, which: impl IntoIterator<Item = u64>) {
@@ -330,12 +340,7 @@ fn merge_reads_a_cluster_folder_and_skips_what_is_no_shard_result() {
         .map(PathBuf::into_os_string)
         .collect();
     for files in [&folder[..], &globbed[..]] {
-        let out = cmd()
-            .arg("merge")
-            .args(files)
-            .args(["--recount", "0"])
-            .output()
-            .unwrap();
+        let out = merge_unrecounted(files);
         let (stdout, stderr) = (
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr),
@@ -358,12 +363,7 @@ fn merge_reads_a_cluster_folder_and_skips_what_is_no_shard_result() {
     let text = fs::read_to_string(&shards[1]).unwrap();
     fs::write(&shards[1], &text[..text.len() / 2]).unwrap();
     fs::remove_file(&shards[2]).unwrap();
-    let out = cmd()
-        .arg("merge")
-        .arg(dir.path())
-        .args(["--recount", "0"])
-        .output()
-        .unwrap();
+    let out = merge_unrecounted(&[dir.path()]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(out.stdout.is_empty());
@@ -456,12 +456,7 @@ fn status_names_the_shards_done_partial_missing_and_damaged() {
 
     // The merge of the same folder names what is missing.
     fs::remove_file(dir.path().join("shard-x.json")).unwrap();
-    let out = cmd()
-        .arg("merge")
-        .arg(dir.path())
-        .args(["--recount", "0"])
-        .output()
-        .unwrap();
+    let out = merge_unrecounted(&[dir.path()]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("missing: shards 1-2 of 4"), "{stderr}");

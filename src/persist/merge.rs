@@ -300,10 +300,20 @@ pub fn journal_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, JournalError> {
     Ok(files)
 }
 
+/// [`Journal::read`] of one of the files a merge or a survey is given: `Ok(None)` for a file
+/// that is no journal of this program at all (to be skipped), an error for a damaged one.
+pub(crate) fn read_journal(path: &Path) -> Result<Option<Journal>, JournalError> {
+    match Journal::read(path) {
+        Err(JournalError::Invalid { problem, .. }) if not_a_journal(path, &problem) => Ok(None),
+        Err(e) => Err(e),
+        Ok(j) => Ok(Some(j)),
+    }
+}
+
 /// Whether a file [`Journal::read`] refused as `problem` is no journal of this program at all
 /// (JSON of another shape, whose `format` names no kind of journal), rather than a damaged
 /// one.
-pub(crate) fn not_a_journal(path: &Path, problem: &Problem) -> bool {
+fn not_a_journal(path: &Path, problem: &Problem) -> bool {
     match problem {
         Problem::Kind(_) => true,
         Problem::Foreign(_) => {
@@ -382,24 +392,22 @@ pub fn merge_sampled(files: &[PathBuf], options: MergeOptions) -> Result<Sampled
     let mut skipped = Vec::new();
     let mut good: Vec<(&Path, Journal)> = Vec::new();
     for path in files {
-        match Journal::read(path) {
-            Err(JournalError::Invalid { problem, .. }) if not_a_journal(path, &problem) => skipped
-                .push(Skipped {
-                    path: path.clone(),
-                    checkpoint: false,
-                }),
+        match read_journal(path) {
+            Ok(None) => skipped.push(Skipped {
+                path: path.clone(),
+                checkpoint: false,
+            }),
             Err(e) => problems.push(MergeProblem::Unreadable(e)),
-            Ok(j) if j.kind() == Some(Kind::Checkpoint) => skipped.push(Skipped {
+            Ok(Some(j)) if j.kind() == Some(Kind::Checkpoint) => skipped.push(Skipped {
                 path: path.clone(),
                 checkpoint: true,
             }),
-            Ok(j) if j.kind() != Some(Kind::ShardResult) || j.shard.is_none() => {
-                problems.push(MergeProblem::NotShardResult {
+            Ok(Some(j)) if j.kind() != Some(Kind::ShardResult) || j.shard.is_none() => problems
+                .push(MergeProblem::NotShardResult {
                     path: path.clone(),
                     kind: j.format,
-                })
-            }
-            Ok(j) => good.push((path, j)),
+                }),
+            Ok(Some(j)) => good.push((path, j)),
         }
     }
     let Some(reference) = PlanKey::most_common(good.iter().map(|g| &g.1)) else {

@@ -25,6 +25,6 @@ pub use merge::{
     Claim, MergeOptions, MergeProblem, MergeProblems, Merged, Sampled, Skipped, Tags,
     journal_files, merge, merge_board, merge_sampled, ranges,
 };
-pub(crate) use merge::{PlanKey, not_a_journal, reference_plan};
+pub(crate) use merge::{PlanKey, read_journal, reference_plan};
 pub use recorder::{Recorder, SaveFailure};
 pub use shard::Shard;

@@ -8,8 +8,7 @@ use std::path::{Path, PathBuf};
 use super::{CostModel, SLICE_SECONDS, cut};
 use crate::constraint::Board;
 use crate::persist::{
-    Journal, JournalError, Kind, MergeProblem, PlanKey, Shard, Skipped, not_a_journal,
-    reference_plan,
+    Journal, Kind, MergeProblem, PlanKey, Shard, Skipped, read_journal, reference_plan,
 };
 use crate::plan::{Algorithm, PlanHash};
 use crate::tally::Sums;
@@ -68,18 +67,17 @@ pub fn survey(files: &[PathBuf], board: Option<&Board>) -> Result<Survey, MergeP
     let mut skipped = Vec::new();
     let mut read: Vec<(&Path, Journal)> = Vec::new();
     for path in files {
-        match Journal::read(path) {
-            Err(JournalError::Invalid { problem, .. }) if not_a_journal(path, &problem) => skipped
-                .push(Skipped {
-                    path: path.clone(),
-                    checkpoint: false,
-                }),
+        match read_journal(path) {
+            Ok(None) => skipped.push(Skipped {
+                path: path.clone(),
+                checkpoint: false,
+            }),
             Err(e) => damaged.push((path.clone(), strip(&e.to_string(), path))),
-            Ok(j) if j.shard().is_none() => skipped.push(Skipped {
+            Ok(Some(j)) if j.shard().is_none() => skipped.push(Skipped {
                 path: path.clone(),
                 checkpoint: j.kind() == Some(Kind::Checkpoint),
             }),
-            Ok(j) => read.push((path, j)),
+            Ok(Some(j)) => read.push((path, j)),
         }
     }
     let reference =
