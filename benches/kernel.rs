@@ -3,10 +3,10 @@
 //! published table.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use nqueens::internals::XorShift;
-use nqueens::internals::join::{self, Quadrants};
-use nqueens::internals::kernel::{Frame, Start, complete};
 use nqueens::{Algorithm, Config, count, known};
+use nqueens_engine::join::{self, Quadrants};
+use nqueens_engine::kernel::{Frame, Start, complete};
+use nqueens_engine::random::XorShift;
 
 /// The kernel alone on a whole open board (no plan, no threads).
 fn kernel(c: &mut Criterion) {

@@ -5,8 +5,8 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use nqueens::constraint::{Board, PieceKind, Route, route};
-use nqueens::internals::XorShift;
 use nqueens::{Config, count};
+use nqueens_engine::random::XorShift;
 
 /// A random board whose squares are allowed with probability 4/5 (seeded, so every run times
 /// the same board).

@@ -1,59 +1,73 @@
 //! Where the work of a count goes: subproblems, nodes, completions and time per family of the
-//! plan (single thread). `breakdown N [plain|symmetry]`.
+//! plan, counted on one thread through the library's public API. `breakdown N [ALGORITHM]`.
 //!
 //! For the symmetry plan the families are: the corner queen, the row-0 queen strictly nearest
 //! a corner, the tie constellations, and the rotation-invariant searches behind the unique
-//! count (whose share of the time should stay small).
+//! count (whose share of the time should stay small). A piece's time is the time between the
+//! reports of the one thread's finished pieces.
 
 use std::collections::BTreeMap;
-use std::time::Instant;
+use std::sync::Mutex;
+use std::time::Duration;
 
-use nqueens::internals::Prepared;
-use nqueens::plan::{Algorithm, Plan, Work};
+use nqueens::plan::{Plan, Work};
+use nqueens::{Algorithm, Config, Control, Job, Piece, Status};
+
+/// The family a subproblem of `plan` belongs to, and the solutions each completion stands for.
+fn family(plan: &Plan, work: Work) -> (&'static str, u128) {
+    match work {
+        Work::Complete { frame, weight, .. } => (
+            plan.family(frame).expect("a kernel frame").describe(),
+            u128::from(weight),
+        ),
+        Work::HalfTurn { .. } => ("half-turn invariant (unique)", 1),
+        Work::QuarterTurn { .. } => ("quarter-turn invariant (unique)", 1),
+        Work::Constrained { .. } => ("constrained board", 1),
+        Work::Join { unit, weight } => match unit.middle {
+            None => ("join: row sets", u128::from(weight)),
+            Some(m)
+                if m.column_queen == m.row_queen
+                    && 2 * usize::from(m.row_queen) + 1 == plan.n() =>
+            {
+                ("join: centre queen", u128::from(weight))
+            }
+            Some(_) => ("join: two middle queens", u128::from(weight)),
+        },
+    }
+}
+
+/// Per family: pieces, nodes, weighted count and seconds.
+type Table = BTreeMap<&'static str, (u64, u64, u128, f64)>;
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let n: usize = args
-        .next()
-        .and_then(|s| s.parse().ok())
-        .expect("usage: breakdown N [plain|symmetry]");
+    let usage = "usage: breakdown N [plain|symmetry|join]";
+    let n: usize = args.next().and_then(|s| s.parse().ok()).expect(usage);
     let algorithm: Algorithm = args
         .next()
         .map_or(Ok(Algorithm::Symmetry), |s| s.parse())
-        .expect("plain, symmetry or join");
-    let plan = Plan::build(n, algorithm, None).expect("plan");
-    let engines = Prepared::new(&plan, 0);
-    let mut families: BTreeMap<&str, (u64, u64, u128, f64)> = BTreeMap::new();
-    let begun = Instant::now();
-    for sub in plan.subproblems() {
-        let t0 = Instant::now();
-        let piece = engines.solve(&sub);
-        let secs = t0.elapsed().as_secs_f64();
-        let (family, weight) = match sub.work {
-            Work::Complete { frame, weight, .. } => (
-                plan.family(frame).expect("a kernel frame").describe(),
-                u128::from(weight),
-            ),
-            Work::HalfTurn { .. } => ("half-turn invariant (unique)", 1),
-            Work::QuarterTurn { .. } => ("quarter-turn invariant (unique)", 1),
-            Work::Constrained { .. } => ("constrained board", 1),
-            Work::Join { unit, weight } => match unit.middle {
-                None => ("join: row sets", u128::from(weight)),
-                Some(m)
-                    if m.column_queen == m.row_queen && 2 * usize::from(m.row_queen) + 1 == n =>
-                {
-                    ("join: centre queen", u128::from(weight))
-                }
-                Some(_) => ("join: two middle queens", u128::from(weight)),
-            },
-        };
-        let e = families.entry(family).or_default();
+        .expect(usage);
+    let job = Job::new(&Config::new(n).algorithm(algorithm).threads(1)).expect("a plan");
+    let plan = job.plan();
+    let families: Mutex<(Duration, Table)> = Mutex::default();
+    let observe = |piece: &Piece, status: &Status| {
+        let mut guard = families.lock().unwrap();
+        let (last, table) = &mut *guard;
+        let seconds = status.elapsed.saturating_sub(*last).as_secs_f64();
+        *last = status.elapsed;
+        let (name, weight) = family(plan, plan.subproblem(piece.id).work);
+        let e = table.entry(name).or_default();
         e.0 += 1;
         e.1 += piece.nodes;
         e.2 += piece.count * weight;
-        e.3 += secs;
-    }
-    let total_secs = begun.elapsed().as_secs_f64();
+        e.3 += seconds;
+    };
+    let control = Control {
+        observer: Some(&observe),
+        ..Control::default()
+    };
+    job.run(control).expect("a count");
+    let (total, table) = families.into_inner().unwrap();
     println!(
         "n = {n}, {algorithm}, {} subproblems, split depth {}",
         plan.len(),
@@ -63,10 +77,10 @@ fn main() {
         "{:<34} {:>8} {:>14} {:>16} {:>9} {:>6}",
         "family", "pieces", "nodes", "weighted count", "seconds", "share"
     );
-    for (name, (pieces, nodes, count, secs)) in families {
+    for (name, (pieces, nodes, count, secs)) in table {
         println!(
             "{name:<34} {pieces:>8} {nodes:>14} {count:>16} {secs:>9.3} {:>5.1}%",
-            100.0 * secs / total_secs
+            100.0 * secs / total.as_secs_f64()
         );
     }
 }

@@ -1,8 +1,8 @@
 //! Prints the join engine's memory estimate (`join::memory_needed`) for n = 12..=28, both
 //! layouts, and some thread counts: the figures the memory table of `docs/performance.md` quotes.
 
-use nqueens::internals::join::{self, Layout};
 use nqueens::system::Bytes;
+use nqueens_engine::join::{self, Layout};
 
 fn main() {
     let threads = [1, 2, 4, 8, 16, 64];

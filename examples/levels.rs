@@ -1,6 +1,6 @@
 //! Histogram of kernel nodes by the number of levels left below them (symmetry plan).
-use nqueens::internals::kernel::{Frame, Start};
 use nqueens::plan::{Algorithm, Plan, Work};
+use nqueens_engine::kernel::{Frame, Start};
 
 fn walk(f: &Frame, s: &Start, h: &mut [u64; 64]) {
     let last = f.depth - 1;

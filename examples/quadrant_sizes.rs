@@ -16,7 +16,7 @@ fn main() {
         println!("h\tlargest partition\tall placements\ts");
         for h in 1..=last {
             let t = Instant::now();
-            let (largest, all) = nqueens::internals::join::partition_sizes(2 * h);
+            let (largest, all) = nqueens_engine::join::partition_sizes(2 * h);
             println!("{h}\t{largest}\t{all}\t{:.3}", t.elapsed().as_secs_f64());
         }
         return;
@@ -24,7 +24,7 @@ fn main() {
     println!("n\th\tper quadrant\tlists bytes\tbuild s");
     for n in 2..=last {
         let t = Instant::now();
-        let q = nqueens::internals::join::Quadrants::build(n);
+        let q = nqueens_engine::join::Quadrants::build(n);
         println!(
             "{n}\t{}\t{}\t{}\t{:.3}",
             q.geo.h,

@@ -1,62 +1,57 @@
-//! Times the slices of a few of the largest pieces of an n×n board on one thread, to check
-//! that a slice stays well under a minute: `slice_times N [PIECES] [SLICES] [ALGORITHM]`
-//! (default: 3 pieces, every slice, the join).
-//!
-//! * `join`: the units of the strata measured slowest, their first SLICES slices one after
-//!   another (as a worker takes a block of them, making the unit's half-boards once).
-//! * `plain`, `symmetry`: the searches cut into the most slices, SLICES slices of each spread
-//!   from the first to the last (default 3: first, middle, last).
+//! Times the slices of a count as a run cuts them, on one thread, to check that a slice stays
+//! well under a minute: `slice_times N [SHARD] [ALGORITHM] [SLOWEST]` counts shard `I/M`
+//! (default the whole count) through the library's public API and prints the SLOWEST
+//! slices (default 10) with their entry and stratum (join) or family (kernels). A slice's
+//! time is the time between the reports of the one thread's finished slices.
 
-use nqueens::internals::join::stratum;
-use nqueens::internals::{CostModel, Prepared};
+use std::sync::Mutex;
+
+use nqueens::persist::Shard;
 use nqueens::plan::Work;
-use nqueens::{Algorithm, Plan, SLICE_SECONDS};
+use nqueens::{Algorithm, Config, Control, Job, Piece, Status};
+use nqueens_engine::join::stratum;
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let usage = "usage: slice_times N [PIECES] [SLICES] [ALGORITHM]";
+    let usage = "usage: slice_times N [I/M] [ALGORITHM] [SLOWEST]";
     let n: usize = args.next().and_then(|s| s.parse().ok()).expect(usage);
-    let pieces: usize = args.next().map_or(3, |s| s.parse().expect(usage));
-    let slices: Option<u64> = args.next().map(|s| s.parse().expect(usage));
+    let shard: Option<Shard> = args.next().map(|s| {
+        let (i, m) = s.split_once('/').expect(usage);
+        Shard::new(i.parse().expect(usage), m.parse().expect(usage)).expect(usage)
+    });
     let algorithm: Algorithm = args
         .next()
         .map_or(Algorithm::Join, |s| s.parse().expect(usage));
-    let mut plan = Plan::build(n, algorithm, None).expect("a plan");
-    // Cut as a run cuts it by default.
-    let costs = CostModel::new(&plan, SLICE_SECONDS);
-    plan.cut(|p, _, e| costs.slices(p, e));
-    let engines = Prepared::new(&plan, 256 << 20);
-    // The entries of most slices, spread over the plan.
-    let mut firsts: Vec<(u64, u64)> = plan
-        .entries()
-        .filter(|(s, _)| matches!(s.work, Work::Join { .. } | Work::Complete { .. }))
-        .map(|(s, of)| (of, s.id))
-        .collect();
-    let most = firsts.iter().map(|f| f.0).max().unwrap_or(1);
-    firsts.retain(|f| f.0 == most);
-    let step = (firsts.len() / pieces.max(1)).max(1);
-    println!("piece\tstratum\tslice\tof\tseconds");
-    for &(of, first) in firsts.iter().step_by(step).take(pieces) {
-        let chosen: Vec<u64> = if algorithm == Algorithm::Join {
-            (0..of.min(slices.unwrap_or(u64::MAX))).collect()
-        } else {
-            let k = slices.unwrap_or(3).clamp(1, of);
-            (0..k)
-                .map(|i| if k == 1 { 0 } else { i * (of - 1) / (k - 1) })
-                .collect()
+    let slowest: usize = args.next().map_or(10, |s| s.parse().expect(usage));
+    let mut job = Job::new(&Config::new(n).algorithm(algorithm).threads(1)).expect("a plan");
+    if let Some(shard) = shard {
+        job = job.shard(shard);
+    }
+    let times: Mutex<(f64, Vec<(f64, u64)>)> = Mutex::default();
+    let observe = |piece: &Piece, status: &Status| {
+        let mut guard = times.lock().unwrap();
+        let now = status.elapsed.as_secs_f64();
+        let seconds = now - guard.0;
+        guard.0 = now;
+        guard.1.push((seconds, piece.id));
+    };
+    let control = Control {
+        observer: Some(&observe),
+        ..Control::default()
+    };
+    job.run(control).expect("a count");
+    let plan = job.plan();
+    let mut times = times.into_inner().unwrap().1;
+    times.sort_by(|a, b| b.0.total_cmp(&a.0));
+    println!("entry\tslice\tof\tkind\tseconds");
+    for &(seconds, id) in times.iter().take(slowest) {
+        let (entry, index) = plan.entry_and_slice(id);
+        let kind = match plan.subproblem(id).work {
+            Work::Join { unit, .. } => format!("stratum {}", stratum(n, &unit)),
+            Work::Complete { frame, .. } => plan.family(frame).map_or("", |f| f.describe()).into(),
+            _ => "unique count".into(),
         };
-        for index in chosen {
-            let sub = plan.subproblem(first + index);
-            let key = match sub.work {
-                Work::Join { unit, .. } => stratum(n, &unit).to_string(),
-                _ => format!("{:.3e}", costs.estimate(&plan, &sub)),
-            };
-            let begun = std::time::Instant::now();
-            engines.solve(&sub);
-            println!(
-                "{first}\t{key}\t{index}\t{of}\t{:.2}",
-                begun.elapsed().as_secs_f64()
-            );
-        }
+        let of = plan.slices_of_entry(entry);
+        println!("{entry}\t{index}\t{of}\t{kind}\t{seconds:.2}");
     }
 }

@@ -18,7 +18,7 @@
 
 use std::io::Write;
 
-use nqueens::internals::join::{self, Geometry, Quadrants, Tables};
+use nqueens_engine::join::{self, Geometry, Quadrants, Tables};
 
 fn main() {
     let mut args = std::env::args().skip(1);

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 
-use nqueens::internals::join::{self, Probe, Quadrants};
+use nqueens_engine::join::{self, Probe, Quadrants};
 
 fn main() {
     let mut args = std::env::args().skip(1);

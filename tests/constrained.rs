@@ -5,8 +5,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command as Std;
 
-use nqueens::internals::XorShift;
 use nqueens::known;
+use nqueens_engine::random::XorShift;
 
 mod common;
 

@@ -1,0 +1,277 @@
+//! Matching: counting the pairs of half-boards whose patterns share no bit. One side becomes
+//! bit-transposed tables ([`super::rows`], [`super::tables`]), the other side queries them
+//! 512 candidates at a time; small sides are tested pair by pair, large ones sieved first
+//! ([`super::sieve`]).
+
+use std::sync::atomic::AtomicBool;
+
+use super::rows::{CHUNK, Shape};
+use super::sieve::{self, Part};
+use super::tables::{Tables, build_tables, query_until};
+use crate::Slice;
+
+/// The number of pairs (a, b), a from `one` and b from `other`, whose patterns share no bit
+/// (`bits` long). `scratch` holds the buffers reused from call to call.
+///
+/// Small sides: the smaller side becomes the tables, the larger one the queries. Large sides
+/// are sieved first (the `sieve` module), and then the larger side becomes the tables
+/// (`results/join-log.md`, section 15).
+pub fn count_fitting(one: &[u64], other: &[u64], bits: usize, scratch: &mut Tables) -> u64 {
+    static NEVER: AtomicBool = AtomicBool::new(false);
+    count_fitting_until(one, other, bits, scratch, &NEVER).expect("never stopped")
+}
+
+/// [`count_fitting`], giving up (`None`) soon after `stop` rises: between blocks of queries or
+/// classes of the sieve, each a small share of the work.
+pub fn count_fitting_until(
+    one: &[u64],
+    other: &[u64],
+    bits: usize,
+    scratch: &mut Tables,
+    stop: &AtomicBool,
+) -> Option<u64> {
+    count_slice_until(one, other, bits, scratch, Slice::WHOLE, stop)
+}
+
+/// The fitting pairs of one slice of the matching ([`Slice`]): where the sides are large
+/// enough to be sieved, the pairs of classes the sieve deals to `slice`; otherwise all of them
+/// for slice 0 and none for the others. The slices of `0..of` add up to [`count_fitting`].
+pub fn count_slice_until(
+    one: &[u64],
+    other: &[u64],
+    bits: usize,
+    scratch: &mut Tables,
+    slice: Slice,
+    stop: &AtomicBool,
+) -> Option<u64> {
+    count_part_until(one, other, bits, scratch, Part::fresh(slice), stop)
+}
+
+/// [`count_slice_until`], where `part` may say that `scratch` already holds the sides sorted
+/// by the sieve (the same sides as the last call's).
+pub(super) fn count_part_until(
+    one: &[u64],
+    other: &[u64],
+    bits: usize,
+    scratch: &mut Tables,
+    part: Part,
+    stop: &AtomicBool,
+) -> Option<u64> {
+    let slice = part.slice;
+    if one.is_empty() || other.is_empty() {
+        return Some(0);
+    }
+    let (small, large) = if one.len() <= other.len() {
+        (one, other)
+    } else {
+        (other, one)
+    };
+    let sieved = sieved(small.len(), large.len());
+    if !sieved && slice.index > 0 {
+        return Some(0);
+    }
+    if one.len() * other.len() <= PAIRWISE_LIMIT {
+        return Some(count_pairwise(one, other));
+    }
+    if !sieved {
+        return count_plain(small, large, bits, scratch, stop);
+    }
+    sieve::count(large, small, bits, None, scratch, stop, part)
+}
+
+/// Whether the matching of sides of `small` and `large` patterns is sieved.
+pub(super) fn sieved(small: usize, large: usize) -> bool {
+    small * large > PAIRWISE_LIMIT && sieve::pays(large)
+}
+
+/// Seconds [`count_fitting`] would take, projected from matching a share of the work when the
+/// sides are large enough to be sieved (about `classes` of the table classes, from `seed`);
+/// timed whole otherwise. `None` if `stop` rose.
+pub fn time_fitting(
+    one: &[u64],
+    other: &[u64],
+    bits: usize,
+    scratch: &mut Tables,
+    stop: &AtomicBool,
+    (classes, seed): (usize, usize),
+) -> Option<f64> {
+    let (small, large) = if one.len() <= other.len() {
+        (one, other)
+    } else {
+        (other, one)
+    };
+    if small.is_empty() || !sieve::pays(large.len()) {
+        let begun = std::time::Instant::now();
+        count_fitting_until(one, other, bits, scratch, stop)?;
+        return Some(begun.elapsed().as_secs_f64());
+    }
+    let stride = (sieve::classes_for(large.len()) / classes.max(1)).max(1);
+    sieve::time(large, small, bits, scratch, stop, (stride, seed % stride))
+}
+
+/// The matching without a sieve: `table` as one set of tables, every query against all of it.
+fn count_plain(
+    table: &[u64],
+    queries: &[u64],
+    bits: usize,
+    scratch: &mut Tables,
+    stop: &AtomicBool,
+) -> Option<u64> {
+    let shape = Shape::new(bits, CHUNK, table.len());
+    if scratch.rows.len() < shape.size() {
+        scratch.rows.resize(shape.size(), 0);
+    }
+    let tables = &mut scratch.rows[..shape.size()];
+    build_tables(table, shape, tables);
+    query_until(shape, queries, tables, stop)
+}
+
+/// Below this many candidate pairs, testing every pair beats building tables (the tables of
+/// one 512-candidate block take some 3000 word writes; `results/join-log.md`, section 4).
+const PAIRWISE_LIMIT: usize = 16 * 1024;
+
+/// Pairs sharing no bit, one AND each.
+fn count_pairwise(table: &[u64], queries: &[u64]) -> u64 {
+    queries
+        .iter()
+        .map(|&q| table.iter().map(|&t| u64::from(t & q == 0)).sum::<u64>())
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::rows::*;
+    use super::super::tables::*;
+    #[cfg(target_arch = "x86_64")]
+    use super::super::x86;
+    use super::*;
+
+    /// The crate's deterministic test generator, as a closure.
+    fn xorshift() -> impl FnMut() -> u64 {
+        let mut rng = crate::random::XorShift::new(0x9e37_79b9_7f4a_7c15);
+        move || rng.next()
+    }
+
+    /// Checks a build of the query loop, `query(chunks, queries, tables, words)`, against
+    /// pairwise tests, on patterns of several densities and lengths around the 512-candidate
+    /// blocks; `count_fitting` itself too.
+    fn check_query(name: &str, query: impl Fn(Shape, &[u64], &[u64]) -> u64) {
+        let mut next = xorshift();
+        let mut scratch = Tables::default();
+        let cases = [
+            (6, 1, 1),
+            (30, 700, 90),
+            (34, 512, 33),
+            (34, 520, 17),
+            (62, 1025, 40),
+            (38, 4100, 20),
+        ];
+        for (bits, t_len, q_len) in cases {
+            let mask = (1u64 << bits) - 1;
+            let t: Vec<u64> = (0..t_len)
+                .map(|_| next() & next() & next() & mask)
+                .collect();
+            let q: Vec<u64> = (0..q_len).map(|_| next() & next() & mask).collect();
+            let want: u64 = q
+                .iter()
+                .map(|a| t.iter().filter(|&&b| a & b == 0).count() as u64)
+                .sum();
+            assert_eq!(count_fitting(&t, &q, bits, &mut scratch), want);
+            // Whole words, and rows longer than the table needs; chunks of every width the
+            // sieve may choose.
+            for width in CHUNK..=MAX_WIDTH {
+                if bits.div_ceil(width) > MAX_CHUNKS {
+                    continue;
+                }
+                let whole = Shape::new(bits, width, t_len);
+                for words in [whole.words, whole.words + 3] {
+                    let shape = Shape { words, ..whole };
+                    let mut tables = vec![0; shape.size()];
+                    build_tables(&t, shape, &mut tables);
+                    assert_eq!(
+                        query(shape, &q, &tables),
+                        want,
+                        "{name}, {bits} bits, {shape:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fitting_pairs_match_pairwise_tests() {
+        check_query("portable", query_any);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_vector_builds_match_pairwise_tests() {
+        type Query = unsafe fn(Shape, &[u64], &[u64]) -> u64;
+        let builds: [(Isa, Query); 2] = [
+            (Isa::Avx512, x86::query_avx512),
+            (Isa::Avx2, x86::query_avx2),
+        ];
+        for (isa, query) in builds {
+            if !isa.supported() {
+                eprintln!("skipped: this processor cannot run the {isa:?} build of the query loop");
+                continue;
+            }
+            check_query(&format!("{isa:?}"), |shape, q, t| {
+                // SAFETY: the processor has every feature of this build (checked above).
+                unsafe { query(shape, q, t) }
+            });
+        }
+    }
+
+    /// Every row of the tables as [`build_tables`] defines it, from the portable build and
+    /// the AVX-512 one (where this processor has it), for rows of 1 to 12 words, on both sides
+    /// of the vector fill's threshold, in chunks of every width.
+    #[test]
+    fn the_table_builds_write_each_row_as_defined() {
+        let mut next = xorshift();
+        for len in [1, 63, 64, 65, 200, 255, 256, 257, 511, 700, 768] {
+            for width in CHUNK..=MAX_WIDTH {
+                let bits = 2 * width + 3;
+                let table: Vec<u64> = (0..len).map(|_| next() & ((1 << bits) - 1)).collect();
+                let shape = Shape::new(bits, width, len);
+                let mut portable = vec![!0; shape.size()];
+                build_any(&table, shape, &mut portable);
+                for j in 0..shape.chunks {
+                    for v in 0..1usize << width {
+                        for i in 0..shape.words * 64 {
+                            let chunk = table.get(i).map(|p| (p >> (width * j)) as usize);
+                            let want = match chunk {
+                                Some(c) => c & v != 0,
+                                None => j == 0,
+                            };
+                            let row = j * shape.per_chunk() + v * shape.words;
+                            let got = portable[row + i / 64] >> (i % 64) & 1 == 1;
+                            assert_eq!(got, want, "{len} patterns, width {width}, row ({j}, {v})");
+                        }
+                    }
+                }
+                #[cfg(target_arch = "x86_64")]
+                if Isa::Avx512.supported() {
+                    let mut vector = vec![!0; shape.size()];
+                    // SAFETY: the processor has `avx512f` (checked above).
+                    unsafe { x86::build_avx512(&table, shape, &mut vector) };
+                    assert!(vector == portable, "{len} patterns, width {width}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_bit_transpose_swaps_rows_and_columns() {
+        let mut next = xorshift();
+        let mut a = [0u64; 64];
+        a.fill_with(&mut next);
+        let before = a;
+        transpose64(&mut a);
+        for (b, row) in a.iter().enumerate() {
+            for (e, pattern) in before.iter().enumerate() {
+                assert_eq!(row >> e & 1, pattern >> b & 1, "bit {b} of pattern {e}");
+            }
+        }
+    }
+}

@@ -1,0 +1,695 @@
+//! The sieve in front of the matching tables: both sides of a unit are sorted into classes by
+//! a few of their pattern bits (the diagonals both sides occupy most, chosen per unit by
+//! [`super::split`]), and only classes that share none of those bits are matched, each table
+//! class with its own small tables, against runs of the sorted queries. The sieved bits leave
+//! the patterns (fewer table chunks), and one class's tables stay in the cache while every
+//! query class that fits it streams past (`results/join-log.md`, sections 15 and 18). The
+//! slices of a unit are dealt by [`super::deal`].
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::deal::{Cursor, Dealer, class_weight, deal, fitting_queries};
+use super::rows::{CHUNK, MAX_WIDTH, Shape, words_for};
+use super::split::{MAX_SIEVE, Split, Stats};
+use super::tables::{Tables, build_tables, query_until};
+use crate::Slice;
+
+pub(super) use super::split::{classes_for, pays};
+
+/// Below this many table patterns a class is matched pair by pair, without tables.
+const PAIRWISE_CLASS: usize = 8;
+
+/// The runs of query classes that fit table class `a` (no sieve bit shared), as ranges of
+/// the sorted queries, in increasing order of class, runs of classes next to each other
+/// (empty ones between them included) merged: a walk down the class bits from the top that
+/// skips empty ranges and takes a whole range once `a` has no bit left below it.
+fn fitting_runs(a: usize, k: usize, starts: &[usize], out: &mut Vec<(usize, usize)>) {
+    out.clear();
+    let mut stack = [(0usize, 0usize); MAX_SIEVE + 2];
+    stack[0] = (k, 0);
+    let mut depth = 1;
+    while depth > 0 {
+        depth -= 1;
+        let (i, base) = stack[depth];
+        let end = base + (1 << i);
+        let (from, to) = (starts[base], starts[end]);
+        if from == to {
+            continue;
+        }
+        if a & ((1 << i) - 1) == 0 {
+            match out.last_mut() {
+                Some(last) if last.1 == from => last.1 = to,
+                _ => out.push((from, to)),
+            }
+            continue;
+        }
+        let b = i - 1;
+        if a >> b & 1 == 0 {
+            stack[depth] = (b, base | 1 << b);
+            depth += 1;
+        }
+        stack[depth] = (b, base);
+        depth += 1;
+    }
+}
+
+/// Sorts the rests of `patterns` by class into `out`; class `c` is `out[starts[c]..starts[c + 1]]`.
+/// `None` (and `out` unfinished) if `stop` rose: a side of n = 28 holds hundreds of millions of
+/// patterns, seconds of sorting, so the flag is looked at every [`SORT_BLOCK`] of them.
+fn sort_by_class(
+    patterns: &[u64],
+    split: &Split,
+    (out, starts): (&mut Vec<u64>, &mut Vec<usize>),
+    stop: &AtomicBool,
+) -> Option<()> {
+    let classes = split.classes();
+    starts.clear();
+    starts.resize(classes + 1, 0);
+    for block in patterns.chunks(SORT_BLOCK) {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        for &p in block {
+            starts[split.class(p) + 1] += 1;
+        }
+    }
+    for c in 1..=classes {
+        starts[c] += starts[c - 1];
+    }
+    // Gigabytes at n = 28: the pages are touched block by block, the flag looked at between.
+    out.clear();
+    out.reserve(patterns.len());
+    while out.len() < patterns.len() {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        out.resize((out.len() + SORT_BLOCK).min(patterns.len()), 0);
+    }
+    let mut next = starts[..classes].to_vec();
+    for block in patterns.chunks(SORT_BLOCK) {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        for &p in block {
+            let c = split.class(p);
+            out[next[c]] = split.rest(p);
+            next[c] += 1;
+        }
+    }
+    Some(())
+}
+
+/// Patterns sorted between two looks at the stop flag.
+const SORT_BLOCK: usize = 1 << 22;
+
+/// The number of pairs of a table pattern and a query that share no bit (`bits`-bit
+/// patterns), sieved by the bits [`Split::choose`] picks (or by `split`, if given); with a
+/// slice of more than one, only the pairs of classes that slice is dealt ([`Dealer`]). `None`
+/// if `stop` rose (checked between table classes, a small share of a unit each).
+pub(super) fn count(
+    table: &[u64],
+    queries: &[u64],
+    bits: usize,
+    split: Option<Split>,
+    t: &mut Tables,
+    stop: &AtomicBool,
+    part: Part,
+) -> Option<u64> {
+    count_classes(table, queries, bits, split, t, stop, Portion::Slice(part)).map(|(c, _)| c)
+}
+
+/// Which slice of a matching to count, and whether the tables already hold both sides
+/// sorted by class (the same sides as the last call's, which counted another slice).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Part {
+    pub(super) slice: Slice,
+    pub(super) sorted: bool,
+}
+
+impl Part {
+    /// `slice`, with both sides to be sorted.
+    pub(super) fn fresh(slice: Slice) -> Part {
+        Part {
+            slice,
+            sorted: false,
+        }
+    }
+}
+
+/// Seconds [`count`] would take, projected from matching one share in `stride` of its
+/// candidate pairs (dealt as slices are, from `offset`), the sorting timed whole; `None` if
+/// `stop` rose.
+pub(super) fn time(
+    table: &[u64],
+    queries: &[u64],
+    bits: usize,
+    t: &mut Tables,
+    stop: &AtomicBool,
+    (stride, offset): (usize, usize),
+) -> Option<f64> {
+    let portion = Portion::Timed { stride, offset };
+    count_classes(table, queries, bits, None, t, stop, portion).map(|(_, s)| s)
+}
+
+/// Which part of the class pairs [`count_classes`] matches.
+#[derive(Clone, Copy)]
+pub(super) enum Portion {
+    /// The pairs a slice is dealt (all of them for a whole unit).
+    Slice(Part),
+    /// For timing, the pairs of slice `offset` of `stride` (modulo `stride`): one piece of
+    /// the matching whole, as a run would count it, so that it pays what a run pays for
+    /// each class it matches (the class's runs of queries, its tables, the queries that
+    /// neighbouring classes share in the cache) in proportion to its pairs. Many small
+    /// slices spread over the matching paid those for a few pairs of each class and erred
+    /// high by up to 1.8 times (`results/join-log.md`, section 21).
+    Timed { stride: usize, offset: usize },
+}
+
+impl Portion {
+    /// The slice of the unit's matching this share is.
+    pub(super) fn slice(self) -> Slice {
+        match self {
+            Portion::Slice(Part { slice, .. }) => slice,
+            Portion::Timed { stride, offset } => {
+                let of = stride.max(1) as u64;
+                Slice {
+                    index: offset as u64 % of,
+                    of,
+                }
+            }
+        }
+    }
+}
+
+/// [`count`] of the pairs `portion` names; for a timing probe, timed (seconds projected to every
+/// pair).
+fn count_classes(
+    table: &[u64],
+    queries: &[u64],
+    bits: usize,
+    split: Option<Split>,
+    t: &mut Tables,
+    stop: &AtomicBool,
+    portion: Portion,
+) -> Option<(u64, f64)> {
+    let begun = std::time::Instant::now();
+    let reuse = matches!(portion, Portion::Slice(Part { sorted: true, .. })) && t.split.is_some();
+    if !reuse {
+        t.split = None;
+        let split =
+            split.unwrap_or_else(|| Split::choose(&Stats::of(table), &Stats::of(queries), bits));
+        sort_by_class(table, &split, (&mut t.table, &mut t.table_starts), stop)?;
+        sort_by_class(queries, &split, (&mut t.queries, &mut t.query_starts), stop)?;
+        t.split = Some(split);
+    }
+    let sorted = begun.elapsed().as_secs_f64();
+    let Tables {
+        rows,
+        table: sorted_table,
+        queries: sorted_queries,
+        table_starts,
+        query_starts,
+        split,
+        runs,
+        ..
+    } = t;
+    let split = split.as_ref().expect("sorted above or by the last call");
+    let dealer = deal(portion.slice(), table_starts, query_starts, split.classes());
+    let mut m = Matching::new(
+        split,
+        (table_starts, sorted_queries, query_starts),
+        dealer.as_ref(),
+        (rows, runs),
+    );
+    if matches!(portion, Portion::Timed { .. }) {
+        m.time_classes();
+    }
+    let total = m.classes(0..split.classes(), sorted_table, stop)?;
+    let matched = begun.elapsed().as_secs_f64() - sorted;
+    Some((total, sorted + m.projected(portion, matched)))
+}
+
+impl Matching<'_> {
+    /// Times the matching of each table class of the share from now on, for
+    /// [`Self::projected`].
+    pub(super) fn time_classes(&mut self) {
+        self.timing = true;
+    }
+
+    /// The seconds matching the whole takes, projected from the `secs` this matching of
+    /// `portion` took. For a timed portion, the seconds spent building its table classes' tables and
+    /// running their queries are each scaled by the modelled cost of the whole over that of
+    /// the sample (a sample builds the tables of a class for a few of its queries, the whole
+    /// matching for all of them, so the two parts scale apart), and the rest (setting up the
+    /// dealer and the tables' widths, walking past the classes it does not match) is added
+    /// once, as the whole matching pays it once. For a slice, the seconds themselves.
+    pub(super) fn projected(&self, portion: Portion, secs: f64) -> f64 {
+        let Portion::Timed { stride, .. } = portion else {
+            return secs;
+        };
+        let (whole_build, whole_query) = self.whole_model();
+        let scale = |whole: f64, part: f64| {
+            if part > 0.0 {
+                whole / part
+            } else {
+                stride as f64
+            }
+        };
+        let classes = self.timed.1.min(secs);
+        let build = self.timed.0.min(classes);
+        (secs - classes)
+            + scale(whole_build, self.model.0) * build
+            + scale(whole_query, self.model.1) * (classes - build)
+    }
+}
+
+/// The loop over table classes, shared by the sides held whole and the streamed ones: the
+/// sorted queries, where the pairs dealt so far end, and the buffers of the tables.
+pub(super) struct Matching<'a> {
+    k: usize,
+    /// The rest bits of the patterns, and the chunk width of their tables.
+    rest: usize,
+    width: usize,
+    table_starts: &'a [usize],
+    queries: &'a [u64],
+    query_starts: &'a [usize],
+    dealer: Option<&'a (Dealer, Vec<u64>)>,
+    /// The queries fitting each class mask ([`fitting_queries`]): the dealer's, or made once
+    /// for the model of a whole matching.
+    fitting: std::borrow::Cow<'a, [u64]>,
+    /// The weight of the pairs before the next one ([`Dealer`]), and the slice of the last.
+    before: u128,
+    at: Cursor,
+    rows: &'a mut Vec<u64>,
+    runs: &'a mut Vec<(usize, usize)>,
+    /// The modelled cost of what was matched: the tables built ([`build_cost`]) and the
+    /// queries run ([`query_cost`]).
+    model: (f64, f64),
+    /// Whether the seconds spent matching the table classes of the share are added up
+    /// ([`Self::projected`]), and their sums: building the tables, and all of it.
+    timing: bool,
+    timed: (f64, f64),
+}
+
+/// The modelled cost of building the tables of a class of `len` patterns: its rows written.
+fn build_cost(shape: Shape) -> f64 {
+    shape.size() as f64
+}
+
+/// The modelled cost of one query against a class of `len` patterns: its row offsets, and a
+/// load and OR per chunk and block of 4 words.
+fn query_cost(len: usize, chunks: usize) -> f64 {
+    (chunks * (2 + words_for(len).div_ceil(4))) as f64
+}
+
+impl<'a> Matching<'a> {
+    /// The loop over the classes of `split`, with the class starts and the sorted queries,
+    /// the dealer of the share (if not the whole) and the buffers of the tables and runs.
+    pub(super) fn new(
+        split: &Split,
+        (table_starts, queries, query_starts): (&'a [usize], &'a [u64], &'a [usize]),
+        dealer: Option<&'a (Dealer, Vec<u64>)>,
+        (rows, runs): (&'a mut Vec<u64>, &'a mut Vec<(usize, usize)>),
+    ) -> Matching<'a> {
+        let fitting = match dealer {
+            Some((_, f)) => std::borrow::Cow::Borrowed(&f[..]),
+            None => std::borrow::Cow::Owned(fitting_queries(query_starts, split.classes())),
+        };
+        let mut m = Matching {
+            fitting,
+            k: split.k,
+            rest: split.rest_bits(),
+            width: CHUNK,
+            table_starts,
+            queries,
+            query_starts,
+            dealer,
+            before: 0,
+            at: Cursor::NONE,
+            rows,
+            runs,
+            model: (0.0, 0.0),
+            timing: false,
+            timed: (0.0, 0.0),
+        };
+        m.width = m.best_width();
+        m
+    }
+}
+
+impl Matching<'_> {
+    /// The modelled cost of the whole matching: every class's tables built once, every
+    /// fitting query run against them. Timing a share scales its seconds by this over the
+    /// share's own modelled cost, which is less noisy than scaling by the share of pairs.
+    fn whole_model(&self) -> (f64, f64) {
+        self.model_parts(self.width)
+    }
+
+    /// [`Self::whole_model`] with tables in chunks of `width` bits.
+    fn model_with(&self, width: usize) -> f64 {
+        let (build, query) = self.model_parts(width);
+        build + query
+    }
+
+    /// [`Self::model_with`] in its two parts: the tables built, and the queries run.
+    fn model_parts(&self, width: usize) -> (f64, f64) {
+        let classes = self.table_starts.len() - 1;
+        let all = classes - 1;
+        let fitting = &self.fitting;
+        (0..classes).fold((0.0, 0.0), |(build, query), a| {
+            let len = self.table_starts[a + 1] - self.table_starts[a];
+            let fits = fitting[all & !a];
+            if len == 0 || fits == 0 {
+                return (build, query);
+            }
+            let shape = Shape::new(self.rest, width, len);
+            (
+                build + build_cost(shape),
+                query + fits as f64 * query_cost(len, shape.chunks),
+            )
+        })
+    }
+
+    /// The chunk width of the tables whose modelled cost is least: wider chunks mean fewer
+    /// rows ORed by each query but larger tables to build for each class
+    /// (`results/join-log.md`, section 19). Of the widths that give a number of chunks, the
+    /// narrowest.
+    fn best_width(&self) -> usize {
+        let mut best = (f64::INFINITY, CHUNK);
+        let mut tried = 0;
+        for width in CHUNK..=MAX_WIDTH {
+            let chunks = self.rest.div_ceil(width).max(1);
+            let narrowest = self.rest.div_ceil(chunks).max(1);
+            if narrowest == tried {
+                continue;
+            }
+            tried = narrowest;
+            let cost = self.model_with(narrowest);
+            if cost < best.0 {
+                best = (cost, narrowest);
+            }
+        }
+        best.1
+    }
+
+    /// The weight of the pairs of table class `a`.
+    fn weight(&self, a: usize) -> u128 {
+        if self.dealer.is_none() {
+            return 0;
+        }
+        class_weight(self.table_starts, &self.fitting, a)
+    }
+
+    /// Whether this share may match any pair of the table classes `range`; if not, they
+    /// are passed over.
+    pub(super) fn skip(&mut self, range: std::ops::Range<usize>) -> bool {
+        let Some((d, _)) = self.dealer else {
+            return false;
+        };
+        let weight: u128 = range.map(|a| self.weight(a)).sum();
+        if d.may_own(self.before, self.before + weight) {
+            return false;
+        }
+        self.before += weight;
+        true
+    }
+
+    /// Passes over the table classes `range` without matching them (a share that matches
+    /// none of their pairs, [`Self::touched`]).
+    pub(super) fn pass_over(&mut self, range: std::ops::Range<usize>) {
+        self.before += range.map(|a| self.weight(a)).sum::<u128>();
+    }
+
+    /// The runs of table classes this share may match any pair of, in order, as
+    /// [`Self::classes`] meets them from here: a sample gathers only their patterns.
+    pub(super) fn touched(&self) -> Vec<std::ops::Range<usize>> {
+        let classes = self.table_starts.len() - 1;
+        let Some((d, _)) = self.dealer else {
+            return std::iter::once(0..classes).collect();
+        };
+        let mut out: Vec<std::ops::Range<usize>> = Vec::new();
+        let mut before = self.before;
+        for a in 0..classes {
+            let weight = self.weight(a);
+            if weight > 0 && d.may_own(before, before + weight) {
+                match out.last_mut() {
+                    Some(last) if last.end == a => last.end = a + 1,
+                    _ => out.push(a..a + 1),
+                }
+            }
+            before += weight;
+        }
+        out
+    }
+
+    /// The fitting pairs of this share among the table classes `range`, whose patterns
+    /// `group` holds (class `a` from `table_starts[a] - table_starts[range.start]`).
+    pub(super) fn classes(
+        &mut self,
+        range: std::ops::Range<usize>,
+        group: &[u64],
+        stop: &AtomicBool,
+    ) -> Option<u64> {
+        let offset = self.table_starts[range.start];
+        let mut total = 0;
+        for a in range {
+            let ts = &group[self.table_starts[a] - offset..self.table_starts[a + 1] - offset];
+            if ts.is_empty() {
+                continue;
+            }
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
+            if let Some((d, _)) = self.dealer {
+                let weight = self.weight(a);
+                if !d.may_own(self.before, self.before + weight) {
+                    self.before += weight;
+                    continue;
+                }
+            }
+            let begun = self.timing.then(std::time::Instant::now);
+            total += self.class(a, ts, stop)?;
+            if let Some(begun) = begun {
+                self.timed.1 += begun.elapsed().as_secs_f64();
+            }
+        }
+        Some(total)
+    }
+
+    /// The fitting pairs of this share between table class `a` (patterns `ts`) and the
+    /// query classes that fit it.
+    fn class(&mut self, a: usize, ts: &[u64], stop: &AtomicBool) -> Option<u64> {
+        let mut total = 0;
+        fitting_runs(a, self.k, self.query_starts, self.runs);
+        let dealer = self.dealer;
+        let (before, at) = (&mut self.before, &mut self.at);
+        // Whether the run `qs` is matched here (and where the next run starts).
+        let mut mine = |qs: &[u64]| match dealer {
+            None => true,
+            Some((d, _)) => {
+                let w = ts.len() as u128 * qs.len() as u128;
+                let owned = d.owns(*before, w, at);
+                *before += w;
+                owned
+            }
+        };
+        if ts.len() < PAIRWISE_CLASS {
+            for &(from, to) in self.runs.iter() {
+                let qs = &self.queries[from..to];
+                if mine(qs) {
+                    for &q in qs {
+                        total += ts.iter().map(|&p| u64::from(p & q == 0)).sum::<u64>();
+                    }
+                    self.model.1 += qs.len() as f64 * query_cost(ts.len(), 1);
+                }
+            }
+            return Some(total);
+        }
+        let shape = Shape::new(self.rest, self.width, ts.len());
+        if self.rows.len() < shape.size() {
+            self.rows.resize(shape.size(), 0);
+        }
+        let tables = &mut self.rows[..shape.size()];
+        let mut built = false;
+        for &(from, to) in self.runs.iter() {
+            let qs = &self.queries[from..to];
+            if mine(qs) {
+                if !built {
+                    let begun = self.timing.then(std::time::Instant::now);
+                    build_tables(ts, shape, tables);
+                    if let Some(begun) = begun {
+                        self.timed.0 += begun.elapsed().as_secs_f64();
+                    }
+                    built = true;
+                    self.model.0 += build_cost(shape);
+                }
+                total += query_until(shape, qs, tables, stop)?;
+                self.model.1 += qs.len() as f64 * query_cost(ts.len(), shape.chunks);
+            }
+        }
+        Some(total)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::split::sieve_bits;
+    use super::*;
+
+    static NEVER: AtomicBool = AtomicBool::new(false);
+
+    fn xorshift() -> impl FnMut() -> u64 {
+        let mut rng = crate::random::XorShift::new(0x2545_f491_4f6c_dd1d);
+        move || rng.next()
+    }
+
+    /// Some sieve bit sets of a `bits`-bit pattern: none, the lowest, the central run of
+    /// each field (the old sieve's choice), scattered ones, and the most bits allowed.
+    fn splits(bits: usize) -> Vec<Vec<usize>> {
+        let width = bits / 2;
+        let centre = width.saturating_sub(1) / 2;
+        let run = |lo: usize, r: usize| (lo..(lo + r).min(bits)).collect::<Vec<_>>();
+        let mut central = run(centre.saturating_sub(2), 5.min(width));
+        central.extend(run(width + centre.saturating_sub(2), 5.min(width)));
+        central.retain(|&b| b < bits);
+        vec![
+            vec![],
+            vec![0],
+            central,
+            (0..bits).step_by(3).collect(),
+            (0..bits.min(MAX_SIEVE)).rev().collect(),
+        ]
+    }
+
+    #[test]
+    fn classes_and_rests_split_every_clash() {
+        let mut next = xorshift();
+        for bits in [1, 2, 7, 12, 30, 34, 38, 42, 62] {
+            let mask = (1u64 << bits) - 1;
+            for sieve in splits(bits) {
+                let s = Split::new(&sieve, mask);
+                assert_eq!(s.rest_bits() + sieve.len(), bits);
+                for _ in 0..2000 {
+                    let (p, q) = (next() & next() & mask, next() & next() & mask);
+                    assert!(s.class(p) < s.classes());
+                    assert!(s.rest(p) < 1 << s.rest_bits());
+                    let split_fit = s.class(p) & s.class(q) == 0 && s.rest(p) & s.rest(q) == 0;
+                    assert_eq!(p & q == 0, split_fit, "{bits} bits, {sieve:?}: {p:x} {q:x}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn bits_one_side_never_sets_are_dropped() {
+        let mut next = xorshift();
+        // The table never sets bits 8 to 15, the queries never set bits 30 to 39.
+        let table: Vec<u64> = (0..20_000)
+            .map(|_| next() & next() & 0xff_ffff_00ff)
+            .collect();
+        let queries: Vec<u64> = (0..3_000).map(|_| next() & next() & 0x3fff_ffff).collect();
+        let s = Split::choose(&Stats::of(&table), &Stats::of(&queries), 40);
+        assert_eq!(s.k + s.rest_bits(), 40 - 8 - 10);
+        assert_eq!(s.k, sieve_bits(table.len()));
+        let mut t = Tables::default();
+        let want: u64 = queries
+            .iter()
+            .map(|a| table.iter().filter(|&&b| a & b == 0).count() as u64)
+            .sum();
+        let whole = Part::fresh(Slice::WHOLE);
+        assert_eq!(
+            count(&table, &queries, 40, None, &mut t, &NEVER, whole),
+            Some(want)
+        );
+    }
+
+    #[test]
+    fn fitting_runs_cover_the_fitting_classes_once() {
+        let mut next = xorshift();
+        for k in [0, 1, 3, 6, 9] {
+            // Class sizes, some of them empty.
+            let sizes: Vec<usize> = (0..1usize << k).map(|_| (next() % 4) as usize).collect();
+            let mut starts = vec![0];
+            for &n in &sizes {
+                starts.push(starts.last().unwrap() + n);
+            }
+            let mut runs = Vec::new();
+            for a in 0..1usize << k {
+                fitting_runs(a, k, &starts, &mut runs);
+                let mut covered = vec![false; *starts.last().unwrap()];
+                for w in runs.windows(2) {
+                    assert!(
+                        w[0].1 < w[1].0,
+                        "runs next to each other are merged: {runs:?}"
+                    );
+                }
+                for &(from, to) in &runs {
+                    covered[from..to].iter_mut().for_each(|c| *c = true);
+                }
+                for (c, &n) in sizes.iter().enumerate() {
+                    for &got in &covered[starts[c]..starts[c] + n] {
+                        assert_eq!(got, a & c == 0, "k = {k}, a = {a}, class {c}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_split_counts_as_pairwise_tests() {
+        let mut next = xorshift();
+        let mut t = Tables::default();
+        for (bits, t_len, q_len) in [
+            (12, 300, 50),
+            (34, 2000, 300),
+            (38, 5000, 77),
+            (62, 1500, 60),
+        ] {
+            let mask = (1u64 << bits) - 1;
+            for density in [2, 3] {
+                let mut draw = || (0..density).fold(mask, |x, _| x & next());
+                let table: Vec<u64> = (0..t_len).map(|_| draw()).collect();
+                let queries: Vec<u64> = (0..q_len).map(|_| draw()).collect();
+                let want: u64 = queries
+                    .iter()
+                    .map(|a| table.iter().filter(|&&b| a & b == 0).count() as u64)
+                    .sum();
+                let whole = Part::fresh(Slice::WHOLE);
+                for sieve in splits(bits) {
+                    let split = Some(Split::new(&sieve, mask));
+                    let got = count(&table, &queries, bits, split, &mut t, &NEVER, whole);
+                    assert_eq!(got, Some(want), "{bits} bits, {sieve:?}");
+                }
+                let got = count(&table, &queries, bits, None, &mut t, &NEVER, whole);
+                assert_eq!(got, Some(want));
+                // Slices deal the pairs of classes out: each is counted by one slice.
+                for of in [2, 5, 64] {
+                    let slices: Vec<u64> = (0..of)
+                        .map(|index| {
+                            let slice = Slice { index, of };
+                            let part = Part::fresh(slice);
+                            count(&table, &queries, bits, None, &mut t, &NEVER, part).unwrap()
+                        })
+                        .collect();
+                    assert_eq!(slices.iter().sum::<u64>(), want, "{bits} bits, {of} slices");
+                    if of == 2 && t_len >= 2000 {
+                        assert!(slices.iter().all(|&c| c > 0), "{slices:?}");
+                    }
+                    // A slice counted from the sides sorted by the slice before gives the same.
+                    let again = Part {
+                        slice: Slice { index: of - 1, of },
+                        sorted: true,
+                    };
+                    let got = count(&table, &queries, bits, None, &mut t, &NEVER, again);
+                    assert_eq!(got, Some(slices[of as usize - 1]));
+                }
+                // A timing sample matches a share of the pairs and projects a time.
+                let secs = time(&table, &queries, bits, &mut t, &NEVER, (4, 1)).unwrap();
+                assert!(secs >= 0.0);
+                let stop = AtomicBool::new(true);
+                let got = count(&table, &queries, bits, None, &mut t, &stop, whole);
+                assert_eq!(got, None);
+            }
+        }
+    }
+}

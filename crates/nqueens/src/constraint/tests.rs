@@ -1,0 +1,363 @@
+//! The constrained counts against brute force, the published totals and closed forms.
+
+use std::ops::ControlFlow;
+
+use super::*;
+use crate::tests_support::all_solutions;
+use crate::{Config, Error, Job, count};
+use nqueens_engine::random::XorShift;
+
+/// Every placement of one piece per row and column, kept where the board allows it:
+/// permutations, deliberately unlike the bitmask searches.
+fn brute(board: &Board) -> Vec<Vec<u8>> {
+    fn go(b: &Board, row: usize, cols: &mut Vec<u8>, out: &mut Vec<Vec<u8>>) {
+        let n = b.n();
+        if row == n {
+            out.push(cols.clone());
+            return;
+        }
+        for c in 0..n as u8 {
+            let ok = b.open()[row] >> c & 1 == 1
+                && b.placed()[row].is_none_or(|p| p == c)
+                && !cols.contains(&c)
+                && (b.piece() == PieceKind::Rook
+                    || cols
+                        .iter()
+                        .enumerate()
+                        .all(|(r, &q)| row - r != usize::from(c.abs_diff(q))));
+            if ok {
+                cols.push(c);
+                go(b, row + 1, cols, out);
+                cols.pop();
+            }
+        }
+    }
+    let mut out = Vec::new();
+    go(board, 0, &mut Vec::new(), &mut out);
+    out
+}
+
+fn listed(board: &Board) -> Vec<Vec<u8>> {
+    let mut all = Vec::new();
+    board.for_each_solution(|c| {
+        all.push(c.to_vec());
+        ControlFlow::Continue(())
+    });
+    all
+}
+
+fn counted(board: &Board, threads: usize) -> u128 {
+    count(&Config::board(board.clone()).threads(threads))
+        .unwrap()
+        .total
+}
+
+/// A random board: some squares blocked, up to two pieces pre-placed (pairs that attack are
+/// dropped).
+fn random_board(rng: &mut XorShift, n: usize, piece: PieceKind) -> Board {
+    let density = 1 + rng.below(4);
+    let open: Vec<u64> = (0..n)
+        .map(|_| {
+            (0..n)
+                .filter(|_| rng.below(5) < density + 1)
+                .fold(0u64, |a, c| a | 1 << c)
+        })
+        .collect();
+    let mut placed = vec![None; n];
+    for _ in 0..rng.below(3) {
+        let (r, c) = (rng.below(n), rng.below(n));
+        let mut trial = placed.clone();
+        trial[r] = Some(c as u8);
+        let mut o = open.clone();
+        o[r] |= 1 << c;
+        if Board::new(n, piece, o.clone(), trial.clone()).is_ok() {
+            placed = trial;
+        }
+    }
+    let mut open = open;
+    for (r, p) in placed.iter().enumerate() {
+        if let Some(c) = p {
+            open[r] |= 1 << c;
+        }
+    }
+    Board::new(n, piece, open, placed).unwrap()
+}
+
+#[test]
+fn the_book_assignment_has_one_answer() {
+    let b = parse_allowed("5\n00110\n11000\n01100\n00010\n01001\n", PieceKind::Rook).unwrap();
+    assert_eq!(listed(&b), vec![vec![2, 0, 1, 3, 4]]);
+    assert_eq!(counted(&b, 2), 1);
+}
+
+#[test]
+fn random_boards_agree_with_brute_force() {
+    let mut rng = XorShift::new(2017);
+    for piece in [PieceKind::Queen, PieceKind::Rook] {
+        for n in 1..=8 {
+            for _ in 0..12 {
+                let b = random_board(&mut rng, n, piece);
+                let want = brute(&b);
+                assert_eq!(listed(&b), want, "{b:?}");
+                assert_eq!(counted(&b, 2), want.len() as u128, "{b:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn queens_completions_are_the_filtered_full_enumeration() {
+    let mut rng = XorShift::new(29);
+    for n in 4..=10 {
+        let all = all_solutions(n);
+        for _ in 0..6 {
+            // One or two queens of a random solution placed, a few squares blocked.
+            let sol = &all[rng.below(all.len())];
+            let mut placed = vec![None; n];
+            for _ in 0..1 + rng.below(2) {
+                let r = rng.below(n);
+                placed[r] = Some(sol[r] as u8);
+            }
+            let mut open = vec![(1u64 << n) - 1; n];
+            for _ in 0..rng.below(2 * n) {
+                let (r, c) = (rng.below(n), rng.below(n));
+                if placed[r] != Some(c as u8) {
+                    open[r] &= !(1 << c);
+                }
+            }
+            let b = Board::new(n, PieceKind::Queen, open.clone(), placed.clone()).unwrap();
+            let want = all
+                .iter()
+                .filter(|s| {
+                    s.iter().enumerate().all(|(r, &c)| {
+                        open[r] >> c & 1 == 1 && placed[r].is_none_or(|p| usize::from(p) == c)
+                    })
+                })
+                .count();
+            assert_eq!(counted(&b, 2), want as u128, "n = {n}: {b:?}");
+        }
+    }
+}
+
+#[test]
+fn empty_queens_boards_give_the_published_totals() {
+    for n in 1..=11 {
+        let b = Board::empty(n, PieceKind::Queen).unwrap();
+        assert_eq!(Some(counted(&b, 2)), crate::known::total(n), "n = {n}");
+    }
+}
+
+#[test]
+fn full_rook_boards_count_factorials() {
+    let mut f = 1u128;
+    for n in 1..=20 {
+        f *= n as u128;
+        let b = Board::empty(n, PieceKind::Rook).unwrap();
+        assert_eq!(counted(&b, 2), f, "n = {n}");
+    }
+}
+
+#[test]
+fn the_banded_board_of_64_counts_fibonacci_65() {
+    let n = 64;
+    let open: Vec<u64> = (0..n)
+        .map(|r: usize| (r.saturating_sub(1)..=(r + 1).min(n - 1)).fold(0, |a, c| a | 1 << c))
+        .collect();
+    let b = Board::new(n, PieceKind::Rook, open, vec![None; n]).unwrap();
+    assert_eq!(counted(&b, 2), 17_167_680_177_565);
+}
+
+#[test]
+fn counts_that_might_not_fit_are_refused_and_others_kept() {
+    let err = Job::new(&Config::board(Board::empty(40, PieceKind::Rook).unwrap())).unwrap_err();
+    assert!(
+        matches!(err, Error::Board(BoardError::CountTooLarge { n: 40, .. })),
+        "{err}"
+    );
+    // 34! is below 2^128; it is planned (not counted here).
+    assert!(Job::new(&Config::board(Board::empty(34, PieceKind::Rook).unwrap())).is_ok());
+}
+
+#[test]
+fn unsatisfiable_boards_count_zero() {
+    let b = parse_board("..\n..\n", PieceKind::Queen, None).unwrap();
+    assert_eq!(counted(&b, 1), 0);
+    let b = parse_board("Q...\nx.xx\n....\n....\n", PieceKind::Queen, None).unwrap();
+    assert_eq!(counted(&b, 2), 0);
+    assert!(listed(&b).is_empty());
+}
+
+#[test]
+fn the_plan_fingerprints_the_board() {
+    let a = parse_board("....\n.x..\n....\n....\n", PieceKind::Queen, None).unwrap();
+    let b = parse_board("....\n..x.\n....\n....\n", PieceKind::Queen, None).unwrap();
+    let plan = |b: &Board| crate::Plan::constrained(b, None).unwrap().hash();
+    assert_ne!(plan(&a), plan(&b));
+    assert_ne!(plan(&a), plan(&a.with_piece(PieceKind::Rook).unwrap()));
+    assert_eq!(plan(&a), plan(&a.clone()));
+    let q = |n| Board::empty(n, PieceKind::Queen).unwrap();
+    assert_ne!(
+        plan(&q(8)),
+        crate::Plan::build(8, crate::Algorithm::Plain, None)
+            .unwrap()
+            .hash()
+    );
+}
+
+#[test]
+fn split_depths_count_the_same() {
+    let mut rng = XorShift::new(5);
+    for piece in [PieceKind::Queen, PieceKind::Rook] {
+        let b = random_board(&mut rng, 9, piece);
+        let want = brute(&b).len() as u128;
+        for d in 0..=4 {
+            let c = count(&Config::board(b.clone()).threads(2).split_depth(d)).unwrap();
+            assert_eq!(c.total, want, "{piece} depth {d}");
+            assert_eq!(c.unique, None);
+        }
+    }
+}
+
+fn parse_err(text: &str, allowed: bool) -> (usize, usize, String) {
+    let e = if allowed {
+        parse_allowed(text, PieceKind::Queen).unwrap_err()
+    } else {
+        parse_board(text, PieceKind::Queen, None).unwrap_err()
+    };
+    let msg = e.to_string();
+    assert_eq!(msg.lines().count(), 1, "{msg}");
+    (e.line, e.column, msg)
+}
+
+#[test]
+fn bad_files_name_the_line_and_column() {
+    let cases: [(&str, bool, usize, usize, &str); 11] = [
+        ("# c\n..\n.z\n", false, 3, 2, "unknown character 'z'"),
+        ("...\n..\n...\n", false, 2, 3, "2 squares"),
+        ("QQ\n..\n", false, 1, 2, "second piece in this row"),
+        (
+            "Q..\n...\nQ..\n",
+            false,
+            3,
+            1,
+            "second piece in this column",
+        ),
+        ("Q..\n.Q.\n...\n", false, 2, 2, "diagonal"),
+        ("...\n...\n", false, 3, 1, "2 rows"),
+        ("\n\n", false, 2, 1, "no rows"),
+        ("33\n", true, 1, 1, "out of range"),
+        ("2\n10\n1\n", true, 3, 2, "1 squares"),
+        ("2\n10\n12\n", true, 3, 2, "unknown character '2'"),
+        ("two\n", true, 1, 1, "board size n"),
+    ];
+    for (text, allowed, line, column, words) in cases {
+        let (l, c, msg) = parse_err(text, allowed);
+        assert_eq!((l, c), (line, column), "{text:?}: {msg}");
+        assert!(msg.contains(words), "{text:?}: {msg}");
+    }
+    let within = parse_allowed("2\n01\n11\n", PieceKind::Queen).unwrap();
+    let e = parse_board("Q.\n..\n", PieceKind::Queen, Some(&within)).unwrap_err();
+    assert_eq!(
+        (e.line, e.column, e.problem),
+        (1, 1, ParseProblem::OnBlocked)
+    );
+    let b = parse_board(
+        "# top\n\n..x  # blocked\n...\n.Q.\n",
+        PieceKind::Queen,
+        None,
+    )
+    .unwrap();
+    assert_eq!(b.open(), &[0b011, 0b111, 0b111]);
+    assert_eq!(b.placed(), &[None, None, Some(1)]);
+}
+
+/// A board of `n` with two squares blocked, a queen pre-placed in row 3 and its row left free
+/// elsewhere.
+fn blocked_board(n: usize) -> Board {
+    let mut rows: Vec<String> = (0..n).map(|_| ".".repeat(n)).collect();
+    rows[0] = format!("x{}", ".".repeat(n - 1));
+    rows[n / 2] = format!("{}x", ".".repeat(n - 1));
+    rows[3] = format!("{}Q{}", ".".repeat(n / 3), ".".repeat(n - n / 3 - 1));
+    parse_board(&rows.join("\n"), PieceKind::Queen, None).unwrap()
+}
+
+#[test]
+fn the_slices_of_a_constrained_search_add_up_to_it() {
+    use nqueens_engine::Slice;
+    use nqueens_engine::constrained::{Completed, complete_slice};
+    use nqueens_engine::kernel::Start;
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    for n in [9, 13] {
+        let b = blocked_board(n);
+        let allowed = b.allowed();
+        let start = Start::default();
+        let whole = complete_slice(&allowed, &start, Slice::WHOLE, &stop).unwrap();
+        assert!(whole.count > 0, "n = {n}");
+        for of in [2, 37, 1000] {
+            let mut sum = Completed::default();
+            for index in 0..of {
+                let s = complete_slice(&allowed, &start, Slice { index, of }, &stop).unwrap();
+                sum.count += s.count;
+                sum.nodes += s.nodes;
+            }
+            assert_eq!(sum, whole, "n = {n}, {of} slices");
+        }
+    }
+    // A stopped slice gives up.
+    let b = blocked_board(13);
+    let stop = std::sync::atomic::AtomicBool::new(true);
+    let slice = Slice { index: 1, of: 5 };
+    assert_eq!(
+        complete_slice(&b.allowed(), &Start::default(), slice, &stop),
+        None
+    );
+}
+
+#[test]
+fn long_constrained_searches_are_cut_into_slices_that_count_the_same() {
+    use crate::plan::{Plan, Work};
+    use crate::run::{CostModel, SLICE_SECONDS};
+    // How a run cuts the plan's searches by default.
+    let slices = |p: &Plan| -> Vec<u64> {
+        let costs = CostModel::new(p, SLICE_SECONDS);
+        p.entries()
+            .map(|(s, of)| {
+                assert!(matches!(s.work, Work::Constrained { .. }));
+                assert_eq!(of, 1, "a plan is built whole");
+                costs.slices(p, &s)
+            })
+            .collect()
+    };
+    // Short searches stay whole.
+    assert!(
+        slices(&Plan::constrained(&blocked_board(16), None).unwrap())
+            .iter()
+            .all(|&k| k == 1)
+    );
+    // n = 24: searches of minutes are cut; a rook board's are not.
+    let b = blocked_board(24);
+    assert!(
+        slices(&Plan::constrained(&b, None).unwrap())
+            .iter()
+            .any(|&k| k > 1)
+    );
+    let rooks = Board::new(24, PieceKind::Rook, b.open().to_vec(), b.placed().to_vec()).unwrap();
+    assert!(
+        slices(&Plan::constrained(&rooks, None).unwrap())
+            .iter()
+            .all(|&k| k == 1)
+    );
+    // A plan whose searches are cut into 3 counts what the whole searches count.
+    let b = blocked_board(11);
+    let whole = Plan::constrained(&b, None).unwrap();
+    let cut = whole.clone().sliced(3);
+    assert_eq!(cut.len(), 3 * whole.len());
+    assert_eq!(cut.hash(), whole.hash());
+    let total = |p: &Plan| -> u128 {
+        p.subproblems()
+            .map(|s| crate::run::solve_one(p, &s).count)
+            .sum()
+    };
+    assert_eq!(total(&cut), total(&whole));
+    assert_eq!(total(&whole), counted(&b, 2));
+}

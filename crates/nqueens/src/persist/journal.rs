@@ -1,0 +1,800 @@
+//! The journal file: finished pieces of one plan (or one shard of it), with their sums and a
+//! checksum, read back only when everything in it checks out.
+//!
+//! Files name a piece by its entry of the plan ([`Plan::entry_count`]) and, where the run that
+//! wrote it cut the entry into slices, by the slice and the number of slices: `pieces` holds
+//! the entries counted whole, `slices` the slices of cut ones. A run that resumes a file cuts
+//! the entries the file holds as the file says ([`Journal::cuts`]), and the others as it
+//! likes, so that how finely a run cuts never decides which files agree.
+//!
+//! Format version 2 writes this. Version 1 numbered the pieces by the subproblems of a plan
+//! that put its cut in its hash: where that plan cut no entry, its hash and numbers are
+//! version 2's, and its files are read as they are (and written back as version 2); where it
+//! cut some, its hash is no plan of this version's, and the file is refused with
+//! [`Problem::FormatOne`].
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::{Key, Shard};
+use crate::plan::{Algorithm, Plan, PlanHash};
+use crate::tally::{Piece, Sums};
+
+/// Why a journal file was refused or could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum JournalError {
+    /// The file could not be read.
+    #[error("{path}: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// The file could not be written.
+    #[error("{path}: could not be saved: {source}")]
+    Save {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// The file is not a journal of this program, is damaged, or belongs to another run.
+    #[error("{path}: {problem}")]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        problem: Problem,
+    },
+}
+
+/// What is wrong with a journal's contents.
+#[derive(Debug, thiserror::Error)]
+pub enum Problem {
+    /// An empty file.
+    #[error("the file is empty, not a checkpoint or result file")]
+    Empty,
+    /// Not JSON at all, or cut short.
+    #[error("not a checkpoint or result file, or truncated ({0})")]
+    NotJson(serde_json::Error),
+    /// JSON, but not of this program's shape.
+    #[error("not a checkpoint or result file of this program ({0})")]
+    Foreign(serde_json::Error),
+    /// An unknown `format` field.
+    #[error("unknown file kind '{0}'")]
+    Kind(String),
+    /// A version this program does not read.
+    #[error(
+        "unsupported version {0}: written by a later release of nqueens-count; read it with that release"
+    )]
+    Version(u32),
+    /// Written by format version 1 for a plan it cut into slices, which this version numbers
+    /// otherwise.
+    #[error(
+        "written by format version 1 (nqueens-count 0.1) for plan {file_plan}, which cut entries \
+         into slices; this version's plan is {run_plan} and numbers its pieces otherwise: finish \
+         it with the release that wrote it, or count it again"
+    )]
+    FormatOne {
+        /// The file's plan hash.
+        file_plan: PlanHash,
+        /// This run's plan hash.
+        run_plan: PlanHash,
+    },
+    /// A piece of an entry cut otherwise than the plan it is read with.
+    #[error(
+        "entry {entry} is cut into {file} slices in the file, {run} in the plan it is read with"
+    )]
+    Cut {
+        /// The entry.
+        entry: u64,
+        /// The file's number of slices.
+        file: u64,
+        /// The plan's.
+        run: u64,
+    },
+    /// A key was given and the file carries no tag.
+    #[error(
+        "it carries no keyed tag, though a key was given: it was written without --key, or \
+         its tag was removed"
+    )]
+    Untagged,
+    /// The file carries a tag and no key was given to keep it.
+    #[error(
+        "it carries a keyed tag: give the --key it was written with (going on without it \
+         would write the file back untagged)"
+    )]
+    KeyNeeded,
+    /// The file's tag is not the one the key gives its contents.
+    #[error(
+        "its keyed tag does not match the key: it was rewritten without the key, or tagged \
+         with another key"
+    )]
+    Tag,
+    /// The checksum does not match the contents.
+    #[error("checksum mismatch: the file was edited or damaged")]
+    Checksum,
+    /// Pieces not sorted, repeated, past the plan's entries, or slices that do not fit.
+    #[error("pieces out of order or out of range")]
+    Pieces,
+    /// Written for another board size.
+    #[error("written for n = {file}, not n = {run}")]
+    Board {
+        /// The file's.
+        file: usize,
+        /// This run's.
+        run: usize,
+    },
+    /// Written for another algorithm.
+    #[error("written for algorithm {file}, not {run}")]
+    Algorithm {
+        /// The file's.
+        file: String,
+        /// This run's.
+        run: Algorithm,
+    },
+    /// Written for another plan of the same board and algorithm.
+    #[error(
+        "written for another plan (split depth {file_depth}, plan {file_plan}); this run's plan is split depth {run_depth}, plan {run_plan}"
+    )]
+    Plan {
+        /// The file's split depth.
+        file_depth: usize,
+        /// The file's plan hash.
+        file_plan: PlanHash,
+        /// This run's split depth.
+        run_depth: usize,
+        /// This run's plan hash.
+        run_plan: PlanHash,
+    },
+    /// The plan's own hash, with another number of entries: an edited file.
+    #[error("it claims {file} entries for plan {plan}, which has {run}: the file was edited")]
+    Subproblems {
+        /// The number the file claims.
+        file: u64,
+        /// The plan's hash (the file's and this run's).
+        plan: PlanHash,
+        /// The plan's number.
+        run: u64,
+    },
+    /// Written for another shard, or for a whole run when a shard runs (or the reverse).
+    #[error("written for {}, not {}", describe(.file), describe(.run))]
+    Shard {
+        /// The file's.
+        file: Option<Shard>,
+        /// This run's.
+        run: Option<Shard>,
+    },
+    /// A piece whose count passes what its subproblem can hold ([`Plan::count_bound`]).
+    #[error("subproblem {id} claims {count} solutions, more than it can hold ({bound})")]
+    CountTooLarge {
+        /// The piece.
+        id: u64,
+        /// Its count as the file gives it.
+        count: u128,
+        /// The most its subproblem can count.
+        bound: u128,
+    },
+    /// A piece outside the file's own shard.
+    #[error("entry {entry} does not belong to shard {shard}")]
+    NotInShard {
+        /// The piece's entry.
+        entry: u64,
+        /// The file's shard.
+        shard: Shard,
+    },
+    /// The sums differ from those of the pieces.
+    #[error("its sums disagree with its pieces")]
+    Sums,
+}
+
+fn describe(s: &Option<Shard>) -> String {
+    match s {
+        Some(s) => format!("shard {s}"),
+        None => "a whole run".to_string(),
+    }
+}
+
+/// The kind of journal file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A checkpoint: resumed by the run that wrote it.
+    Checkpoint,
+    /// A shard's result file: read by the merge.
+    ShardResult,
+}
+
+impl Kind {
+    /// The `format` field of files of this kind.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Kind::Checkpoint => "nqueens-checkpoint",
+            Kind::ShardResult => "nqueens-shard-result",
+        }
+    }
+
+    fn from_tag(tag: &str) -> Option<Kind> {
+        [Kind::Checkpoint, Kind::ShardResult]
+            .into_iter()
+            .find(|k| k.tag() == tag)
+    }
+}
+
+/// The contents of a journal file. Its fields are read through methods and changed only
+/// through methods that seal it again ([`Journal::set_pieces`], [`Journal::set_meta`]), so
+/// that its checksum stays true.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Journal {
+    /// [`Kind::tag`] of the file's kind.
+    pub(crate) format: String,
+    /// File format version.
+    pub(crate) version: u32,
+    /// Board size.
+    pub(crate) n: usize,
+    /// Algorithm name.
+    pub(crate) algorithm: String,
+    /// The plan's split depth.
+    pub(crate) split_depth: usize,
+    /// The plan's hash.
+    pub(crate) plan: PlanHash,
+    /// Subproblems in the whole plan (format version 1, whose pieces were numbered by them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) subproblems: Option<u64>,
+    /// Entries in the whole plan (from format version 2 on).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) entries: Option<u64>,
+    /// The shard covered, if any.
+    pub(crate) shard: Option<Shard>,
+    /// Entries counted whole: `[entry, count, nodes]`, sorted by entry (format version 1:
+    /// `[id, count, nodes]` by the plan's subproblem ids, the entries where nothing was cut).
+    pub(crate) pieces: Vec<(u64, u128, u64)>,
+    /// Finished slices of entries cut into several: `[entry, slices, index, count, nodes]`,
+    /// sorted by entry and index.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) slices: Vec<(u64, u64, u64, u128, u64)>,
+    /// Sums over the pieces (weights applied).
+    pub(crate) sums: Sums,
+    /// Free-form facts about the run that wrote the file (program version, host, seconds).
+    #[serde(default)]
+    pub(crate) meta: BTreeMap<String, String>,
+    /// The keyed tag of everything above ([`Key`]), when the file was written with a key.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) tag: Option<String>,
+    /// FNV-1a of everything above, as 16 hex digits.
+    pub(crate) checksum: String,
+    /// The key that tags the journal each time it is sealed (never written).
+    #[serde(skip)]
+    pub(crate) key: Option<Key>,
+}
+
+/// Checks every `(id, count)` of `pieces` (ids of `plan`) against what its subproblem can
+/// hold ([`Plan::count_bound`]).
+pub fn check_bounds(
+    plan: &Plan,
+    pieces: impl IntoIterator<Item = (u64, u128)>,
+) -> Result<(), Problem> {
+    for (id, count) in pieces {
+        let bound = plan.count_bound(&plan.subproblem(id));
+        if count > bound {
+            return Err(Problem::CountTooLarge { id, count, bound });
+        }
+    }
+    Ok(())
+}
+
+/// The format version files are written in: the plan's ([`crate::plan::FORMAT_VERSION`]).
+const VERSION: u32 = crate::plan::FORMAT_VERSION;
+
+/// Two iterators sorted by their first field, merged in order.
+fn merge_sorted<T, A, B>(a: A, b: B) -> impl Iterator<Item = T>
+where
+    A: Iterator<Item = T>,
+    B: Iterator<Item = T>,
+    T: Copy + EntryKey,
+{
+    let (mut a, mut b) = (a.peekable(), b.peekable());
+    std::iter::from_fn(move || match (a.peek(), b.peek()) {
+        (Some(x), Some(y)) if y.entry_key() < x.entry_key() => b.next(),
+        (Some(_), _) => a.next(),
+        (None, _) => b.next(),
+    })
+}
+
+/// The entry of a piece, for [`merge_sorted`].
+trait EntryKey {
+    fn entry_key(&self) -> u64;
+}
+
+impl EntryKey for (u64, u64) {
+    fn entry_key(&self) -> u64 {
+        self.0
+    }
+}
+
+impl EntryKey for (u64, nqueens_engine::Slice, u128, u64) {
+    fn entry_key(&self) -> u64 {
+        self.0
+    }
+}
+
+impl Journal {
+    /// An empty journal of `kind` for `plan` (and `shard`).
+    pub fn new(kind: Kind, plan: &Plan, shard: Option<Shard>) -> Journal {
+        let mut j = Journal {
+            format: kind.tag().to_string(),
+            version: VERSION,
+            n: plan.n(),
+            algorithm: plan.algorithm().name().to_string(),
+            split_depth: plan.split_depth(),
+            plan: plan.hash(),
+            subproblems: None,
+            entries: Some(plan.entry_count()),
+            shard,
+            pieces: Vec::new(),
+            slices: Vec::new(),
+            sums: Sums::default(),
+            meta: BTreeMap::new(),
+            tag: None,
+            checksum: String::new(),
+            key: None,
+        };
+        j.seal();
+        j
+    }
+
+    /// The same journal, tagged with `key` now and each time it changes.
+    pub fn keyed(mut self, key: &Key) -> Journal {
+        self.key = Some(key.clone());
+        self.seal();
+        self
+    }
+
+    /// The keyed tag the file carries, if any (64 hex digits).
+    pub fn tag(&self) -> Option<&str> {
+        self.tag.as_deref()
+    }
+
+    /// Checks the journal's tag against `key`: refused when it has none
+    /// ([`Problem::Untagged`]) or when it is not the tag `key` gives its contents
+    /// ([`Problem::Tag`]).
+    pub fn check_tag(&self, key: &Key) -> Result<(), Problem> {
+        let tag = self.tag.as_deref().ok_or(Problem::Untagged)?;
+        if key.verifies(self.tag_message().as_bytes(), tag) {
+            Ok(())
+        } else {
+            Err(Problem::Tag)
+        }
+    }
+
+    /// Board size.
+    pub fn n(&self) -> usize {
+        self.n
+    }
+
+    /// The plan's split depth.
+    pub fn split_depth(&self) -> usize {
+        self.split_depth
+    }
+
+    /// The plan's hash.
+    pub fn plan_hash(&self) -> PlanHash {
+        self.plan
+    }
+
+    /// Entries in the whole plan (a version-1 file's subproblems, which were its entries
+    /// where it is read at all).
+    pub fn entries(&self) -> u64 {
+        self.entries.or(self.subproblems).unwrap_or(0)
+    }
+
+    /// The format version that wrote the file.
+    pub fn version(&self) -> u32 {
+        self.version
+    }
+
+    /// The shard covered, if any.
+    pub fn shard(&self) -> Option<Shard> {
+        self.shard
+    }
+
+    /// The number of finished pieces: entries counted whole and slices.
+    pub fn piece_count(&self) -> usize {
+        self.pieces.len() + self.slices.len()
+    }
+
+    /// How the file's run cut the entries it holds: `(entry, slices)` in increasing order of
+    /// entry, once each. A run resuming the file cuts them so ([`crate::plan::Plan::cut`]).
+    pub fn cuts(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        let whole = self.pieces.iter().map(|p| (p.0, 1));
+        let mut last = None;
+        let cut = self
+            .slices
+            .iter()
+            .filter_map(move |s| (last.replace(s.0) != Some(s.0)).then_some((s.0, s.1)));
+        merge_sorted(whole, cut)
+    }
+
+    /// Finished pieces as `(entry, slice, count, nodes)`, in increasing order of entry and
+    /// slice; a whole entry is slice 0 of 1.
+    fn entry_pieces(&self) -> impl Iterator<Item = (u64, nqueens_engine::Slice, u128, u64)> + '_ {
+        use nqueens_engine::Slice;
+        let whole = self.pieces.iter().map(|&(e, c, k)| (e, Slice::WHOLE, c, k));
+        let cut = self
+            .slices
+            .iter()
+            .map(|&(e, of, index, c, k)| (e, Slice { index, of }, c, k));
+        merge_sorted(whole, cut)
+    }
+
+    /// Sums over the pieces (weights applied).
+    pub fn sums(&self) -> &Sums {
+        &self.sums
+    }
+
+    /// Facts about the run that wrote the file (program version, host, seconds).
+    pub fn meta(&self) -> &BTreeMap<String, String> {
+        &self.meta
+    }
+
+    /// The file's kind (checked when read).
+    pub fn kind(&self) -> Option<Kind> {
+        Kind::from_tag(&self.format)
+    }
+
+    /// The algorithm the file names, if this program knows it.
+    pub fn algorithm(&self) -> Option<Algorithm> {
+        Algorithm::from_name(&self.algorithm)
+    }
+
+    /// The checksum the contents call for (the tag included).
+    fn expected_checksum(&self) -> String {
+        let mut unsealed = self.clone();
+        unsealed.checksum = String::new();
+        let text = serde_json::to_string(&unsealed).expect("journals serialise");
+        crate::hash::hex_of(text.as_bytes())
+    }
+
+    /// What the keyed tag covers: the file's JSON without its tag and with an empty checksum.
+    fn tag_message(&self) -> String {
+        let mut untagged = self.clone();
+        untagged.checksum = String::new();
+        untagged.tag = None;
+        serde_json::to_string(&untagged).expect("journals serialise")
+    }
+
+    /// Recomputes the tag (with a key) and the checksum after a change: what
+    /// [`Self::tag_message`] and [`Self::expected_checksum`] check, made in place rather than
+    /// on copies, since a shard's journal is saved every few seconds and may hold millions of
+    /// pieces.
+    fn seal(&mut self) {
+        self.checksum.clear();
+        if self.key.is_some() {
+            self.tag = None;
+            let message = serde_json::to_string(&*self).expect("journals serialise");
+            self.tag = self.key.as_ref().map(|k| k.tag(message.as_bytes()));
+        }
+        let text = serde_json::to_string(&*self).expect("journals serialise");
+        self.checksum = crate::hash::hex_of(text.as_bytes());
+    }
+
+    /// Makes the header this version's, for `plan` (the file's own plan, checked): a file of
+    /// an earlier version is written back in this one.
+    pub fn upgrade(&mut self, plan: &Plan) {
+        if self.version != VERSION {
+            self.version = VERSION;
+            self.subproblems = None;
+            self.entries = Some(plan.entry_count());
+            self.seal();
+        }
+    }
+
+    /// Sets a fact in `meta`.
+    pub fn set_meta(&mut self, key: &str, value: impl Into<String>) {
+        self.meta.insert(key.to_string(), value.into());
+        self.seal();
+    }
+
+    /// Replaces the pieces (and their sums) with `pieces`, subproblems of `plan` as the run
+    /// cut it: each is written by its entry and slice.
+    pub fn set_pieces(&mut self, plan: &Plan, pieces: &BTreeMap<u64, Piece>) {
+        self.pieces.clear();
+        self.slices.clear();
+        let located = plan.locate(pieces.keys().copied());
+        for (p, (entry, index)) in pieces.values().zip(located) {
+            let of = plan.slices_of_entry(entry);
+            if of == 1 {
+                self.pieces.push((entry, p.count, p.nodes));
+            } else {
+                self.slices.push((entry, of, index, p.count, p.nodes));
+            }
+        }
+        self.sums = Sums::of(plan, pieces.values());
+        self.seal();
+    }
+
+    /// The pieces as a map by the ids of `plan`, which must be cut as the file says for the
+    /// entries it holds ([`Journal::cuts`]).
+    pub fn piece_map(&self, plan: &Plan) -> Result<BTreeMap<u64, Piece>, Problem> {
+        let mut map = BTreeMap::new();
+        for (entry, slice, count, nodes) in self.entry_pieces() {
+            if entry >= plan.entry_count() {
+                return Err(Problem::Pieces);
+            }
+            let run = plan.slices_of_entry(entry);
+            if run != slice.of {
+                return Err(Problem::Cut {
+                    entry,
+                    file: slice.of,
+                    run,
+                });
+            }
+            let id = plan.first_id(entry) + slice.index;
+            map.insert(id, Piece { id, count, nodes });
+        }
+        Ok(map)
+    }
+
+    /// Reads and checks a journal on its own terms: it parses, its checksum holds, its pieces
+    /// are sorted, unique and inside the plan's id range.
+    pub fn read(path: &Path) -> Result<Journal, JournalError> {
+        let invalid = |problem| JournalError::Invalid {
+            path: path.to_path_buf(),
+            problem,
+        };
+        let unreadable = |source| JournalError::Read {
+            path: path.to_path_buf(),
+            source,
+        };
+        // A device or a folder is no journal (and reading /dev/zero would never end).
+        if !fs::metadata(path).map_err(unreadable)?.is_file() {
+            return Err(unreadable(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "not a regular file (a folder, device or pipe)",
+            )));
+        }
+        let bytes = fs::read(path).map_err(unreadable)?;
+        let j: Journal = serde_json::from_slice(&bytes).map_err(|e| {
+            invalid(if bytes.is_empty() {
+                Problem::Empty
+            } else if serde_json::from_slice::<serde_json::Value>(&bytes).is_err() {
+                Problem::NotJson(e)
+            } else {
+                Problem::Foreign(e)
+            })
+        })?;
+        if j.kind().is_none() {
+            return Err(invalid(Problem::Kind(j.format)));
+        }
+        let shaped = match j.version {
+            1 => j.subproblems.is_some() && j.entries.is_none() && j.slices.is_empty(),
+            VERSION => j.subproblems.is_none() && j.entries.is_some(),
+            v => return Err(invalid(Problem::Version(v))),
+        };
+        if j.checksum != j.expected_checksum() {
+            return Err(invalid(Problem::Checksum));
+        }
+        if !shaped || !j.well_ordered() {
+            return Err(invalid(Problem::Pieces));
+        }
+        Ok(j)
+    }
+
+    /// Whether the pieces are sorted, unique and inside the plan's entries, and the slices of
+    /// each cut entry agree on their number and fit in it.
+    fn well_ordered(&self) -> bool {
+        let entries = self.entries();
+        let whole = self.pieces.windows(2).all(|w| w[0].0 < w[1].0)
+            && self.pieces.iter().all(|p| p.0 < entries);
+        let cut = self
+            .slices
+            .iter()
+            .all(|s| s.0 < entries && s.1 > 1 && s.2 < s.1)
+            && self.slices.windows(2).all(|w| {
+                (w[0].0, w[0].2) < (w[1].0, w[1].2) && (w[0].0 != w[1].0 || w[0].1 == w[1].1)
+            });
+        // No entry both whole and cut.
+        let apart = {
+            let cut_entries: std::collections::BTreeSet<u64> =
+                self.slices.iter().map(|s| s.0).collect();
+            self.pieces.iter().all(|p| !cut_entries.contains(&p.0))
+        };
+        whole && cut && apart
+    }
+
+    /// Checks that this journal was written for `plan` (cut as the file says, [`Journal::cuts`])
+    /// and `shard`, and that its sums are those of its pieces; returns the pieces by the ids of
+    /// `plan` ([`Journal::piece_map`]), which the checks made.
+    pub fn check_against(
+        &self,
+        plan: &Plan,
+        shard: Option<Shard>,
+    ) -> Result<BTreeMap<u64, Piece>, Problem> {
+        if self.n != plan.n() {
+            return Err(Problem::Board {
+                file: self.n,
+                run: plan.n(),
+            });
+        }
+        if self.algorithm != plan.algorithm().name() {
+            return Err(Problem::Algorithm {
+                file: self.algorithm.clone(),
+                run: plan.algorithm(),
+            });
+        }
+        if self.plan == plan.hash() && self.entries() != plan.entry_count() {
+            return Err(Problem::Subproblems {
+                file: self.entries(),
+                plan: self.plan,
+                run: plan.entry_count(),
+            });
+        }
+        if self.plan != plan.hash() && self.version == 1 && self.split_depth == plan.split_depth() {
+            return Err(Problem::FormatOne {
+                file_plan: self.plan,
+                run_plan: plan.hash(),
+            });
+        }
+        if self.plan != plan.hash() {
+            return Err(Problem::Plan {
+                file_depth: self.split_depth,
+                file_plan: self.plan,
+                run_depth: plan.split_depth(),
+                run_plan: plan.hash(),
+            });
+        }
+        if self.shard != shard {
+            return Err(Problem::Shard {
+                file: self.shard,
+                run: shard,
+            });
+        }
+        if let Some(s) = self.shard
+            && let Some((entry, ..)) = self.entry_pieces().find(|&(e, ..)| !plan.owns_entry(s, e))
+        {
+            return Err(Problem::NotInShard { entry, shard: s });
+        }
+        let pieces = self.piece_map(plan)?;
+        check_bounds(plan, pieces.values().map(|p| (p.id, p.count)))?;
+        if Sums::of(plan, pieces.values()) != self.sums {
+            return Err(Problem::Sums);
+        }
+        Ok(pieces)
+    }
+
+    /// The journal as the one line of JSON its file holds.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("journals serialise")
+    }
+
+    /// Writes the journal atomically ([`super::write_atomic`]).
+    pub fn write(&self, path: &Path) -> Result<(), JournalError> {
+        let mut text = self.to_json().into_bytes();
+        text.push(b'\n');
+        super::write_atomic(path, &text).map_err(|source| JournalError::Save {
+            path: path.to_path_buf(),
+            source,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::run::solve_one;
+
+    fn finished_journal(plan: &Plan) -> Journal {
+        let mut j = Journal::new(Kind::Checkpoint, plan, None);
+        let pieces: BTreeMap<u64, Piece> = plan
+            .subproblems()
+            .take(5)
+            .map(|s| (s.id, solve_one(plan, &s)))
+            .collect();
+        j.set_pieces(plan, &pieces);
+        j
+    }
+
+    /// A journal of five pieces of n = 9 written to a fresh folder.
+    fn written() -> (Plan, tempfile::TempDir, PathBuf, Journal) {
+        let plan = Plan::build(9, Algorithm::Symmetry, None).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.json");
+        let j = finished_journal(&plan);
+        j.write(&path).unwrap();
+        (plan, dir, path, j)
+    }
+
+    #[test]
+    fn a_written_journal_reads_back_and_checks() {
+        let (plan, dir, path, j) = written();
+        let back = Journal::read(&path).unwrap();
+        assert_eq!(back, j);
+        back.check_against(&plan, None).unwrap();
+        // No temporary file is left behind.
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_keyed_journal_stays_tagged_through_changes_and_checks_only_with_its_key() {
+        let (plan, _dir, path, untagged) = written();
+        assert!(!untagged.to_json().contains("\"tag\""));
+        let key = Key::new(b"sixteen bytes ok".to_vec()).unwrap();
+        let other = Key::new(b"sixteen bytes no".to_vec()).unwrap();
+        let mut j = untagged.clone().keyed(&key);
+        let first = j.tag().unwrap().to_string();
+        assert_eq!(first.len(), 64);
+        // A change reseals the tag too.
+        j.set_meta("host", "elsewhere");
+        assert_ne!(j.tag().unwrap(), first);
+        j.write(&path).unwrap();
+        let back = Journal::read(&path).unwrap();
+        back.check_against(&plan, None).unwrap();
+        back.check_tag(&key).unwrap();
+        assert!(matches!(back.check_tag(&other), Err(Problem::Tag)));
+        assert!(matches!(untagged.check_tag(&key), Err(Problem::Untagged)));
+        // Changed without the key, the checksum is redone but the tag is stale.
+        let mut forged = back.clone();
+        forged.set_meta("host", "forged");
+        assert!(matches!(forged.check_tag(&key), Err(Problem::Tag)));
+    }
+
+    #[test]
+    fn an_edited_number_of_subproblems_is_named_as_such() {
+        let (plan, _dir, _path, mut j) = written();
+        j.entries = j.entries.map(|e| e + 1);
+        j.seal();
+        let err = j.check_against(&plan, None).unwrap_err();
+        assert!(matches!(err, Problem::Subproblems { .. }), "{err}");
+        let text = err.to_string();
+        assert!(text.contains("the file was edited"), "{text}");
+        assert!(!text.contains("another plan"), "{text}");
+    }
+
+    #[test]
+    fn damaged_or_foreign_journals_are_refused() {
+        let (plan, _dir, path, j) = written();
+        let text = fs::read_to_string(&path).unwrap();
+
+        fs::write(&path, &text[..text.len() / 2]).unwrap();
+        assert!(Journal::read(&path).is_err(), "truncated");
+
+        let first = j.pieces[0];
+        let edited = text.replacen(
+            &format!("[{},{},", first.0, first.1),
+            &format!("[{},{},", first.0, first.1 + 1),
+            1,
+        );
+        assert_ne!(edited, text);
+        fs::write(&path, edited).unwrap();
+        let err = Journal::read(&path).unwrap_err().to_string();
+        assert!(err.contains("checksum"), "{err}");
+
+        fs::write(&path, "hello").unwrap();
+        assert!(Journal::read(&path).is_err(), "not json");
+
+        // A field this program does not write is refused, not ignored.
+        let extra = text.replacen("{", "{\"note\":\"hi\",", 1);
+        fs::write(&path, extra).unwrap();
+        let err = Journal::read(&path).unwrap_err().to_string();
+        assert!(err.contains("unknown field `note`"), "{err}");
+
+        let other = Plan::build(10, Algorithm::Symmetry, None).unwrap();
+        fs::write(&path, &text).unwrap();
+        let err = Journal::read(&path)
+            .unwrap()
+            .check_against(&other, None)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("n = 9"), "{err}");
+        let err = Journal::read(&path)
+            .unwrap()
+            .check_against(&plan, Some(Shard::new(1, 2).unwrap()))
+            .unwrap_err()
+            .to_string();
+        assert_eq!(err, "written for a whole run, not shard 1/2");
+    }
+}

@@ -1,0 +1,698 @@
+//! The merge: the result files of every shard of a count, put back together only when every
+//! piece is there exactly once and intact. It rebuilds the plan from what the files say, checks
+//! every file against it, and adds the sums in `u128`.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::{Journal, JournalError, Key, Kind, Problem};
+use crate::constraint::Board;
+use crate::plan::{Algorithm, Plan, PlanError, PlanHash};
+use crate::tally::Sums;
+use nqueens_engine::random::{Reservoir, XorShift};
+
+/// A verified merge.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Merged {
+    /// Board size.
+    pub n: usize,
+    /// Algorithm.
+    pub algorithm: Algorithm,
+    /// Number of shards.
+    pub shards: u64,
+    /// The plan's hash.
+    pub plan: PlanHash,
+    /// Sums over all shards.
+    pub sums: Sums,
+    /// Unique solutions, when the algorithm counts them.
+    pub unique: Option<u128>,
+    /// Seconds the shards spent, added up (as they reported).
+    pub shard_seconds: f64,
+    /// What the keyed tags of the files showed.
+    pub tags: Tags,
+}
+
+/// The keyed tags of a merge's files ([`super::Key`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tags {
+    /// Every file carries the tag of the key given.
+    Checked,
+    /// Some files carry tags, but no key was given to check them.
+    NotChecked,
+    /// No key was given and no file carries a tag.
+    None,
+}
+
+/// How [`merge_sampled`] reads the files beyond checking them.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MergeOptions<'a> {
+    /// The constrained board whose count the shards share, which rebuilds its plan.
+    pub board: Option<&'a Board>,
+    /// Pieces to draw at random for a recount.
+    pub keep: usize,
+    /// The draw's seed.
+    pub seed: u64,
+    /// The key every file must carry the tag of.
+    pub key: Option<&'a Key>,
+}
+
+/// Which plan and shard count a result file belongs to.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct PlanKey {
+    /// Board size.
+    pub n: usize,
+    /// Algorithm name.
+    pub algorithm: String,
+    /// Split depth.
+    pub split_depth: usize,
+    /// Plan hash.
+    pub plan: PlanHash,
+    /// Shard count.
+    pub shards: u64,
+}
+
+impl PlanKey {
+    /// The plan most of `journals` share, so that a stray file listed first cannot make every
+    /// good one look foreign (ties go to the first file's plan); `None` for no journal.
+    pub(crate) fn most_common<'a>(journals: impl Iterator<Item = &'a Journal>) -> Option<PlanKey> {
+        let mut votes: BTreeMap<PlanKey, (usize, usize)> = BTreeMap::new();
+        for (i, j) in journals.enumerate() {
+            votes.entry(PlanKey::of(j)).or_insert((0, i)).0 += 1;
+        }
+        votes
+            .into_iter()
+            .max_by_key(|&(_, (count, first))| (count, std::cmp::Reverse(first)))
+            .map(|(k, _)| k)
+    }
+
+    pub(crate) fn of(j: &Journal) -> PlanKey {
+        PlanKey {
+            n: j.n,
+            algorithm: j.algorithm.clone(),
+            split_depth: j.split_depth,
+            plan: j.plan,
+            shards: j.shard.map_or(0, |s| s.count),
+        }
+    }
+}
+
+impl fmt::Display for PlanKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "n = {}, {}, split depth {}, {} shards (plan {})",
+            self.n, self.algorithm, self.split_depth, self.shards, self.plan
+        )
+    }
+}
+
+/// One reason a set of shard files does not merge.
+#[derive(Debug, thiserror::Error)]
+pub enum MergeProblem {
+    /// A file that cannot be read or checked on its own.
+    #[error("damaged: {0}")]
+    Unreadable(JournalError),
+    /// A checkpoint, or another file that is no shard's result.
+    #[error("not a shard result: {} (a {kind} file)", .path.display())]
+    NotShardResult {
+        /// The file.
+        path: PathBuf,
+        /// What it is.
+        kind: String,
+    },
+    /// Nothing readable was given.
+    #[error("no readable shard result among the files")]
+    NoShards,
+    /// The files name an algorithm this program does not know.
+    #[error("{}: the shards name an unknown algorithm '{name}'", .path.display())]
+    UnknownAlgorithm {
+        /// A file naming it.
+        path: PathBuf,
+        /// The name.
+        name: String,
+    },
+    /// The files name a plan this program cannot build.
+    #[error("the shards name an impossible plan: {0}")]
+    ImpossiblePlan(PlanError),
+    /// A board was given for shards of the empty board, or none for a constrained board's.
+    #[error("{}", if *.board_given {
+        "the shards count the empty board, not the board given: merge them without --board, --allowed and --piece"
+    } else {
+        "the shards count a constrained board: give the --board, --allowed and --piece they were counted with"
+    })]
+    BoardMismatch {
+        /// Whether `--board`/`--allowed`/`--piece` was given.
+        board_given: bool,
+    },
+    /// The constrained board given makes another plan than the shards'.
+    #[error(
+        "the shards were counted for another board (their plan {theirs}, the board given makes \
+         {ours}): give the --board, --allowed and --piece they were counted with"
+    )]
+    OtherBoard {
+        /// The shards' plan hash.
+        theirs: PlanHash,
+        /// The plan hash of the board given.
+        ours: PlanHash,
+    },
+    /// The files were written by a program that plans differently.
+    #[error(
+        "the shards' plan {theirs} is not this program's plan {ours} for n = {n}, {algorithm}, split depth {split_depth}: merge with the version that wrote them"
+    )]
+    OtherPlan {
+        /// The files' hash.
+        theirs: PlanHash,
+        /// This program's.
+        ours: PlanHash,
+        /// Board size.
+        n: usize,
+        /// Algorithm.
+        algorithm: Algorithm,
+        /// Split depth.
+        split_depth: usize,
+    },
+    /// A file of another count (or another shard count) than most of the files.
+    #[error("foreign: {} is for {theirs}, not {ours}", .path.display())]
+    Foreign {
+        /// The file.
+        path: PathBuf,
+        /// Its plan.
+        theirs: Box<PlanKey>,
+        /// The plan most files share.
+        ours: Box<PlanKey>,
+    },
+    /// A file that does not check against the plan.
+    #[error("damaged: shard {index}: {}: {problem}", .path.display())]
+    Damaged {
+        /// Its shard index.
+        index: u64,
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        problem: Problem,
+    },
+    /// A shard that stopped before its last piece.
+    #[error("incomplete: shard {index} ({}) has {have} of its {want} pieces", .path.display())]
+    Incomplete {
+        /// Its shard index.
+        index: u64,
+        /// The file.
+        path: PathBuf,
+        /// Pieces in the file.
+        have: usize,
+        /// Pieces the shard owns.
+        want: usize,
+    },
+    /// The same shard given more than once.
+    #[error("duplicated: shard {index} appears {} times ({})", .paths.len(), names(.paths))]
+    Duplicated {
+        /// Its shard index.
+        index: u64,
+        /// The files.
+        paths: Vec<PathBuf>,
+    },
+    /// Complete sums that fail the check of Burnside's lemma ([`Sums::burnside_holds`]).
+    #[error(
+        "the merged counts fail the Burnside check (Q + P + 2R = {} + {} + 2 x {} must be a multiple of 8, with P >= R): a shard's pieces were altered or miscounted; recount the shards",
+        .0.total, .0.half_turn, .0.quarter_turn
+    )]
+    Integrity(Sums),
+    /// Shards with no good file.
+    #[error(
+        "missing: shard{} {} of {count} (resubmit {})",
+        if .shards.len() == 1 { "" } else { "s" },
+        ranges(.shards),
+        if .shards.len() == 1 { "it" } else { "them" }
+    )]
+    Missing {
+        /// The missing indices, increasing.
+        shards: Vec<u64>,
+        /// Shards in all.
+        count: u64,
+    },
+}
+
+fn names(paths: &[PathBuf]) -> String {
+    let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    names.join(", ")
+}
+
+/// Increasing numbers as ranges: `0-3,7,9-10`.
+pub fn ranges(xs: &[u64]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < xs.len() {
+        let mut j = i;
+        while j + 1 < xs.len() && xs[j + 1] == xs[j] + 1 {
+            j += 1;
+        }
+        out.push(if j == i {
+            xs[i].to_string()
+        } else {
+            format!("{}-{}", xs[i], xs[j])
+        });
+        i = j + 1;
+    }
+    out.join(",")
+}
+
+/// Every problem of a refused merge, and the files it skipped.
+#[derive(Debug)]
+pub struct MergeProblems(pub Vec<MergeProblem>, pub Vec<Skipped>);
+
+/// A file a merge read and left out, as no shard result: a checkpoint (a gnu-parallel or
+/// Slurm folder keeps one beside each shard's result), or a file that is no journal of this
+/// program at all (the merge's own JSON output).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Skipped {
+    /// The file.
+    pub path: PathBuf,
+    /// Whether it is a checkpoint (else no journal at all).
+    pub checkpoint: bool,
+}
+
+/// The files `paths` name: a file as it is, a folder as the `*.json` files in it (its
+/// hidden files left out: the temporary files of a write in progress), in order of name.
+pub fn journal_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, JournalError> {
+    let mut files = Vec::new();
+    for path in paths {
+        if !path.is_dir() {
+            files.push(path.clone());
+            continue;
+        }
+        let unreadable = |source| JournalError::Read {
+            path: path.clone(),
+            source,
+        };
+        let mut inside: Vec<PathBuf> = std::fs::read_dir(path)
+            .map_err(unreadable)?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| {
+                let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
+                name.is_some_and(|n| !n.starts_with('.') && n.ends_with(".json")) && p.is_file()
+            })
+            .collect();
+        inside.sort();
+        files.extend(inside);
+    }
+    Ok(files)
+}
+
+/// [`Journal::read`] of one of the files a merge or a survey is given: `Ok(None)` for a file
+/// that is no journal of this program at all (to be skipped), an error for a damaged one.
+pub(crate) fn read_journal(path: &Path) -> Result<Option<Journal>, JournalError> {
+    match Journal::read(path) {
+        Err(JournalError::Invalid { problem, .. }) if not_a_journal(path, &problem) => Ok(None),
+        Err(e) => Err(e),
+        Ok(j) => Ok(Some(j)),
+    }
+}
+
+/// Whether a file [`Journal::read`] refused as `problem` is no journal of this program at all
+/// (JSON of another shape, whose `format` names no kind of journal), rather than a damaged
+/// one.
+fn not_a_journal(path: &Path, problem: &Problem) -> bool {
+    match problem {
+        Problem::Kind(_) => true,
+        Problem::Foreign(_) => {
+            let format = std::fs::read(path)
+                .ok()
+                .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+                .and_then(|v| v.get("format").and_then(|f| f.as_str()).map(String::from));
+            format.is_none_or(|f| f != Kind::Checkpoint.tag() && f != Kind::ShardResult.tag())
+        }
+        _ => false,
+    }
+}
+
+impl fmt::Display for MergeProblems {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let lines: Vec<String> = self.0.iter().map(ToString::to_string).collect();
+        f.write_str(&lines.join("\n"))
+    }
+}
+
+impl std::error::Error for MergeProblems {}
+
+/// A finished piece as a file gives it: what a recount checks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Claim {
+    /// The piece.
+    pub id: u64,
+    /// Its count, before its weight.
+    pub count: u128,
+    /// The file that gave it, if any.
+    pub file: Option<Arc<Path>>,
+}
+
+/// A merge with what a recount needs ([`merge_sampled`]).
+#[derive(Debug)]
+pub struct Sampled {
+    /// The merge.
+    pub merged: Merged,
+    /// The plan the files were checked against.
+    pub plan: Plan,
+    /// A uniform random sample of the files' pieces, in a random order.
+    pub sample: Vec<Claim>,
+    /// The pieces the sample was drawn from.
+    pub pieces: u64,
+    /// The files left out as no shard results.
+    pub skipped: Vec<Skipped>,
+}
+
+/// Reads, checks and adds up shard result files. On failure, every problem is named, with the
+/// files and the shard numbers to resubmit.
+pub fn merge(files: &[PathBuf]) -> Result<Merged, MergeProblems> {
+    merge_board(files, None)
+}
+
+/// [`merge`] for the shards of a constrained board's count: the plan is rebuilt from `board`
+/// (a file of another board is refused by the plan's hash).
+pub fn merge_board(files: &[PathBuf], board: Option<&Board>) -> Result<Merged, MergeProblems> {
+    let options = MergeOptions {
+        board,
+        ..MergeOptions::default()
+    };
+    merge_sampled(files, options).map(|s| s.merged)
+}
+
+/// [`merge_board`] as `options` say: with a key, every file must carry its tag; with `keep`,
+/// that many of the files' pieces are drawn at random (seeded) for a recount. Checkpoints
+/// and files that are no journals are left out ([`Skipped`]); a damaged journal is not.
+pub fn merge_sampled(files: &[PathBuf], options: MergeOptions) -> Result<Sampled, MergeProblems> {
+    let MergeOptions {
+        board,
+        keep,
+        seed,
+        key: tag_key,
+    } = options;
+    let mut problems = Vec::new();
+    let mut skipped = Vec::new();
+    let mut good: Vec<(&Path, Journal)> = Vec::new();
+    for path in files {
+        match read_journal(path) {
+            Ok(None) => skipped.push(Skipped {
+                path: path.clone(),
+                checkpoint: false,
+            }),
+            Err(e) => problems.push(MergeProblem::Unreadable(e)),
+            Ok(Some(j)) if j.kind() == Some(Kind::Checkpoint) => skipped.push(Skipped {
+                path: path.clone(),
+                checkpoint: true,
+            }),
+            Ok(Some(j)) if j.kind() != Some(Kind::ShardResult) || j.shard.is_none() => problems
+                .push(MergeProblem::NotShardResult {
+                    path: path.clone(),
+                    kind: j.format,
+                }),
+            Ok(Some(j)) => good.push((path, j)),
+        }
+    }
+    let Some(reference) = PlanKey::most_common(good.iter().map(|g| &g.1)) else {
+        problems.push(MergeProblem::NoShards);
+        return Err(MergeProblems(problems, skipped));
+    };
+    let mut plan = match reference_plan(&reference, good.iter().map(|g| g.0), board) {
+        Ok(plan) => plan,
+        Err(p) => return Err(MergeProblems(vec![p], skipped)),
+    };
+    // The plan cut as the files' runs cut it: each entry belongs to one shard, so its file
+    // says how it was cut (a file that says otherwise than the first to name an entry is
+    // refused below, as a piece of another cut).
+    let mut cuts: Vec<u32> = vec![1; plan.entry_count() as usize];
+    let mut named = vec![false; cuts.len()];
+    for (_, j) in good.iter().filter(|(_, j)| PlanKey::of(j) == reference) {
+        for (entry, of) in j.cuts() {
+            if let Some(slot) = cuts.get_mut(entry as usize)
+                && !std::mem::replace(&mut named[entry as usize], true)
+            {
+                *slot = u32::try_from(of).unwrap_or(u32::MAX);
+            }
+        }
+    }
+    drop(named);
+    plan.cut(|_, i, _| u64::from(cuts[i]));
+    drop(cuts);
+
+    let mut by_index: BTreeMap<u64, Vec<(&Path, Journal)>> = BTreeMap::new();
+    for (path, j) in good {
+        let key = PlanKey::of(&j);
+        if key != reference {
+            problems.push(MergeProblem::Foreign {
+                path: path.to_path_buf(),
+                theirs: Box::new(key),
+                ours: Box::new(reference.clone()),
+            });
+            continue;
+        }
+        let shard = j.shard.expect("checked above");
+        let checked = j
+            .check_against(&plan, Some(shard))
+            .and_then(|_| tag_key.map_or(Ok(()), |k| j.check_tag(k)));
+        if let Err(problem) = checked {
+            problems.push(MergeProblem::Damaged {
+                index: shard.index,
+                path: path.to_path_buf(),
+                problem,
+            });
+            continue;
+        }
+        let want = shard.len(&plan);
+        if j.piece_count() != want {
+            problems.push(MergeProblem::Incomplete {
+                index: shard.index,
+                path: path.to_path_buf(),
+                have: j.piece_count(),
+                want,
+            });
+            continue;
+        }
+        by_index.entry(shard.index).or_default().push((path, j));
+    }
+    for (&index, copies) in &by_index {
+        if copies.len() > 1 {
+            problems.push(MergeProblem::Duplicated {
+                index,
+                paths: copies.iter().map(|(p, _)| p.to_path_buf()).collect(),
+            });
+        }
+    }
+    let count = reference.shards;
+    let missing: Vec<u64> = (0..count).filter(|i| !by_index.contains_key(i)).collect();
+    if !missing.is_empty() {
+        problems.push(MergeProblem::Missing {
+            shards: missing,
+            count,
+        });
+    }
+    if !problems.is_empty() {
+        return Err(MergeProblems(problems, skipped));
+    }
+    let mut sums = Sums::default();
+    let mut seconds = 0.0;
+    let mut rng = XorShift::new(seed);
+    let mut sample = Reservoir::new(keep);
+    let mut pieces = 0;
+    let mut tagged = false;
+    for copies in by_index.values() {
+        let (path, j) = &copies[0];
+        tagged |= j.tag().is_some();
+        if keep > 0 {
+            let file: Arc<Path> = Arc::from(*path);
+            let map = j.piece_map(&plan).expect("checked against the plan above");
+            for p in map.values() {
+                let file = Some(file.clone());
+                let (id, count) = (p.id, p.count);
+                sample.offer(Claim { id, count, file }, &mut rng);
+            }
+        }
+        pieces += j.piece_count() as u64;
+        sums.merge(&j.sums);
+        seconds += j
+            .meta
+            .get("seconds")
+            .and_then(|s| s.parse::<f64>().ok())
+            .unwrap_or(0.0);
+    }
+    if plan.has_unique() && !sums.burnside_holds(plan.n()) {
+        return Err(MergeProblems(vec![MergeProblem::Integrity(sums)], skipped));
+    }
+    let merged = Merged {
+        n: plan.n(),
+        algorithm: plan.algorithm(),
+        shards: count,
+        plan: reference.plan,
+        unique: sums.unique(&plan),
+        sums,
+        shard_seconds: seconds,
+        tags: match (tag_key, tagged) {
+            (Some(_), _) => Tags::Checked,
+            (None, true) => Tags::NotChecked,
+            (None, false) => Tags::None,
+        },
+    };
+    Ok(Sampled {
+        merged,
+        plan,
+        sample: sample.into_shuffled(&mut rng),
+        pieces,
+        skipped,
+    })
+}
+
+/// This program's plan for the files' key, when it is the plan they were written for.
+pub(crate) fn reference_plan<'a>(
+    key: &PlanKey,
+    mut paths: impl Iterator<Item = &'a Path>,
+    board: Option<&Board>,
+) -> Result<Plan, MergeProblem> {
+    let algorithm =
+        Algorithm::from_name(&key.algorithm).ok_or_else(|| MergeProblem::UnknownAlgorithm {
+            path: paths.next().map(Path::to_path_buf).unwrap_or_default(),
+            name: key.algorithm.clone(),
+        })?;
+    let constrained = algorithm == Algorithm::Constrained;
+    if constrained != board.is_some() {
+        return Err(MergeProblem::BoardMismatch {
+            board_given: board.is_some(),
+        });
+    }
+    // A default kernel plan of a large board refines its largest pieces, which a plan of the
+    // same split depth chosen does not: the default plan first, where it is the files'.
+    let default = match (board, algorithm) {
+        (None, Algorithm::Plain | Algorithm::Symmetry) => Plan::build(key.n, algorithm, None)
+            .ok()
+            .filter(|p| p.hash() == key.plan),
+        _ => None,
+    };
+    let plan = match (default, board) {
+        (Some(plan), _) => Ok(plan),
+        (None, Some(b)) => Plan::constrained(b, Some(key.split_depth)),
+        (None, None) => Plan::build(key.n, algorithm, Some(key.split_depth)),
+    }
+    .map_err(MergeProblem::ImpossiblePlan)?;
+    if constrained && plan.hash() != key.plan {
+        return Err(MergeProblem::OtherBoard {
+            theirs: key.plan,
+            ours: plan.hash(),
+        });
+    }
+    if plan.hash() != key.plan {
+        return Err(MergeProblem::OtherPlan {
+            theirs: key.plan,
+            ours: plan.hash(),
+            n: key.n,
+            algorithm,
+            split_depth: key.split_depth,
+        });
+    }
+    Ok(plan)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write_shards(dir: &Path, n: usize, m: u64) -> Vec<PathBuf> {
+        crate::tests_support::write_shards(dir, n, m)
+    }
+
+    fn problems(files: &[PathBuf]) -> String {
+        merge(files).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn shards_of_any_count_merge_to_the_exact_totals() {
+        let dir = tempfile::tempdir().unwrap();
+        for m in [1, 2, 3, 7] {
+            let sub = dir.path().join(format!("m{m}"));
+            std::fs::create_dir(&sub).unwrap();
+            let files = write_shards(&sub, 10, m);
+            let merged = merge(&files).unwrap();
+            assert_eq!(merged.sums.total, 724);
+            assert_eq!(merged.unique, Some(92));
+        }
+    }
+
+    #[test]
+    fn missing_duplicated_and_foreign_shards_are_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let files = write_shards(dir.path(), 9, 3);
+        let err = problems(&files[..2]);
+        assert!(err.contains("missing: shard 2 of 3"), "{err}");
+
+        let mut dup = files.clone();
+        dup.push(files[1].clone());
+        let err = problems(&dup);
+        assert!(err.contains("duplicated: shard 1"), "{err}");
+
+        let other_dir = dir.path().join("other");
+        std::fs::create_dir(&other_dir).unwrap();
+        let other = write_shards(&other_dir, 9, 2);
+        let mut mixed = files.clone();
+        mixed.push(other[0].clone());
+        let err = problems(&mixed);
+        assert!(err.contains("foreign"), "{err}");
+        // Listed first, the stray file is still the odd one out.
+        let mut stray_first = vec![other[0].clone()];
+        stray_first.extend(files.iter().cloned());
+        let err = problems(&stray_first);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.starts_with("foreign") && err.contains("s0.json"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn missing_shards_are_named_as_ranges() {
+        assert_eq!(ranges(&[0, 1, 2, 3, 7, 9, 10]), "0-3,7,9-10");
+        assert_eq!(ranges(&[5]), "5");
+        let p = MergeProblem::Missing {
+            shards: vec![1, 2, 3, 8],
+            count: 10,
+        };
+        assert_eq!(p.to_string(), "missing: shards 1-3,8 of 10 (resubmit them)");
+    }
+
+    #[test]
+    fn a_shard_piece_past_its_bound_is_refused_even_with_its_checksum_redone() {
+        let dir = tempfile::tempdir().unwrap();
+        let files = write_shards(dir.path(), 10, 2);
+        let plan = Plan::build(10, Algorithm::Symmetry, None).unwrap();
+        let mut j = Journal::read(&files[1]).unwrap();
+        let mut pieces = j.piece_map(&plan).unwrap();
+        let victim = pieces.values_mut().next().unwrap();
+        let bound = plan.count_bound(&plan.subproblem(victim.id));
+        // A multiple of 8 times the largest weight keeps the Burnside check true.
+        victim.count = bound + 8 * 8;
+        let id = victim.id;
+        j.set_pieces(&plan, &pieces);
+        j.write(&files[1]).unwrap();
+        let err = problems(&files);
+        assert!(
+            err.contains(&format!("subproblem {id} claims")) && err.contains("s1.json"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_shard_altered_with_its_checksum_redone_fails_the_burnside_check() {
+        let dir = tempfile::tempdir().unwrap();
+        let files = write_shards(dir.path(), 10, 2);
+        let plan = Plan::build(10, Algorithm::Symmetry, None).unwrap();
+        let mut j = Journal::read(&files[0]).unwrap();
+        let mut pieces = j.piece_map(&plan).unwrap();
+        let victim = pieces
+            .values_mut()
+            .find(|p| !plan.subproblem(p.id).work.weight().is_multiple_of(8))
+            .unwrap();
+        victim.count += 1;
+        j.set_pieces(&plan, &pieces);
+        j.write(&files[0]).unwrap();
+        let err = problems(&files);
+        assert!(err.contains("Burnside"), "{err}");
+    }
+}

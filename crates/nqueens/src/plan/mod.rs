@@ -1,0 +1,720 @@
+//! The plan: the list of independent subproblems a count is made of, each with a stable id.
+//!
+//! A plan is a pure value, a function of the board size, the algorithm and the split depth
+//! alone (never of the thread count or the machine), so the same id names the same piece of
+//! work in every run, checkpoint and shard. Its [`Plan::hash`] fingerprints the whole list, so
+//! that results made for one plan are never mixed into another. What the engines prepare to
+//! count a plan (the join algorithm's quadrant lists) belongs to the run, not to the plan.
+//!
+//! Each algorithm has its own way of splitting, in its own file:
+//! * `plain` (`prefix.rs`) pre-places the first rows, with the left-right mirror of row 0;
+//! * `symmetry` ([`constellation`]) pre-places the queens of the four border lines, one
+//!   constellation per orbit of the eight board symmetries;
+//! * `join` (`join.rs`) makes one subproblem per east row set of the half-board join.
+//!
+//! * `constrained` (`constrained.rs`) pre-places the first free rows of a constrained board
+//!   ([`crate::constraint`]), which the plan carries (and fingerprints).
+//!
+//! Both symmetric plans end with the searches for rotation-invariant solutions that give the
+//! unique count (Burnside's lemma, [`nqueens_engine::symmetry`]; `invariants.rs`). Which entries of the
+//! plan a shard owns is `shards.rs`.
+
+pub mod constellation;
+mod constrained;
+mod entries;
+mod error;
+mod invariants;
+mod join;
+mod prefix;
+mod shards;
+mod size;
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::board::{self, MAX_N};
+use crate::constraint::Board;
+use entries::Entries;
+use nqueens_engine::Slice;
+use nqueens_engine::join::{MAX_JOIN_N, Unit};
+use nqueens_engine::kernel::{Frame, Start};
+
+pub use error::PlanError;
+pub use size::{build_bytes, fixed_build_bytes};
+
+#[cfg(test)]
+pub(crate) use prefix::bits;
+
+/// Which counting method a plan uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Algorithm {
+    /// Row-by-row search of the whole board with the left-right mirror only.
+    Plain,
+    /// Border constellations, one per orbit of the eight board symmetries, plus the unique count.
+    Symmetry,
+    /// Half-boards built from quadrant lists and paired by diagonal patterns, plus the unique
+    /// count.
+    Join,
+    /// A constrained board ([`crate::constraint`]): prefixes of its first free rows, no
+    /// symmetry, no unique count. Not in [`Algorithm::ALL`]: it needs a board.
+    Constrained,
+}
+
+impl Algorithm {
+    /// Every algorithm of the empty board, in the order they are documented.
+    pub const ALL: [Algorithm; 3] = [Algorithm::Plain, Algorithm::Symmetry, Algorithm::Join];
+
+    /// The algorithm a count of an n×n board uses unless told otherwise: the fastest one by
+    /// measurement (`results/2026-11-30-vm`, and shards of n = 21..=23): `join` for n = 12 and
+    /// from 14 up to the largest board it handles, `symmetry` elsewhere (at n = 13 the middle
+    /// queens of odd boards make many small join units, and `symmetry` measured a little faster).
+    pub fn default_for(n: usize) -> Algorithm {
+        if n == 12 || (14..=MAX_JOIN_N).contains(&n) {
+            Algorithm::Join
+        } else {
+            Algorithm::Symmetry
+        }
+    }
+
+    /// The name used on the command line and in files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Plain => "plain",
+            Algorithm::Symmetry => "symmetry",
+            Algorithm::Join => "join",
+            Algorithm::Constrained => "constrained",
+        }
+    }
+
+    /// The algorithm a file names: one of [`Algorithm::ALL`], or `constrained` for the plan
+    /// of a constrained board.
+    pub fn from_name(name: &str) -> Option<Algorithm> {
+        Algorithm::ALL
+            .into_iter()
+            .chain([Algorithm::Constrained])
+            .find(|a| a.name() == name)
+    }
+
+    /// Whether a plan of this algorithm also yields the unique count.
+    pub fn has_unique(self) -> bool {
+        !matches!(self, Algorithm::Plain | Algorithm::Constrained)
+    }
+}
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One of [`Algorithm::ALL`] by its name; `constrained` is not among them (it needs a board,
+/// [`Algorithm::from_name`]).
+impl FromStr for Algorithm {
+    type Err = PlanError;
+    fn from_str(s: &str) -> Result<Self, PlanError> {
+        Algorithm::ALL
+            .into_iter()
+            .find(|a| a.name() == s)
+            .ok_or_else(|| PlanError::UnknownAlgorithm(s.to_string()))
+    }
+}
+
+/// A plan's fingerprint ([`Plan::hash`]), written in files as 16 lowercase hex digits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PlanHash(u64);
+
+impl fmt::Display for PlanHash {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:016x}", self.0)
+    }
+}
+
+impl FromStr for PlanHash {
+    type Err = PlanError;
+
+    /// Exactly 16 lowercase hex digits, as written.
+    fn from_str(s: &str) -> Result<PlanHash, PlanError> {
+        let digits = s.len() == 16 && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+        match u64::from_str_radix(s, 16) {
+            Ok(h) if digits => Ok(PlanHash(h)),
+            _ => Err(PlanError::BadHash(s.chars().take(40).collect())),
+        }
+    }
+}
+
+impl serde::Serialize for PlanHash {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for PlanHash {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<PlanHash, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// The family of a kernel frame, for reports and diagnostics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Family {
+    /// Plain: prefixes of the first rows.
+    Prefix,
+    /// Symmetry: a queen in a corner.
+    Corner,
+    /// Symmetry: one border queen strictly nearest a corner.
+    Nearest,
+    /// Symmetry: another border queen as near a corner as the row-0 queen.
+    Tie,
+}
+
+impl Family {
+    /// A short description.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Family::Prefix => "plain prefixes",
+            Family::Corner => "corner queen",
+            Family::Nearest => "one border queen nearest a corner",
+            Family::Tie => "tie constellations",
+        }
+    }
+}
+
+/// What one subproblem asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Work {
+    /// Complete `start` within `frames[frame]`; every completion stands for `weight` solutions.
+    Complete {
+        /// Which of the plan's frames ([`Plan::frame`]).
+        frame: u32,
+        /// The state the plan's pre-placed queens leave.
+        start: Start,
+        /// Solutions each completion stands for (its orbit or mirror class size).
+        weight: u8,
+        /// Which share of the search is counted (all of it unless the plan cuts a long
+        /// search into slices, [`nqueens_engine::kernel::complete_slice_until`]).
+        slice: Slice,
+    },
+    /// Count the pairs of fitting half-boards of one join unit; each stands for `weight`
+    /// solutions.
+    Join {
+        /// The east rows (and, for odd n, the middle queens).
+        unit: Unit,
+        /// Solutions each pair stands for (orbit size of the unit).
+        weight: u8,
+    },
+    /// Complete a constrained board ([`Plan::board`]) from `start`; weight 1.
+    Constrained {
+        /// The state the plan's pre-placed rows leave.
+        start: Start,
+        /// Which share of the search is counted (all of it unless the plan cuts a long
+        /// queens search into slices; a rook board's pieces are always whole).
+        slice: Slice,
+    },
+    /// Count the solutions a half turn leaves unchanged whose row-0 queen stands in column
+    /// `first` (for the unique count).
+    HalfTurn {
+        /// Column of the queen in row 0.
+        first: u8,
+        /// Which share of the search is counted (all of it unless the plan cuts a long one
+        /// into slices, [`nqueens_engine::half_turn`]).
+        slice: Slice,
+    },
+    /// Count the solutions a quarter turn leaves unchanged whose row-0 queen stands in column
+    /// `first` (for the unique count): a small fraction of a second even at n = 32, so never
+    /// cut into slices.
+    QuarterTurn {
+        /// Column of the queen in row 0.
+        first: u8,
+    },
+}
+
+impl Work {
+    /// Solutions each raw count of this work stands for (1 for the invariant searches, whose
+    /// counts are kept apart).
+    pub fn weight(&self) -> u8 {
+        match *self {
+            Work::Complete { weight, .. } | Work::Join { weight, .. } => weight,
+            Work::HalfTurn { .. } | Work::QuarterTurn { .. } | Work::Constrained { .. } => 1,
+        }
+    }
+}
+
+/// One independent piece of a count.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Subproblem {
+    /// Position in the plan; stable for a given n, algorithm and split depth.
+    pub id: u64,
+    /// What to compute.
+    pub work: Work,
+}
+
+impl Subproblem {
+    /// The share of its entry this subproblem counts, if it is a join unit or a kernel search
+    /// (which the plan may cut into slices).
+    pub fn slice(&self) -> Option<Slice> {
+        let mut s = *self;
+        s.slice_mut().copied()
+    }
+
+    /// [`Subproblem::slice`], to change.
+    pub(super) fn slice_mut(&mut self) -> Option<&mut Slice> {
+        match &mut self.work {
+            Work::Join {
+                unit: Unit { slice, .. },
+                ..
+            }
+            | Work::Complete { slice, .. }
+            | Work::Constrained { slice, .. }
+            | Work::HalfTurn { slice, .. } => Some(slice),
+            Work::QuarterTurn { .. } => None,
+        }
+    }
+
+    /// The subproblem `i` ids further, where that is a slice of the same entry (the caller
+    /// knows it is): the same work with the slice index moved on.
+    pub fn slice_after(&self, i: u64) -> Subproblem {
+        let mut s = *self;
+        s.id += i;
+        if let Some(slice) = s.slice_mut() {
+            slice.index += i;
+        }
+        s
+    }
+}
+
+/// The whole list of subproblems of one count.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    /// Board size.
+    n: usize,
+    /// Counting method.
+    algorithm: Algorithm,
+    /// Rows pre-placed by the plan (plain: rows from the top; symmetry: interior rows beyond the
+    /// border queens; join: 0).
+    split_depth: usize,
+    /// The row layouts the kernel searches; subproblems refer to them by index.
+    frames: Vec<Frame>,
+    /// Which family of the plan each frame belongs to (parallel to `frames`).
+    families: Vec<Family>,
+    /// The subproblems as listed, in id order: each one, except that a join unit or a kernel
+    /// search cut into slices is listed once, with the id of its first slice and its slice 0
+    /// (the others are made on demand, [`Plan::subproblem`]).
+    entries: Entries,
+    /// The number of subproblems.
+    pieces: u64,
+    /// The board of a constrained plan.
+    board: Option<Board>,
+    /// Fingerprint of everything above.
+    hash: u64,
+}
+
+/// The most subproblems a plan may have: four times what the default plans aim for at most
+/// (what each takes while the plan is made is measured in `plan/size.rs`).
+pub const MAX_SUBPROBLEMS: usize = 1 << 22;
+
+/// The version of the plans' identity and of the files that name them. Version 2 (this one):
+/// a plan is fixed by the board alone, and how finely a run cuts its entries into slices is
+/// recorded in the files, not in the plan's hash. Version 1 put each entry's slice count in
+/// the hash; where it cut no entry, its hashes and ids are this version's, and its files are
+/// read (`persist::journal`). Raise it with any change to [`Plan::hash`] of any board, and
+/// update the pinned hashes (`tests/data/plan-hashes.txt`) in the same commit.
+pub const FORMAT_VERSION: u32 = 2;
+
+/// The deepest split a plan accepts.
+pub const MAX_SPLIT_DEPTH: usize = 8;
+
+/// How many subproblems a default plan aims for: enough for a large machine's threads to get
+/// many each, and for large boards small enough pieces that a run can stop (and a checkpoint
+/// be saved) quickly. It depends on the board alone, so that every machine and every task of
+/// an array job cuts a count the same way.
+pub fn target_subproblems(n: usize) -> usize {
+    match n {
+        0..=9 => 16,
+        10..=17 => 1024,
+        _ => (4096usize << (2 * (n - 18).min(6))).min(1 << 20),
+    }
+}
+
+impl Plan {
+    /// Board size.
+    pub fn n(&self) -> usize {
+        self.n
+    }
+
+    /// Counting method.
+    pub fn algorithm(&self) -> Algorithm {
+        self.algorithm
+    }
+
+    /// Rows pre-placed by the plan (plain: rows from the top; symmetry: interior rows beyond
+    /// the border queens; join: 0).
+    pub fn split_depth(&self) -> usize {
+        self.split_depth
+    }
+
+    /// The board of a constrained plan.
+    pub fn board(&self) -> Option<&Board> {
+        self.board.as_ref()
+    }
+
+    /// Builds the plan for `n` with `algorithm`; `split_depth: None` picks a depth that makes
+    /// at least [`target_subproblems`] pieces.
+    pub fn build(
+        n: usize,
+        algorithm: Algorithm,
+        split_depth: Option<usize>,
+    ) -> Result<Plan, PlanError> {
+        board::validate(n)?;
+        let mut entries = Entries::new();
+        let (depth, frames, families) = match algorithm {
+            Algorithm::Constrained => return Err(PlanError::BoardNeeded),
+            Algorithm::Join => {
+                join::push_subproblems(n, split_depth, |s| entries.push(s))?;
+                (0, Vec::new(), Vec::new())
+            }
+            Algorithm::Plain | Algorithm::Symmetry => {
+                let (frames, families, roots) = if algorithm == Algorithm::Plain {
+                    prefix::roots(n)
+                } else {
+                    constellation::roots(n)
+                };
+                let lowest = usize::from(algorithm == Algorithm::Plain);
+                let (depth, pieces) = prefix::split(&frames, roots, lowest, split_depth, n)?;
+                entries.extend(pieces.into_iter().map(|root| {
+                    let prefix::Root {
+                        frame,
+                        start,
+                        weight,
+                    } = root;
+                    Subproblem {
+                        id: 0,
+                        work: Work::Complete {
+                            frame,
+                            start,
+                            weight,
+                            slice: Slice::WHOLE,
+                        },
+                    }
+                }));
+                (depth, frames, families)
+            }
+        };
+        if algorithm.has_unique() {
+            invariants::push(n, &mut entries);
+        }
+        entries.shrink_to_fit();
+        Ok(Plan::assemble(
+            (n, algorithm, depth),
+            (frames, families),
+            entries,
+            None,
+        ))
+    }
+
+    /// The plan of a constrained board: prefixes of its first `split_depth` free rows
+    /// (`None`: enough pieces for many threads, or one piece where the rook counter's
+    /// dynamic programme or Ryser's formula counts the whole board at once).
+    pub fn constrained(board: &Board, split_depth: Option<usize>) -> Result<Plan, PlanError> {
+        board.check_count_fits()?;
+        let (depth, subproblems) = constrained::subproblems(board, split_depth)?;
+        let mut entries = Entries::new();
+        entries.extend(subproblems);
+        Ok(Plan::assemble(
+            (board.n(), Algorithm::Constrained, depth),
+            (Vec::new(), Vec::new()),
+            entries,
+            Some(board.clone()),
+        ))
+    }
+
+    /// The one way a plan is made from its parts: its entries numbered, then its hash taken
+    /// over all of it, so that what is derived is derived once.
+    fn assemble(
+        (n, algorithm, split_depth): (usize, Algorithm, usize),
+        (frames, families): (Vec<Frame>, Vec<Family>),
+        entries: Entries,
+        board: Option<Board>,
+    ) -> Plan {
+        let mut plan = Plan {
+            n,
+            algorithm,
+            split_depth,
+            frames,
+            families,
+            entries,
+            pieces: 0,
+            board,
+            hash: 0,
+        };
+        plan.number_entries();
+        plan.hash = plan.fingerprint();
+        plan
+    }
+
+    /// The same kind of plan (same board, if any) with another split depth.
+    pub fn resplit(&self, split_depth: usize) -> Result<Plan, PlanError> {
+        match &self.board {
+            Some(b) => Plan::constrained(b, Some(split_depth)),
+            None => Plan::build(self.n, self.algorithm, Some(split_depth)),
+        }
+    }
+
+    /// Gives each entry the id of its first subproblem and counts the subproblems.
+    fn number_entries(&mut self) {
+        self.pieces = self.entries.number(slices_of);
+    }
+
+    /// Cuts each entry into `slices(index, entry)` slices (at least 1; a quarter-turn search
+    /// is never cut) and numbers the subproblems again: what a run does before it counts, so
+    /// that a long search or join unit is counted, saved and shown in shares of seconds. The
+    /// plan's identity ([`Plan::hash`], its entries, which shard owns which) does not change:
+    /// only the ids of the subproblems, which are the run's own (files name a subproblem by
+    /// its entry and slice, `persist::journal`).
+    ///
+    /// `slices` is given the plan without its entries (its board, frames and families), the
+    /// entry's index and the entry.
+    pub fn cut(&mut self, mut slices: impl FnMut(&Plan, usize, &Subproblem) -> u64) {
+        let mut entries = std::mem::replace(&mut self.entries, Entries::new());
+        entries.set_slices(|i, s| slices(self, i, s));
+        self.entries = entries;
+        self.number_entries();
+    }
+
+    /// The number of entries (join units, kernel searches, constrained searches, the
+    /// searches of the unique count): what the plan's identity is made of, and what shards
+    /// own.
+    pub fn entry_count(&self) -> u64 {
+        self.entries.len() as u64
+    }
+
+    /// The id of the first subproblem of entry `entry` (below [`Plan::entry_count`]).
+    pub fn first_id(&self, entry: u64) -> u64 {
+        self.entries.id(entry as usize)
+    }
+
+    /// The number of slices entry `entry` is cut into ([`Plan::cut`]; 1 if it is whole).
+    pub fn slices_of_entry(&self, entry: u64) -> u64 {
+        slices_of(&self.entries.get(entry as usize))
+    }
+
+    /// The entry subproblem `id` belongs to, and which of its slices it is.
+    pub fn entry_and_slice(&self, id: u64) -> (u64, u64) {
+        let entry = self.entry_of(id);
+        (entry as u64, id - self.entries.id(entry))
+    }
+
+    /// The number of subproblems; their ids are `0..len`.
+    pub fn len(&self) -> usize {
+        self.pieces as usize
+    }
+
+    /// Whether the plan has no subproblem at all.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Bytes the plan holds (its listed entries and frames), about.
+    pub fn bytes(&self) -> u64 {
+        (self.entries.bytes() + self.frames.capacity() * std::mem::size_of::<Frame>()) as u64
+    }
+
+    /// The subproblem with id `id` (below [`Plan::len`]).
+    pub fn subproblem(&self, id: u64) -> Subproblem {
+        self.subproblem_of_entry(self.entry_of(id), id)
+    }
+
+    /// The entries of the plan: the first subproblem of each and the number of its
+    /// subproblems (its slices, all alike but for the slice).
+    pub fn entries(&self) -> impl Iterator<Item = (Subproblem, u64)> + '_ {
+        self.entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (self.subproblem_of_entry(i, e.id), slices_of(&e)))
+    }
+
+    /// The index of the entry subproblem `id` belongs to.
+    pub(crate) fn entry_of(&self, id: u64) -> usize {
+        self.entries.last_at_or_before(id)
+    }
+
+    /// Every subproblem in id order.
+    pub fn subproblems(&self) -> impl Iterator<Item = Subproblem> + '_ {
+        self.subproblems_at(0..self.pieces)
+    }
+
+    /// The subproblems of `ids` (each below [`Plan::len`]): where the ids increase, found by
+    /// walking the entries once rather than by a search each.
+    pub fn subproblems_at<'a>(
+        &'a self,
+        ids: impl Iterator<Item = u64> + 'a,
+    ) -> impl Iterator<Item = Subproblem> + 'a {
+        self.locate(ids)
+            .map(|(entry, index)| self.entries.get(entry as usize).slice_after(index))
+    }
+
+    /// The entry and slice of each of `ids` (each below [`Plan::len`]), as
+    /// [`Plan::entry_and_slice`] gives them: where the ids increase, found by walking the
+    /// entries once.
+    pub fn locate<'a>(
+        &'a self,
+        ids: impl Iterator<Item = u64> + 'a,
+    ) -> impl Iterator<Item = (u64, u64)> + 'a {
+        let mut entry = 0;
+        ids.map(move |id| {
+            if self.entries.id(entry) > id {
+                // Out of order after all: search.
+                entry = self.entry_of(id);
+            }
+            while entry + 1 < self.entries.len() && self.entries.id(entry + 1) <= id {
+                entry += 1;
+            }
+            (entry as u64, id - self.entries.id(entry))
+        })
+    }
+
+    /// Subproblem `id` of entry number `entry`.
+    pub(super) fn subproblem_of_entry(&self, entry: usize, id: u64) -> Subproblem {
+        let s = self.entries.get(entry);
+        s.slice_after(id - s.id)
+    }
+
+    /// The most solutions piece `s` can count before its weight (a checked result never
+    /// passes it): a search completes its empty rows with one queen in each of as many free
+    /// columns, at most (rows left)! ways; a join unit pairs, for each of its row sets, a
+    /// west and an east half-board, each h queens on h rows and h columns, at most (h!)²;
+    /// a search of the unique count fixes the row-0 queen, (n − 1)!.
+    pub fn count_bound(&self, s: &Subproblem) -> u128 {
+        let factorial = |k: usize| (1..=k as u128).product::<u128>();
+        match s.work {
+            Work::Complete { frame, start, .. } => {
+                factorial(self.frame(frame).depth.saturating_sub(start.level))
+            }
+            Work::Constrained { start, .. } => factorial(self.n.saturating_sub(start.level)),
+            Work::HalfTurn { .. } | Work::QuarterTurn { .. } => factorial(self.n - 1),
+            Work::Join { unit, .. } => {
+                let half = factorial(self.n / 2);
+                u128::from(unit.span) * half * half
+            }
+        }
+    }
+
+    /// The fingerprint of the whole plan: results made for one plan are never mixed into
+    /// another.
+    pub fn hash(&self) -> PlanHash {
+        PlanHash(self.hash)
+    }
+
+    /// The row layout the kernel searches for frame `frame` of a [`Work::Complete`] piece.
+    pub fn frame(&self, frame: u32) -> &Frame {
+        &self.frames[frame as usize]
+    }
+
+    /// The plan's family of frame `frame` (none for plans without frames).
+    pub fn family(&self, frame: u32) -> Option<Family> {
+        self.families.get(frame as usize).copied()
+    }
+
+    /// Whether the plan also yields the unique count.
+    pub fn has_unique(&self) -> bool {
+        self.algorithm.has_unique()
+    }
+
+    /// The plan's identity as a number: the board, the algorithm, the split depth, the frames
+    /// and every entry with its weight, integers only. How a run cuts the entries into slices
+    /// is not part of it. For a plan none of whose entries format version 1 cut, this is the
+    /// hash version 1 wrote (it wrote a slice count only where an entry was cut), so that
+    /// those files are read as they are.
+    fn fingerprint(&self) -> u64 {
+        let mut h = crate::hash::Fnv::new();
+        h.write_str("nqueens-plan-1");
+        h.write_u64(self.n as u64);
+        h.write_str(self.algorithm.name());
+        h.write_u64(self.split_depth as u64);
+        if let Some(b) = &self.board {
+            b.fingerprint(&mut h);
+        }
+        h.write_u64(self.frames.len() as u64);
+        for f in &self.frames {
+            h.write_u64(f.mask);
+            h.write_u64(f.depth as u64);
+            for l in 0..f.depth {
+                h.write_u64(f.fixed[l]);
+                h.write_u64(u64::from(f.step[l]));
+            }
+        }
+        h.write_u64(self.entries.len() as u64);
+        for (index, s) in self.entries.iter().enumerate() {
+            h.write_u64(index as u64);
+            match s.work {
+                Work::Complete {
+                    frame,
+                    start,
+                    weight,
+                    slice: _,
+                } => {
+                    h.write_u64(u64::from(frame));
+                    h.write_u64(start.level as u64);
+                    h.write_u64(start.cols);
+                    h.write_u64(start.diag);
+                    h.write_u64(start.anti);
+                    h.write_u64(u64::from(weight));
+                }
+                Work::HalfTurn { first, slice: _ } => {
+                    h.write_u64(1);
+                    h.write_u64(u64::from(first));
+                }
+                Work::QuarterTurn { first } => {
+                    h.write_u64(2);
+                    h.write_u64(u64::from(first));
+                }
+                Work::Constrained { start, slice: _ } => {
+                    h.write_u64(4);
+                    h.write_u64(start.level as u64);
+                    h.write_u64(start.cols);
+                    h.write_u64(start.diag);
+                    h.write_u64(start.anti);
+                }
+                Work::Join { unit, weight } => {
+                    h.write_u64(3);
+                    h.write_u64(u64::from(unit.east_rows));
+                    h.write_u64(u64::from(unit.span));
+                    let (m, k) = unit.middle.map_or((u64::MAX, u64::MAX), |m| {
+                        (m.column_queen.into(), m.row_queen.into())
+                    });
+                    h.write_u64(m);
+                    h.write_u64(k);
+                    h.write_u64(u64::from(weight));
+                }
+            }
+        }
+        h.finish()
+    }
+}
+
+/// The subproblems one entry of a plan stands for: its slices for a join unit, a kernel
+/// search or a half-turn search, else 1.
+pub(super) fn slices_of(s: &Subproblem) -> u64 {
+    s.slice().map_or(1, |k| k.of.max(1))
+}
+
+const _: () = assert!(MAX_N <= 32, "masks need room for shifted diagonals");
+
+#[cfg(test)]
+impl Plan {
+    /// The same plan with every join unit, kernel search or constrained search cut into
+    /// `slices` (for tests at small n); the half-turn searches are left as they are.
+    pub(crate) fn sliced(mut self, slices: u64) -> Plan {
+        self.cut(|_, _, s| {
+            if matches!(s.work, Work::HalfTurn { .. } | Work::QuarterTurn { .. }) {
+                1
+            } else {
+                slices
+            }
+        });
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,281 @@
+//! The plan's tests: ids, hashes, algorithms, depths and slices.
+
+use super::*;
+
+/// Files name their plan by its hash, so a plan's hash must not drift between versions:
+/// a checkpoint or shard file written by an older version still resumes and merges.
+#[test]
+fn plans_keep_the_hashes_their_files_name() {
+    let cases = [
+        (14, Algorithm::Symmetry, None, "7c388bfd26f4dff5"),
+        (12, Algorithm::Symmetry, Some(3), "77db5a5c961ae5e7"),
+        (15, Algorithm::Join, None, "7edc409a339d6396"),
+        (13, Algorithm::Plain, None, "72640124012fd41b"),
+    ];
+    for (n, algorithm, depth, hash) in cases {
+        let plan = Plan::build(n, algorithm, depth).unwrap();
+        assert_eq!(plan.hash().to_string(), hash, "n = {n}, {algorithm}");
+    }
+}
+
+#[test]
+fn a_plan_hash_is_written_and_read_as_sixteen_hex_digits() {
+    let plan = Plan::build(10, Algorithm::Symmetry, None).unwrap();
+    let text = plan.hash().to_string();
+    assert_eq!(text.len(), 16);
+    assert_eq!(text.parse::<PlanHash>().unwrap(), plan.hash());
+    let json = serde_json::to_string(&plan.hash()).unwrap();
+    assert_eq!(json, format!("\"{text}\""));
+    assert_eq!(
+        serde_json::from_str::<PlanHash>(&json).unwrap(),
+        plan.hash()
+    );
+    for bad in [
+        "",
+        "0123",
+        &text.to_uppercase(),
+        &format!("{text}0"),
+        "+123456789abcdef",
+        "0x23456789abcdef",
+    ] {
+        if bad != text {
+            assert!(bad.parse::<PlanHash>().is_err(), "{bad}");
+        }
+    }
+}
+
+#[test]
+fn ids_are_positions_and_plans_are_deterministic() {
+    for alg in Algorithm::ALL {
+        let a = Plan::build(12, alg, None).unwrap();
+        let b = Plan::build(12, alg, None).unwrap();
+        assert_eq!(a.families.len(), a.frames.len());
+        assert_eq!(a.hash, b.hash);
+        assert!(a.subproblems().enumerate().all(|(i, s)| s.id == i as u64));
+        if alg == Algorithm::Join {
+            // The join plan has no split depth; asking for one is an error, 0 is its own.
+            assert!(Plan::build(12, alg, Some(1)).is_err());
+            assert_eq!(Plan::build(12, alg, Some(0)).unwrap().hash, a.hash);
+            assert_ne!(Plan::build(13, alg, None).unwrap().hash, a.hash);
+            continue;
+        }
+        let c = Plan::build(12, alg, Some(a.split_depth + 1)).unwrap();
+        assert_ne!(a.hash, c.hash);
+    }
+}
+
+#[test]
+fn the_default_algorithm_is_the_measured_fastest() {
+    let join: Vec<usize> = (1..=32)
+        .filter(|&n| Algorithm::default_for(n) == Algorithm::Join)
+        .collect();
+    let mut want = vec![12];
+    want.extend(14..=MAX_JOIN_N);
+    assert_eq!(join, want);
+}
+
+#[test]
+fn algorithm_names_round_trip_and_unknown_ones_are_refused() {
+    for a in Algorithm::ALL {
+        assert_eq!(a.name().parse::<Algorithm>().unwrap(), a);
+    }
+    // A constrained board's plan is named in files, but is not an algorithm to choose.
+    assert!("constrained".parse::<Algorithm>().is_err());
+    assert_eq!(
+        Algorithm::from_name("constrained"),
+        Some(Algorithm::Constrained)
+    );
+    assert_eq!(Algorithm::from_name("join"), Some(Algorithm::Join));
+    assert_eq!(Algorithm::from_name("fast"), None);
+    let err = "fast".parse::<Algorithm>().unwrap_err().to_string();
+    assert!(err.contains("'fast'"), "{err}");
+}
+
+#[test]
+fn bad_split_depths_are_refused() {
+    assert!(Plan::build(8, Algorithm::Plain, Some(0)).is_err());
+    assert!(Plan::build(8, Algorithm::Plain, Some(MAX_SPLIT_DEPTH + 1)).is_err());
+    assert!(Plan::build(8, Algorithm::Symmetry, Some(0)).is_ok());
+    let err = Plan::build(14, Algorithm::Join, Some(2))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("join") && !err.contains("--"), "{err}");
+}
+
+#[test]
+fn default_plans_make_enough_pieces() {
+    let p = Plan::build(16, Algorithm::Symmetry, None).unwrap();
+    assert!(p.len() >= 1024);
+    let p = Plan::build(12, Algorithm::Plain, None).unwrap();
+    assert!(p.len() >= 1024);
+}
+
+#[test]
+fn every_default_plan_up_to_the_largest_board_can_be_made() {
+    for n in [1, 2, 3, 9, 17, 24, 28, 32] {
+        for alg in [Algorithm::Plain, Algorithm::Symmetry] {
+            let p = Plan::build(n, alg, None).unwrap();
+            assert!(p.entries.len() <= MAX_SUBPROBLEMS, "n = {n} {alg}");
+        }
+    }
+}
+
+#[test]
+fn a_built_plan_is_whole_and_a_cut_keeps_its_identity() {
+    // A plan is built whole: how a run cuts it is the run's (`run::cost`).
+    let p = Plan::build(25, Algorithm::Symmetry, None).unwrap();
+    assert!(p.entries.iter().all(|e| slices_of(&e) == 1));
+    assert_eq!(p.len() as u64, p.entry_count());
+    let mut cut = p.clone();
+    cut.cut(|_, i, _| 1 + (i as u64 % 5));
+    assert_eq!(cut.hash(), p.hash());
+    assert_eq!(cut.entry_count(), p.entry_count());
+    assert!(cut.len() > p.len());
+    // The slices of an entry are numbered one after another, and located back.
+    for entry in [0, 1, 7, 8] {
+        let first = cut.first_id(entry);
+        let of = cut.slices_of_entry(entry);
+        assert_eq!(of, 1 + entry % 5);
+        for index in 0..of {
+            assert_eq!(cut.entry_and_slice(first + index), (entry, index));
+        }
+    }
+    let ids: Vec<u64> = (0..cut.len() as u64).step_by(97).collect();
+    let located: Vec<(u64, u64)> = cut.locate(ids.iter().copied()).collect();
+    let one_by_one: Vec<(u64, u64)> = ids.iter().map(|&id| cut.entry_and_slice(id)).collect();
+    assert_eq!(located, one_by_one);
+}
+
+#[test]
+fn a_kernel_plan_cut_into_slices_gives_the_published_counts() {
+    for alg in [Algorithm::Plain, Algorithm::Symmetry] {
+        for slices in [3, 300] {
+            let plan = Plan::build(11, alg, None).unwrap().sliced(slices);
+            let pieces: Vec<_> = plan
+                .subproblems()
+                .map(|s| crate::run::solve_one(&plan, &s))
+                .collect();
+            let sums = crate::tally::Sums::of(&plan, pieces.iter());
+            assert_eq!(Some(sums.total), crate::known::total(11), "{alg} {slices}");
+            if alg == Algorithm::Symmetry {
+                assert_eq!(sums.unique(&plan), crate::known::unique(11));
+            }
+        }
+    }
+}
+
+#[test]
+fn a_sliced_plan_lists_every_slice_of_every_unit_once() {
+    for n in [13, 14] {
+        let whole = Plan::build(n, Algorithm::Join, None).unwrap();
+        let plan = whole.clone().sliced(3);
+        let units = whole
+            .subproblems()
+            .filter(|s| matches!(s.work, Work::Join { .. }))
+            .count();
+        assert_eq!(plan.len(), whole.len() + 2 * units);
+        // A cut is the run's: the plan's identity stays.
+        assert_eq!(plan.hash, whole.hash);
+        let mut seen = std::collections::HashSet::new();
+        for (i, s) in plan.subproblems().enumerate() {
+            assert_eq!(s.id, i as u64);
+            match s.work {
+                Work::Join { unit, .. } => {
+                    assert_eq!(unit.slice.of, 3);
+                    assert!(seen.insert(unit), "{unit:?} twice");
+                    assert!(i < 3 * units);
+                }
+                _ => assert!(i >= 3 * units),
+            }
+        }
+        assert_eq!(seen.len(), 3 * units);
+        // Counted slice by slice, the plan gives the published counts.
+        let pieces: Vec<_> = plan
+            .subproblems()
+            .map(|s| crate::run::solve_one(&plan, &s))
+            .collect();
+        let sums = crate::tally::Sums::of(&plan, pieces.iter());
+        assert_eq!(Some(sums.total), crate::known::total(n), "n = {n}");
+        assert_eq!(sums.unique(&plan), crate::known::unique(n), "n = {n}");
+    }
+}
+
+#[test]
+fn boards_past_the_join_range_are_refused_before_any_list() {
+    let err = Plan::build(MAX_JOIN_N + 1, Algorithm::Join, None).unwrap_err();
+    assert!(matches!(err, PlanError::JoinTooLarge { .. }), "{err}");
+}
+
+#[test]
+fn no_honest_piece_passes_its_bound() {
+    use crate::constraint::{Board, PieceKind};
+    use crate::run::solve_one;
+    let plans = [
+        Plan::build(9, Algorithm::Plain, None).unwrap(),
+        Plan::build(10, Algorithm::Symmetry, None).unwrap(),
+        Plan::build(11, Algorithm::Symmetry, Some(3)).unwrap(),
+        Plan::build(12, Algorithm::Join, None).unwrap(),
+        Plan::build(13, Algorithm::Join, None).unwrap(),
+        Plan::build(13, Algorithm::Join, None).unwrap().sliced(3),
+        Plan::constrained(&Board::empty(8, PieceKind::Rook).unwrap(), None).unwrap(),
+        Plan::constrained(&Board::empty(9, PieceKind::Queen).unwrap(), Some(2)).unwrap(),
+    ];
+    for plan in &plans {
+        let whole_board = (1..=plan.n as u128).product::<u128>();
+        for id in 0..plan.len() as u64 {
+            let s = plan.subproblem(id);
+            let (count, bound) = (solve_one(plan, &s).count, plan.count_bound(&s));
+            assert!(
+                count <= bound,
+                "n = {}, {}: piece {id}",
+                plan.n,
+                plan.algorithm
+            );
+            assert!(bound <= whole_board, "n = {}: piece {id}", plan.n);
+        }
+    }
+}
+
+/// Every subproblem of the plans that the kernel completes, counted every way the kernel can
+/// (`kernel::check::cross_check`): the plain and the branch-free backtrack, the portable and
+/// the bit-instruction lanes, and the bulk counts of the last four and five levels, on the
+/// frames only the plans make (border queens, skipped rows).
+#[test]
+fn the_kernels_ways_of_counting_agree_on_every_subproblem() {
+    use nqueens_engine::kernel::check::{Checked, cross_check};
+    let (mut compared, mut bulk, mut spread, mut fast) = (0, [0; 2], 0, 0);
+    for n in 4..=12 {
+        for alg in Algorithm::ALL {
+            for depth in [None, Some(1usize), Some(2)] {
+                let Ok(plan) = Plan::build(n, alg, depth) else {
+                    continue;
+                };
+                for sub in plan.subproblems() {
+                    let Work::Complete { frame, start, .. } = sub.work else {
+                        continue;
+                    };
+                    let f = plan.frame(frame);
+                    if start.level + 3 > f.depth {
+                        continue;
+                    }
+                    let at = format!("n = {n} {alg} depth {depth:?} sub {}", sub.id);
+                    let c: Checked = cross_check(f, &start).unwrap_or_else(|e| panic!("{e}: {at}"));
+                    compared += 1;
+                    fast += usize::from(c.bit_extensions);
+                    bulk[0] += usize::from(c.bulk[0]);
+                    bulk[1] += usize::from(c.bulk[1]);
+                    spread += usize::from(c.spread);
+                }
+            }
+        }
+    }
+    assert!(compared > 100, "{compared}");
+    if fast == 0 {
+        eprintln!("skipped: no popcnt/lzcnt/bmi1/bmi2 here, only the portable variant ran");
+        return;
+    }
+    assert!(bulk.iter().all(|&b| b > 100), "{bulk:?}");
+    // Tie frames (border queens in the bottom rows) whose four bottom levels span skipped
+    // rows. The five-level count is made only over adjacent rows (see `LastFive::new`).
+    assert!(spread > 10, "{spread}");
+}

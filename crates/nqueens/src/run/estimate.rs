@@ -1,0 +1,412 @@
+//! What a count will cost before it is run: a stratified sample of its subproblems is timed on
+//! the threads the count would use, and scaled up to the whole plan (or shard), with an
+//! interval. For a cluster run of months this decides the number of shards and their length;
+//! for a user it says whether to start at all.
+//!
+//! The subproblems are sorted into strata of similar cost (for the join, by how the unit's
+//! row set splits between the quadrants and whether two middle queens are placed; for the
+//! kernel's plans, by family and by the plan's size estimate), and sampled round by round, one
+//! more per stratum each round, in a seeded pseudo-random order, until the time budget is
+//! spent. Each stratum's total is its size times its mean time; the interval is the usual
+//! normal one of a stratified mean (Cochran, *Sampling Techniques*, 1977, ch. 5). A join unit
+//! is timed on a share of its work (a few row sets of its span, a share of the queries of the
+//! matching, [`nqueens_engine::join::Probe`]), so that even at n = 28, where one unit takes
+//! hours, many units are sampled within minutes.
+
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use super::Job;
+use super::allocation::{Allocation, largest_spread, mean_variance};
+use super::class::{Class, class_of};
+use super::prepared::Prepared;
+use super::watch::watched;
+use crate::error::Error;
+use crate::plan::{Algorithm, Plan, Subproblem};
+use crate::system;
+use nqueens_engine::join;
+use nqueens_engine::random::{Reservoir, XorShift, shuffle};
+
+/// Samples drawn from one stratum at most.
+const PER_STRATUM: usize = 256;
+
+/// The projected cost of a count (or of one shard of it).
+#[non_exhaustive]
+#[derive(Clone, Debug, PartialEq)]
+pub struct Estimate {
+    /// Board size.
+    pub n: usize,
+    /// Counting method.
+    pub algorithm: Algorithm,
+    /// Threads the count would use (and the sample ran on).
+    pub threads: usize,
+    /// Subproblems of the count (of this shard, if one).
+    pub subproblems: usize,
+    /// Subproblems timed.
+    pub sampled: usize,
+    /// Strata (classes of pieces alike in cost) the subproblems fell into.
+    pub strata: usize,
+    /// Strata of which at least one subproblem was timed.
+    pub strata_sampled: usize,
+    /// Projected CPU seconds of the whole count (all threads together).
+    pub cpu_seconds: f64,
+    /// Half-width of the 95% interval of `cpu_seconds`.
+    pub cpu_margin: f64,
+    /// Seconds spent before the subproblems start (building the join's lists), measured.
+    pub setup_seconds: f64,
+    /// Bytes the count needs by the memory model: the engines (with the partitions each thread
+    /// may keep in the join's memory-bounded layout), the plan and the pieces' bookkeeping.
+    pub memory_needed: u64,
+    /// The peak resident memory of this process after sampling, when known.
+    pub peak_memory: Option<u64>,
+    /// Time the estimate took.
+    pub spent: Duration,
+}
+
+impl Estimate {
+    /// Projected wall-clock seconds on [`Estimate::threads`] threads: the set-up, then the
+    /// subproblems spread over the threads.
+    pub fn wall_seconds(&self) -> f64 {
+        self.setup_seconds + self.cpu_seconds / self.threads as f64
+    }
+
+    /// The 95% interval of [`Estimate::wall_seconds`].
+    pub fn wall_range(&self) -> (f64, f64) {
+        let t = self.threads as f64;
+        (
+            self.setup_seconds + (self.cpu_seconds - self.cpu_margin).max(0.0) / t,
+            self.setup_seconds + (self.cpu_seconds + self.cpu_margin) / t,
+        )
+    }
+
+    /// Shards of at most `hours` each on [`Estimate::threads`] threads that the count needs,
+    /// from the upper end of the interval (each shard also pays the set-up).
+    pub fn shards(&self, hours: f64) -> u64 {
+        let t = self.threads as f64;
+        let per_shard = hours * 3600.0 - self.setup_seconds;
+        if per_shard <= 0.0 {
+            return u64::MAX;
+        }
+        let work = (self.cpu_seconds + self.cpu_margin) / t;
+        ((work / per_shard).ceil() as u64).max(1)
+    }
+}
+
+impl Job {
+    /// Projects the cost of running this job ([`Estimate`]) by timing a sample of its
+    /// subproblems for about `budget` (plus the set-up), drawn with `seed`; raising `cancel`
+    /// ends the sampling early with what was timed.
+    pub fn estimate(
+        &self,
+        budget: Duration,
+        seed: u64,
+        cancel: Option<&AtomicBool>,
+    ) -> Result<Estimate, Error> {
+        let begun = Instant::now();
+        let plan = &self.plan;
+        // The sample holds no run's bookkeeping: only the engines must fit.
+        self.check_memory_for(0)?;
+        let mut rng = XorShift::new(seed);
+        let Drawn {
+            sizes,
+            queues,
+            first,
+        } = self.draw(&mut rng);
+        let todo: usize = sizes.iter().sum();
+        let strata = sizes.len();
+        let allocation = Mutex::new(Allocation::new(&sizes, queues, first));
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(self.threads)
+            .thread_name(|i| format!("nqueens-estimate-{i}"))
+            .build()?;
+        let set_up = Instant::now();
+        static NEVER: AtomicBool = AtomicBool::new(false);
+        let cancel_flag = cancel.unwrap_or(&NEVER);
+        let prepared = super::pool::prepare(&pool, plan, self.cache_per_thread(), cancel_flag);
+        let Some(engines) = prepared else {
+            return Err(Error::EstimateInterrupted);
+        };
+        let setup_seconds = set_up.elapsed().as_secs_f64();
+        // The sample's clock: stop at the budget, or when asked.
+        let stop = AtomicBool::new(false);
+        let deadline = Instant::now() + budget;
+        let times = watched(&stop, Some(deadline), cancel, || {
+            let sample = Sample {
+                allocation: &allocation,
+                engines: &engines,
+                todo,
+                strata,
+            };
+            self.time_sample(&pool, &sample, &stop)
+        });
+        if times.is_empty() && todo > 0 {
+            return Err(if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+                Error::EstimateInterrupted
+            } else {
+                Error::NothingSampled {
+                    seconds: budget.as_secs(),
+                }
+            });
+        }
+        // Join units are timed on a share of their work, so even a stratum timed whole keeps
+        // an error of its own.
+        let whole = plan.algorithm() != Algorithm::Join;
+        let (cpu_seconds, cpu_margin, sampled_strata) = project(&sizes, &times, whole);
+        Ok(Estimate {
+            n: plan.n(),
+            algorithm: plan.algorithm(),
+            threads: self.threads,
+            subproblems: todo,
+            sampled: times.len(),
+            strata,
+            strata_sampled: sampled_strata,
+            cpu_seconds,
+            cpu_margin,
+            setup_seconds,
+            memory_needed: join_memory(plan, self.threads)
+                .saturating_add(super::budget::bookkeeping(plan, todo))
+                .saturating_add((self.threads * self.cache_per_thread()) as u64),
+            peak_memory: system::peak_memory(),
+            spent: begun.elapsed(),
+        })
+    }
+}
+
+/// The sample an estimate times, drawn before any timing: per stratum its size and its ids
+/// to time in a seeded random order, and the order in which the strata are first sampled
+/// ([`Allocation`]).
+struct Drawn {
+    sizes: Vec<usize>,
+    queues: Vec<Vec<u64>>,
+    first: Vec<usize>,
+}
+
+/// One stratum's size and a uniform random sample of at most [`PER_STRATUM`] of its ids.
+struct Stratum {
+    /// Pieces of the stratum.
+    size: usize,
+    kept: Reservoir<u64>,
+}
+
+impl Stratum {
+    /// Offers an entry of `slices` pieces from `first` on. The slices of an entry (a join
+    /// unit, a kernel search) are alike but for the slice, and a stratum holds slices alike in
+    /// cost (the join units of a stratum are cut alike; kernel searches fall into strata by
+    /// the size of a slice): one entry stands for all its slices, and one of them is drawn if
+    /// the entry is.
+    fn offer(&mut self, first: u64, slices: u64, rng: &mut XorShift) {
+        self.size += slices as usize;
+        let id = first + rng.next() % slices;
+        self.kept.offer(id, rng);
+    }
+}
+
+impl Job {
+    /// Draws the sample of the pieces this job would count, stratum by stratum.
+    fn draw(&self, rng: &mut XorShift) -> Drawn {
+        let plan = &self.plan;
+        let mut strata: BTreeMap<Class, Stratum> = BTreeMap::new();
+        let mut offer = |s: &Subproblem, slices: u64, rng: &mut XorShift| {
+            let stratum = strata
+                .entry(class_of(plan, &self.costs, s))
+                .or_insert_with(|| Stratum {
+                    size: 0,
+                    kept: Reservoir::new(PER_STRATUM),
+                });
+            stratum.offer(s.id, slices, rng);
+        };
+        match (self.resumed.is_empty(), self.shard) {
+            // A whole count: entry by entry.
+            (true, None) => {
+                for (s, slices) in plan.entries() {
+                    offer(&s, slices, rng);
+                }
+            }
+            (true, Some(shard)) => {
+                for (s, slices) in plan.shard_entries(shard) {
+                    offer(&s, slices, rng);
+                }
+            }
+            (false, _) => {
+                for s in plan.subproblems_at(self.todo_ids()) {
+                    offer(&s, 1, rng);
+                }
+            }
+        }
+        let sizes = strata.values().map(|r| r.size).collect();
+        let queues = strata
+            .into_values()
+            .map(|r| r.kept.into_shuffled(rng))
+            .collect::<Vec<_>>();
+        let mut first: Vec<usize> = (0..queues.len()).collect();
+        shuffle(&mut first, rng);
+        Drawn {
+            sizes,
+            queues,
+            first,
+        }
+    }
+}
+
+/// What [`Job::time_sample`] times: the drawn pieces still to time and the engines that time
+/// them, with the sizes that decide when the sample has taken long enough.
+struct Sample<'a> {
+    allocation: &'a Mutex<Allocation>,
+    engines: &'a Prepared<'a>,
+    /// Pieces the count would do.
+    todo: usize,
+    /// Strata they fall into.
+    strata: usize,
+}
+
+impl Job {
+    /// Times the pieces `sample` hands out on every thread of `pool` until they run dry,
+    /// `stop` rises, or sampling has taken a quarter of the count's projected wall time with
+    /// every stratum reached (counting would then take little longer). Returns each timed
+    /// piece's stratum and projected seconds.
+    fn time_sample(
+        &self,
+        pool: &rayon::ThreadPool,
+        sample: &Sample<'_>,
+        stop: &AtomicBool,
+    ) -> Vec<(usize, f64)> {
+        let lock = || sample.allocation.lock().unwrap_or_else(|e| e.into_inner());
+        let began = Instant::now();
+        let times: Mutex<Vec<(usize, f64)>> = Mutex::new(Vec::new());
+        pool.broadcast(|_| {
+            while !stop.load(Ordering::Relaxed) {
+                let Some((k, id)) = lock().next() else { break };
+                let begun = Instant::now();
+                let timed = sample.engines.time(&self.plan.subproblem(id), stop);
+                let Some(secs) = timed else {
+                    lock().abandon(k);
+                    continue;
+                };
+                lock().record(k, secs, begun.elapsed().as_secs_f64());
+                let mut t = times.lock().unwrap_or_else(|e| e.into_inner());
+                t.push((k, secs));
+                let mean = t.iter().map(|x| x.1).sum::<f64>() / t.len() as f64;
+                let wall = mean * sample.todo as f64 / self.threads as f64;
+                if t.len() >= sample.strata && began.elapsed().as_secs_f64() * 4.0 > wall {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+        });
+        times.into_inner().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// The bytes the memory model gives a count (join plans; others need little).
+fn join_memory(plan: &Plan, threads: usize) -> u64 {
+    if plan.algorithm() == Algorithm::Join {
+        join::memory_needed(plan.n(), threads, super::cost::join_layout(plan.n()))
+    } else {
+        64 << 20
+    }
+}
+
+/// The stratified total of the times (`(stratum, seconds)`) for strata of `sizes`, its 95%
+/// half-width, and the strata sampled. A stratum sampled once borrows the largest relative
+/// spread of the others; one not sampled at all (the budget ran out) the mean of all samples,
+/// with a spread as large as that mean. With `whole` (the pieces were timed whole), a stratum
+/// timed in full carries no error (the finite-population correction); otherwise it does.
+fn project(sizes: &[usize], times: &[(usize, f64)], whole: bool) -> (f64, f64, usize) {
+    let mut by: Vec<Vec<f64>> = vec![Vec::new(); sizes.len()];
+    for &(k, t) in times {
+        by[k].push(t);
+    }
+    let all_mean = times.iter().map(|t| t.1).sum::<f64>() / times.len().max(1) as f64;
+    let spread = largest_spread(&by);
+    let (mut total, mut variance, mut sampled) = (0.0, 0.0, 0);
+    for (xs, &size) in by.iter().zip(sizes) {
+        let size = size as f64;
+        let (mean, var) = mean_variance(xs, all_mean, spread);
+        if !xs.is_empty() {
+            sampled += 1;
+        }
+        let k = xs.len().max(1) as f64;
+        total += size * mean;
+        // The finite-population correction: a stratum sampled whole has no error.
+        let fpc = if whole {
+            (1.0 - k / size).max(0.0)
+        } else {
+            1.0
+        };
+        variance += size * size * var / k * fpc;
+    }
+    (total, 1.96 * variance.sqrt(), sampled)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stratified_projection_adds_up_the_strata() {
+        // Two strata: 10 pieces of about 1 s and 100 of about 0.1 s.
+        let times = [(0, 0.9), (0, 1.1), (1, 0.1), (1, 0.1), (1, 0.1)];
+        let (total, margin, sampled) = project(&[10, 100], &times, true);
+        assert!((total - 20.0).abs() < 1e-9, "{total}");
+        assert!(margin > 0.0 && margin < 10.0, "{margin}");
+        assert_eq!(sampled, 2);
+        // A stratum sampled whole carries no error.
+        let (total, margin, _) = project(&[2], &[(0, 1.0), (0, 3.0)], true);
+        assert_eq!((total, margin), (4.0, 0.0));
+        // Unless the pieces were timed on a share of their work.
+        let (_, margin, _) = project(&[2], &[(0, 1.0), (0, 3.0)], false);
+        assert!(margin > 0.0);
+        // An unsampled stratum is counted at the mean, with a wide margin.
+        let (total, margin, sampled) = project(&[1, 10], &[(0, 2.0)], true);
+        assert_eq!(total, 22.0);
+        assert!(margin > 10.0);
+        assert_eq!(sampled, 1);
+    }
+
+    #[test]
+    fn shards_cover_the_upper_end_of_the_interval() {
+        let e = Estimate {
+            n: 20,
+            algorithm: Algorithm::Join,
+            threads: 4,
+            subproblems: 100,
+            sampled: 10,
+            strata: 3,
+            strata_sampled: 3,
+            cpu_seconds: 4.0 * 3600.0 * 10.0,
+            cpu_margin: 4.0 * 3600.0,
+            setup_seconds: 0.0,
+            memory_needed: 1,
+            peak_memory: None,
+            spent: Duration::ZERO,
+        };
+        assert_eq!(e.wall_seconds(), 36000.0);
+        assert_eq!(e.shards(1.0), 11);
+        assert_eq!(e.shards(100.0), 1);
+        let (lo, hi) = e.wall_range();
+        assert!(lo < e.wall_seconds() && hi > e.wall_seconds());
+    }
+
+    #[test]
+    fn small_counts_are_projected_near_their_cost() {
+        for alg in [Algorithm::Join, Algorithm::Symmetry] {
+            let job = Job::new(&crate::Config::new(12).algorithm(alg).threads(2)).unwrap();
+            let e = job.estimate(Duration::from_secs(5), 7, None).unwrap();
+            assert_eq!(e.subproblems, job.todo().len());
+            assert!(e.sampled > 0 && e.sampled <= e.subproblems);
+            assert!(e.cpu_seconds > 0.0 && e.cpu_seconds < 60.0, "{e:?}");
+            assert!(e.strata_sampled <= e.strata);
+            // The memory the count needs covers its plan and its pieces' bookkeeping, as the
+            // run's own check counts them.
+            let book = crate::run::budget::bookkeeping(job.plan(), e.subproblems);
+            assert!(e.memory_needed > book);
+            if alg == Algorithm::Symmetry {
+                assert_eq!(
+                    e.memory_needed,
+                    join_memory(job.plan(), 2) + book + (2 * job.cache_per_thread()) as u64
+                );
+            }
+        }
+    }
+}

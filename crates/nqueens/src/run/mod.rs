@@ -1,0 +1,503 @@
+//! Running a plan: the one pipeline every count goes through, whatever calls it (the one-line
+//! [`crate::count`], the command line, benchmarks, checkpoints, shards).
+//!
+//! A [`Job`] is a plan with the choices of one run: the threads, the shard it covers, the
+//! pieces it resumes from and the checkpoint it keeps. [`Job::run`] counts what is left on a
+//! local pool ([`pool`]), with the engines prepared once ([`prepared`]), lets the caller observe
+//! every finished piece and cancel between pieces, and returns an [`Outcome`]: the sums of every
+//! finished piece, resumed ones included, from which the [`Counts`] of a whole count or the
+//! result file of a shard are made.
+
+mod allocation;
+mod budget;
+mod class;
+mod cost;
+mod estimate;
+mod outcome;
+mod pool;
+mod prepared;
+mod recount;
+mod status;
+mod survey;
+mod watch;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+pub use cost::{CostModel, SLICE_SECONDS};
+pub use estimate::Estimate;
+pub use outcome::{Counts, Outcome};
+#[cfg(test)]
+pub(crate) use prepared::solve_one;
+pub use recount::{Recount, Recounted, recount};
+pub use status::Status;
+pub use survey::{Survey, survey};
+
+use budget::{Budget, fit_budget};
+
+use crate::config::{Config, MAX_THREADS};
+use crate::error::{Error, MemoryAdvice};
+use crate::persist::{
+    Journal, JournalError, Key, Kind, Problem, Recorder, SaveFailure, Shard, check_bounds,
+};
+use crate::plan::{Algorithm, Plan, PlanError};
+use crate::system::{self, Bytes};
+use crate::tally::{Piece, Sums};
+use nqueens_engine::join;
+
+/// How often a checkpoint is rewritten while a run goes on, unless told otherwise.
+pub const SAVE_EVERY: Duration = Duration::from_secs(3);
+
+/// The most bytes of a join unit's partitions a thread keeps for the units after it: 64 MiB.
+/// More is slower as well as larger: `21 --shard 0/32` took 28.4 s with 256 MiB a thread and
+/// 20.9 to 21.4 s with 8 to 96 MiB; n = 19 took 16.1 s with 8 MiB and 11.5 s with 32
+/// (`results/join-log.md`, section 24).
+const CACHE_BYTES: u64 = 64 << 20;
+
+/// What a run calls with every finished piece and where the run stands after it.
+pub type Observer<'a> = &'a (dyn Fn(&Piece, &Status) + Sync);
+
+/// How the caller steers and observes a run.
+#[derive(Default, Clone, Copy)]
+pub struct Control<'a> {
+    /// Set to stop the run within milliseconds (finished pieces are kept and saved; pieces in
+    /// flight are dropped and counted again on resume).
+    pub cancel: Option<&'a AtomicBool>,
+    /// Called from the worker threads with every piece this run finishes, and where the run
+    /// stands after it.
+    pub observer: Option<Observer<'a>>,
+    /// Called once, from a worker thread, when a periodic save of the checkpoint first fails
+    /// (a full disk): the run goes on, the previous file stays as it was, and the next saves
+    /// try again; the last save's error comes back in [`Outcome::unsaved`].
+    pub save_failed: Option<SaveFailure<'a>>,
+}
+
+/// One run of a plan: which part of it, on how many threads, resumed from what, saved where.
+#[derive(Debug)]
+pub struct Job {
+    /// The plan, cut into slices for this run.
+    plan: Plan,
+    /// What the plan's entries cost, which decides the cut and the order of the work.
+    costs: CostModel,
+    /// Whether the configuration fixed the split depth (else a checkpoint may choose it).
+    fixed_depth: bool,
+    threads: usize,
+    memory: Option<u64>,
+    shard: Option<Shard>,
+    resumed: BTreeMap<u64, Piece>,
+    checkpoint: Option<(PathBuf, Journal)>,
+    save_every: Duration,
+    /// The key that tags the checkpoint and the shard's result, and checks a resumed one.
+    key: Option<Key>,
+}
+
+impl Job {
+    /// Checks `config` and builds its plan.
+    pub fn new(config: &Config) -> Result<Job, Error> {
+        if config.thread_count() > MAX_THREADS {
+            return Err(Error::Threads {
+                asked: config.thread_count(),
+                max: MAX_THREADS,
+            });
+        }
+        let depth = config.fixed_split_depth();
+        check_plan_fits(config)?;
+        let mut plan = match (config.constrained_board(), config.chosen_algorithm()) {
+            (Some(board), Algorithm::Constrained) => Plan::constrained(board, depth)?,
+            (Some(_), other) => return Err(PlanError::MethodForBoard(other).into()),
+            (None, algorithm) => Plan::build(config.n(), algorithm, depth)?,
+        };
+        let seconds = config
+            .chosen_slice_time()
+            .map_or(SLICE_SECONDS, |t| t.as_secs_f64());
+        let costs = CostModel::new(&plan, seconds);
+        cut(&mut plan, &costs, std::iter::empty());
+        Ok(Job {
+            plan,
+            costs,
+            fixed_depth: depth.is_some(),
+            threads: config.resolved_threads().min(MAX_THREADS),
+            memory: config.memory_budget(),
+            shard: None,
+            resumed: BTreeMap::new(),
+            checkpoint: None,
+            save_every: SAVE_EVERY,
+            key: None,
+        })
+    }
+
+    /// The same job restricted to `shard` of the plan.
+    pub fn shard(mut self, shard: Shard) -> Job {
+        self.shard = Some(shard);
+        let plan = &self.plan;
+        self.resumed.retain(|&id, _| shard.owns(plan, id));
+        self
+    }
+
+    /// The same job with `pieces` already done (from an earlier run of the same plan).
+    pub fn resume(mut self, pieces: impl IntoIterator<Item = Piece>) -> Result<Job, Error> {
+        for p in pieces {
+            let inside = (p.id as usize) < self.plan.len();
+            if !inside || self.shard.is_some_and(|s| !s.owns(&self.plan, p.id)) {
+                return Err(Error::ForeignPiece {
+                    id: p.id,
+                    subproblems: self.plan.len(),
+                    shard: self.shard,
+                });
+            }
+            if let Err(Problem::CountTooLarge { id, count, bound }) =
+                check_bounds(&self.plan, [(p.id, p.count)])
+            {
+                return Err(Error::ImpossibleCount { id, count, bound });
+            }
+            self.resumed.insert(p.id, p);
+        }
+        Ok(self)
+    }
+
+    /// The same job keeping a checkpoint at `path`: when the file exists, it must be a
+    /// checkpoint of this plan and shard, and the run resumes from it; finished pieces are
+    /// saved every few seconds, when the run is cancelled, and at its end.
+    pub fn checkpoint(self, path: &Path) -> Result<Job, Error> {
+        let existing = if path.exists() {
+            Some(Journal::read(path)?)
+        } else {
+            None
+        };
+        self.checkpoint_read(path, existing)
+    }
+
+    /// [`Job::checkpoint`] with the file at `path` already read (`None`: it does not exist
+    /// yet). Where the configuration left the split depth to the default, a checkpoint made
+    /// with a fixed split depth resumes with that plan.
+    pub fn checkpoint_read(mut self, path: &Path, existing: Option<Journal>) -> Result<Job, Error> {
+        crate::persist::check_target(path).map_err(|source| JournalError::Save {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let journal = match existing {
+            Some(j) => {
+                if !self.fixed_depth
+                    && j.plan != self.plan.hash()
+                    && let Ok(p) = self.plan.resplit(j.split_depth)
+                    && p.hash() == j.plan
+                {
+                    self.plan = p;
+                }
+                // The entries the file holds are cut as its run cut them.
+                cut(&mut self.plan, &self.costs, j.cuts());
+                let invalid = |problem| JournalError::Invalid {
+                    path: path.to_path_buf(),
+                    problem,
+                };
+                // An empty checkpoint has no piece to forge.
+                if let Some(key) = &self.key
+                    && j.piece_count() > 0
+                {
+                    j.check_tag(key).map_err(invalid)?;
+                }
+                let pieces = j.check_against(&self.plan, self.shard).map_err(invalid)?;
+                self = self.resume(pieces.into_values())?;
+                j
+            }
+            None => Journal::new(Kind::Checkpoint, &self.plan, self.shard),
+        };
+        let journal = match &self.key {
+            Some(key) => journal.keyed(key),
+            None => journal,
+        };
+        self.checkpoint = Some((path.to_path_buf(), journal));
+        Ok(self)
+    }
+
+    /// Refuses to go on from a tagged checkpoint without its key: the run would write it back
+    /// untagged.
+    pub(crate) fn check_key_kept(&self) -> Result<(), Error> {
+        match &self.checkpoint {
+            Some((path, journal)) if journal.tag().is_some() && self.key.is_none() => {
+                Err(JournalError::Invalid {
+                    path: path.clone(),
+                    problem: Problem::KeyNeeded,
+                }
+                .into())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The same job tagging the files it writes (its checkpoint, a shard's result) with
+    /// `key` ([`Key`]); a checkpoint it resumes must carry that key's tag, whether it was
+    /// opened before or after this call.
+    pub fn key(mut self, key: Key) -> Result<Job, Error> {
+        if let Some((path, journal)) = self.checkpoint.take() {
+            let resumed = !self.resumed.is_empty();
+            if resumed && let Err(problem) = journal.check_tag(&key) {
+                return Err(JournalError::Invalid { path, problem }.into());
+            }
+            self.checkpoint = Some((path, journal.keyed(&key)));
+        }
+        self.key = Some(key);
+        Ok(self)
+    }
+
+    /// The same job saving its checkpoint at most every `interval`.
+    pub fn save_every(mut self, interval: Duration) -> Job {
+        self.save_every = interval;
+        self
+    }
+
+    /// The plan.
+    pub fn plan(&self) -> &Plan {
+        &self.plan
+    }
+
+    /// Worker threads the run uses.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// The ids this run covers (its shard's, or all), in increasing order.
+    pub fn wanted(&self) -> Vec<u64> {
+        self.wanted_ids().collect()
+    }
+
+    /// [`Job::wanted`], one at a time.
+    fn wanted_ids(&self) -> impl Iterator<Item = u64> + '_ {
+        self.plan.shard_ids(self.shard.unwrap_or(Shard::WHOLE))
+    }
+
+    /// The pieces resumed from earlier runs.
+    pub fn resumed(&self) -> &BTreeMap<u64, Piece> {
+        &self.resumed
+    }
+
+    /// The ids still to count.
+    pub fn todo(&self) -> Vec<u64> {
+        self.todo_ids().collect()
+    }
+
+    /// [`Job::todo`], one at a time.
+    fn todo_ids(&self) -> impl Iterator<Item = u64> + '_ {
+        self.wanted_ids()
+            .filter(|id| !self.resumed.contains_key(id))
+    }
+
+    /// How many ids this run covers (its shard's, or all).
+    pub fn wanted_len(&self) -> usize {
+        match self.shard {
+            Some(s) => s.len(&self.plan),
+            None => self.plan.len(),
+        }
+    }
+
+    /// How many ids are still to count.
+    pub fn todo_len(&self) -> usize {
+        self.wanted_len() - self.resumed.len()
+    }
+
+    /// Checks that counting what is left fits in the memory budget, or where none was given,
+    /// in what this process may use (only the join algorithm is large enough to matter), and
+    /// refuses, with advice, what does not fit.
+    pub fn check_memory(&self) -> Result<(), Error> {
+        self.check_memory_for(self.todo_len())
+    }
+
+    /// [`Job::check_memory`] for a run keeping the bookkeeping of `pieces` pieces.
+    fn check_memory_for(&self, pieces: usize) -> Result<(), Error> {
+        let available = self.memory.or_else(system::available_memory);
+        let budget = Budget {
+            threads: self.threads,
+            pieces,
+            shard: self.shard.unwrap_or(Shard::WHOLE),
+            available,
+        };
+        fit_budget(&self.plan, budget)
+    }
+
+    /// The bytes of partitions each thread may keep in the join's memory-bounded layout: half
+    /// of what the budget leaves once the layout's own need is met, at most [`CACHE_BYTES`] a
+    /// thread (also where the budget is unknown); none for the other plans.
+    pub(super) fn cache_per_thread(&self) -> usize {
+        if self.plan.algorithm() != Algorithm::Join {
+            return 0;
+        }
+        let available = self.memory.or_else(system::available_memory);
+        let threads = self.threads as u64;
+        let cache = match available {
+            Some(a) => {
+                let need = join::memory_needed(self.plan.n(), self.threads, join::Layout::Bounded);
+                (a.saturating_sub(need) / threads / 2).min(CACHE_BYTES)
+            }
+            None => CACHE_BYTES,
+        };
+        cache as usize
+    }
+
+    /// Counts what is left: checks the memory, saves the checkpoint once before the work (so
+    /// that an unwritable path fails at once), runs the pool, and saves at the end. A save
+    /// that fails once the work has begun does not stop it ([`Control::save_failed`]): the
+    /// counts come back with the error in [`Outcome::unsaved`].
+    pub fn run(&self, control: Control<'_>) -> Result<Outcome, Error> {
+        let begun = Instant::now();
+        self.check_key_kept()?;
+        // Checked before the ids are listed: at n = 26 they alone take gigabytes.
+        if self.todo_len() > 0 {
+            self.check_memory()?;
+        }
+        let todo = self.todo();
+        let recorder = self.checkpoint.as_ref().map(|(path, journal)| {
+            // Written back in this version's format (a version-1 file's header made anew).
+            let mut journal = journal.clone();
+            journal.upgrade(&self.plan);
+            let resumed = self.resumed.clone();
+            Recorder::new(&self.plan, path, journal, resumed, self.save_every)
+        });
+        if let Some(r) = &recorder {
+            r.flush()?;
+        }
+        let recorder = recorder.map(|r| match control.save_failed {
+            Some(tell) => r.on_failure(tell),
+            None => r,
+        });
+        let record = |p: &Piece, s: &Status| {
+            if let Some(r) = &recorder {
+                r.record(p);
+            }
+            if let Some(f) = control.observer {
+                f(p, s);
+            }
+        };
+        let inner = Control {
+            cancel: control.cancel,
+            observer: Some(&record),
+            save_failed: None,
+        };
+        let worked = pool::execute(
+            &self.plan,
+            &self.costs,
+            self.cache_per_thread(),
+            &todo,
+            self.threads,
+            &inner,
+        )?;
+        let mut unsaved = None;
+        if let Some(r) = &recorder {
+            if !worked.pieces.is_empty() {
+                r.set_meta("program", program());
+            }
+            unsaved = r.flush().err().map(std::sync::Arc::new);
+        }
+        let mut pieces = self.resumed.clone();
+        pieces.extend(worked.pieces.iter().map(|p| (p.id, *p)));
+        let sums = Sums::of(&self.plan, pieces.values());
+        let complete = worked.pieces.len() == todo.len();
+        let whole = complete && self.shard.is_none() && self.plan.has_unique();
+        if whole && !sums.burnside_holds(self.plan.n()) {
+            return Err(Error::Integrity {
+                n: self.plan.n(),
+                checkpoint: self.checkpoint.as_ref().map(|(path, _)| path.clone()),
+                total: sums.total,
+                half_turn: sums.half_turn,
+                quarter_turn: sums.quarter_turn,
+            });
+        }
+        Ok(Outcome {
+            n: self.plan.n(),
+            algorithm: self.plan.algorithm(),
+            subproblems: self.plan.len(),
+            split_depth: self.plan.split_depth(),
+            shard: self.shard,
+            unique: if complete && self.shard.is_none() {
+                sums.unique(&self.plan)
+            } else {
+                None
+            },
+            sums,
+            nodes: worked.pieces.iter().map(|p| u128::from(p.nodes)).sum(),
+            fresh: worked.pieces.len(),
+            complete,
+            cancelled: worked.cancelled,
+            threads: self.threads,
+            elapsed: begun.elapsed(),
+            busy: worked.busy,
+            peak_memory: system::peak_memory(),
+            pieces,
+            unsaved,
+        })
+    }
+
+    /// The result file of a finished (or partial) shard run: its pieces, with the program,
+    /// host and seconds in `meta`.
+    pub fn shard_result(&self, outcome: &Outcome) -> Journal {
+        let mut j = Journal::new(Kind::ShardResult, &self.plan, self.shard);
+        if let Some(key) = &self.key {
+            j = j.keyed(key);
+        }
+        j.set_meta("program", program());
+        j.set_meta("host", system::host_name());
+        j.set_meta("seconds", format!("{:.3}", outcome.elapsed.as_secs_f64()));
+        j.set_pieces(&self.plan, &outcome.pieces);
+        j
+    }
+}
+
+/// Cuts `plan` for a run: the entries of `fixed` (`(entry, slices)`, in increasing order of
+/// entry: a resumed file's) as given, the others as `costs` says.
+fn cut(plan: &mut Plan, costs: &CostModel, fixed: impl Iterator<Item = (u64, u64)>) {
+    let mut fixed = fixed.peekable();
+    plan.cut(|plan, i, entry| {
+        while fixed.next_if(|&(e, _)| e < i as u64).is_some() {}
+        match fixed.next_if(|&(e, _)| e == i as u64) {
+            Some((_, of)) => of,
+            None => costs.slices(plan, entry),
+        }
+    });
+}
+
+/// Refuses a default plan whose building would not fit in the memory `config` may use
+/// ([`crate::plan::build_bytes`]): its lists would abort the process, or get it killed,
+/// before any later check could speak.
+fn check_plan_fits(config: &Config) -> Result<(), Error> {
+    let (n, algorithm) = (config.n(), config.chosen_algorithm());
+    let needed = match (config.constrained_board(), config.fixed_split_depth()) {
+        (None, None) => crate::plan::build_bytes(n, algorithm),
+        (None, Some(depth)) => crate::plan::fixed_build_bytes(n, algorithm, depth)?,
+        (Some(_), _) => None,
+    };
+    let available = config.memory_budget().or_else(system::available_memory);
+    match (needed, available) {
+        (Some(needed), Some(available)) if needed > available => Err(Error::Memory {
+            n,
+            algorithm,
+            threads: config.resolved_threads().min(MAX_THREADS),
+            needed: Bytes(needed),
+            available: Bytes(available),
+            advice: match config.fixed_split_depth() {
+                Some(depth) => MemoryAdvice::SplitDepthNeeds {
+                    depth,
+                    bytes: Bytes(needed),
+                },
+                None => MemoryAdvice::PlanNeeds(Bytes(needed)),
+            },
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// The program named in the files it writes.
+fn program() -> String {
+    format!("nqueens-count {}", env!("CARGO_PKG_VERSION"))
+}
+
+/// Counts the solutions `config` describes, on the calling thread's behalf (it blocks).
+pub fn count(config: &Config) -> Result<Counts, Error> {
+    let outcome = Job::new(config)?.run(Control::default())?;
+    Ok(outcome
+        .counts()
+        .expect("an uncancelled whole run finishes every piece"))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,504 @@
+//! The worker pool: a local pool of exactly T threads works through a list of subproblems,
+//! every class of pieces at one pace and the largest of each first (each worker takes the
+//! next block of them from a shared counter), and hands every finished piece to an observer
+//! as it completes.
+//!
+//! Cancellation is checked between subproblems and, every few milliseconds, inside the
+//! backtracking kernel: a cancelled run stops at once, dropping the pieces in flight (they are
+//! counted again when the run resumes) and keeping every finished one. The pool is built for the run and dropped after it:
+//! rayon's global pool is never touched, so the library can be embedded anywhere.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap, VecDeque};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+
+use std::time::{Duration, Instant};
+
+use super::Control;
+use super::class::{Class, class_of};
+use super::cost::CostModel;
+use super::prepared::Prepared;
+use super::status::{Classes, Tracker};
+use crate::constraint::PieceKind;
+use crate::error::Error;
+use crate::plan::{Plan, Subproblem, Work};
+use crate::system;
+use crate::tally::Piece;
+use nqueens_engine::constrained;
+
+/// What the workers did.
+#[derive(Clone, Debug)]
+pub(super) struct Worked {
+    /// Pieces finished, in no particular order.
+    pub pieces: Vec<Piece>,
+    /// Whether the run stopped before every asked-for subproblem was done.
+    pub cancelled: bool,
+    /// Time each worker thread spent inside subproblems.
+    pub busy: Vec<Duration>,
+}
+
+impl Worked {
+    /// No piece done on `threads` threads: nothing to do, or stopped (`cancelled`) before any
+    /// piece began.
+    fn nothing(threads: usize, cancelled: bool) -> Worked {
+        Worked {
+            pieces: Vec::new(),
+            cancelled,
+            busy: vec![Duration::ZERO; threads],
+        }
+    }
+}
+
+/// How many threads a pool starts for `blocks` blocks of work on `threads` threads, on a
+/// machine of `cores` hardware threads: never more than there are blocks, since a thread
+/// without one would only be started and stopped (`9 -t 4096` started 4096 threads for 82
+/// blocks and took 14.8 s on a 2-core VM), nor more than [`OVERSUBSCRIBED`] times the
+/// hardware threads, since threads beyond them only wait their turn, each making the join's
+/// partitions and the kernel's tables for itself (`15 -t 4096` took over 120 s on two cores,
+/// and a stop came 12 s late); and at least one. A rook board's piece shares its sum out
+/// among the pool's threads ([`nqueens_engine::constrained`]), so that one piece uses every
+/// thread up to its blocks.
+fn pool_size(plan: &Plan, threads: usize, blocks: usize, cores: usize) -> usize {
+    let rooks = plan
+        .board()
+        .as_ref()
+        .is_some_and(|b| b.piece() == PieceKind::Rook);
+    let room = if rooks {
+        blocks.max(constrained::MOST_BLOCKS)
+    } else {
+        blocks
+    };
+    threads
+        .min(room)
+        .min(cores.max(1).saturating_mul(OVERSUBSCRIBED))
+        .max(1)
+}
+
+/// How many threads a pool may start for each hardware thread: a few, so that asking for
+/// more threads than the machine has still runs that many where it is cheap (tests of
+/// threading on a small machine), but thousands never start.
+const OVERSUBSCRIBED: usize = 4;
+
+/// Counts the subproblems of `plan` whose ids are in `todo` on `threads` threads (at most
+/// one a block of them; `busy` still has one entry per thread asked for).
+pub(super) fn execute(
+    plan: &Plan,
+    costs: &CostModel,
+    cache: usize,
+    todo: &[u64],
+    threads: usize,
+    control: &Control<'_>,
+) -> Result<Worked, Error> {
+    let order = schedule(plan, costs, todo, threads);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(pool_size(
+            plan,
+            threads,
+            order.len(),
+            system::hardware_threads(),
+        ))
+        .thread_name(|i| format!("nqueens-worker-{i}"))
+        .build()?;
+    if order.is_empty() {
+        return Ok(Worked::nothing(threads, false));
+    }
+    static NEVER: AtomicBool = AtomicBool::new(false);
+    let stop = control.cancel.unwrap_or(&NEVER);
+    // What the subproblems share is built once, by all the pool's threads, before they start.
+    let Some(engines) = prepare(&pool, plan, cache, stop) else {
+        return Ok(Worked::nothing(threads, true));
+    };
+    // The time left weighs each block by the cost model's estimate of its pieces, and paces
+    // each class of pieces by the rate its own finished pieces show ([`Tracker`]).
+    let costs: Vec<f64> = order.iter().map(|b| b.estimate).collect();
+    let (classes, class_totals) = classes_of(&order, &costs);
+    let total = order
+        .iter()
+        .zip(&costs)
+        .map(|(b, c)| c * f64::from(b.len))
+        .sum();
+    let pieces = order.iter().map(|b| b.len as usize).sum();
+    let tracker = Tracker::new(total, pieces, threads, class_totals);
+    let busy: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
+    let next = AtomicUsize::new(0);
+    let stopped = AtomicBool::new(false);
+    // Every worker takes the next block in the shared order ([`schedule`]: classes at one
+    // pace, largest estimate first within a class), so the small pieces fill the last
+    // seconds of the run on every thread.
+    // Each thread's CPU time before the work: a piece may share its work among the pool's
+    // threads (a rook board's sum), which their own pieces' times would not show.
+    let cpu_before: Vec<Option<Duration>> = pool.broadcast(|_| system::thread_cpu_time());
+    let collected: Vec<Vec<Piece>> = pool.broadcast(|ctx| {
+        let mut mine = Vec::new();
+        'blocks: loop {
+            let b = next.fetch_add(1, Ordering::Relaxed);
+            let Some(block) = order.get(b) else { break };
+            for i in 0..block.len {
+                if stop.load(Ordering::Relaxed) {
+                    stopped.store(true, Ordering::Relaxed);
+                    break 'blocks;
+                }
+                let t0 = Instant::now();
+                // A piece given up half-way is dropped: it is counted again by the next run.
+                let Some(piece) = engines.solve_until(&block.first.slice_after(u64::from(i)), stop)
+                else {
+                    stopped.store(true, Ordering::Relaxed);
+                    break 'blocks;
+                };
+                let seconds = t0.elapsed();
+                busy[ctx.index()].fetch_add(seconds.as_nanos() as u64, Ordering::Relaxed);
+                let status = tracker.finished(costs[b], classes[b], seconds.as_secs_f64());
+                if let Some(f) = control.observer {
+                    f(&piece, &status);
+                }
+                mine.push(piece);
+            }
+        }
+        mine
+    });
+    let cpu_after: Vec<Option<Duration>> = pool.broadcast(|_| system::thread_cpu_time());
+    let pieces: Vec<Piece> = collected.into_iter().flatten().collect();
+    // A thread was busy with its own pieces, or with work it took from others' (the larger,
+    // as the CPU clock counts in hundredths of a second).
+    let busy = busy.iter().enumerate().map(|(i, b)| {
+        let own = Duration::from_nanos(b.load(Ordering::Relaxed));
+        let cpu = match (cpu_before.get(i), cpu_after.get(i)) {
+            (Some(Some(a)), Some(Some(b))) => b.saturating_sub(*a),
+            _ => Duration::ZERO,
+        };
+        own.max(cpu)
+    });
+    Ok(Worked {
+        cancelled: stopped.load(Ordering::Relaxed) || pieces.len() < todo.len(),
+        pieces,
+        busy: busy.collect(),
+    })
+}
+
+/// The engines of `plan`, prepared on `pool` (each thread keeping up to `cache` bytes of a
+/// join unit's partitions); `None` if `stop` rose first.
+pub(super) fn prepare<'p>(
+    pool: &rayon::ThreadPool,
+    plan: &'p Plan,
+    cache: usize,
+    stop: &AtomicBool,
+) -> Option<Prepared<'p>> {
+    let engines = pool.install(|| Prepared::new(plan, cache));
+    (!stop.load(Ordering::Relaxed)).then_some(engines)
+}
+
+/// The blocks of subproblems ([`Block`]) in the order the workers take them, each with its
+/// class for the time left.
+///
+/// Within a class of pieces ([`class_key`]), largest estimate first, so that the small pieces
+/// fill the last seconds on every thread. The classes are interleaved so that each has the
+/// same share of its estimate handed out at any time: then the pieces a class is costed by
+/// ran beside the same mix of others as the rest of it will (small kernel pieces were measured
+/// to run much slower beside the largest ones than beside each other, so a class measured early
+/// and run late was misjudged; `results/eta-checks.md`). Pieces of equal estimate come in runs of
+/// [`RUN`] consecutive ids (neighbours share cached quadrant groups), the runs in a fixed
+/// pseudo-random order, so that the share of them done is a fair measure of the work done
+/// (neighbouring ids are often alike in cost); the join units of one middle-queen pair stay
+/// together (they share lists filtered for that pair).
+fn schedule(plan: &Plan, costs: &CostModel, todo: &[u64], threads: usize) -> Vec<Block> {
+    let locality = |s: &Subproblem| match s.work {
+        Work::Join { unit, .. } => unit.middle.map_or(0, |m| {
+            1 + (u32::from(m.column_queen) << 8 | u32::from(m.row_queen))
+        }),
+        Work::Complete { .. }
+        | Work::HalfTurn { .. }
+        | Work::QuarterTurn { .. }
+        | Work::Constrained { .. } => 0,
+    };
+    let mut order = blocks_of(plan, costs, todo);
+    order.sort_by(|a, b| {
+        let estimates = b.estimate.total_cmp(&a.estimate);
+        let (a, b) = (&a.first, &b.first);
+        estimates
+            .then(locality(a).cmp(&locality(b)))
+            .then(mix(a.id / RUN).cmp(&mix(b.id / RUN)))
+            .then(a.id.cmp(&b.id))
+    });
+    // Every class of pieces advances at the same pace (the share of its estimate handed
+    // out), so that at any time the threads run the same mix of pieces: the time left can cost
+    // each class at a rate measured on many of its pieces, in the company they will keep.
+    let weight = |b: &Block| b.estimate.max(f64::MIN_POSITIVE) * f64::from(b.len);
+    let mut queues: HashMap<Option<Class>, (f64, f64, VecDeque<usize>)> = HashMap::new();
+    for (i, b) in order.iter().enumerate() {
+        let q = queues.entry(b.key).or_default();
+        q.0 += weight(b);
+        q.2.push_back(i);
+    }
+    // The largest pieces first: each thread's first piece warms its caches, which would make
+    // a class's first small piece look slow.
+    let warm = (WARM_UP * threads).min(order.len());
+    let mut positions: Vec<usize> = (0..warm).collect();
+    let mut heap: BinaryHeap<(Reverse<Paced>, Option<Class>)> = BinaryHeap::new();
+    for (&key, q) in &mut queues {
+        while let Some(&i) = q.2.front().filter(|&&i| i < warm) {
+            q.2.pop_front();
+            q.1 += weight(&order[i]);
+        }
+        if !q.2.is_empty() {
+            heap.push((Reverse(Paced(q.1 / q.0)), key));
+        }
+    }
+    while let Some((_, key)) = heap.pop() {
+        let Some(q) = queues.get_mut(&key) else {
+            continue;
+        };
+        let Some(i) = q.2.pop_front() else { continue };
+        positions.push(i);
+        q.1 += weight(&order[i]);
+        if !q.2.is_empty() {
+            heap.push((Reverse(Paced(q.1 / q.0)), key));
+        }
+    }
+    positions.into_iter().map(|i| order[i]).collect()
+}
+
+/// What one worker takes at a time: up to [`BLOCK`] consecutive slices of one entry of the
+/// plan (a join unit's slices share its half-boards, which the worker makes once for all of
+/// them), every other piece alone. The schedule orders blocks, not pieces, so that a shard of
+/// billions of slices is ordered as fast as its entries.
+#[derive(Clone, Copy, Debug)]
+struct Block {
+    /// The first piece.
+    first: Subproblem,
+    /// The pieces: `first` and the slices after it.
+    len: u32,
+    /// The estimate of each of its pieces ([`CostModel::estimate`]).
+    estimate: f64,
+    /// The class of its pieces for the time left ([`class_key`]).
+    key: Option<Class>,
+}
+
+/// The blocks of the subproblems `todo` (in increasing order) of `plan`.
+fn blocks_of(plan: &Plan, costs: &CostModel, todo: &[u64]) -> Vec<Block> {
+    let mut blocks: Vec<Block> = Vec::new();
+    for s in plan.subproblems_at(todo.iter().copied()) {
+        if let Some(last) = blocks.last_mut()
+            && (last.len as usize) < BLOCK
+            && s.slice().is_some_and(|k| k.of > 1)
+            && last.first.slice_after(u64::from(last.len)) == s
+        {
+            last.len += 1;
+            continue;
+        }
+        blocks.push(Block {
+            first: s,
+            len: 1,
+            estimate: costs.estimate(plan, &s),
+            key: class_key(plan, costs, &s),
+        });
+    }
+    blocks
+}
+
+/// The most slices of a unit one worker takes at a time: a unit of hundreds of slices (n = 28)
+/// is shared by all the threads, and a block makes the unit's half-boards once for a minute
+/// or more of matching. The join's cost of a streamed unit counts on the same number.
+const BLOCK: usize = nqueens_engine::join::SLICES_A_BLOCK;
+
+/// The share of a class's estimate handed out, ordered for the schedule's heap (ties by the
+/// class key, so the order is the same on every run).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Paced(f64);
+
+impl Eq for Paced {}
+
+impl PartialOrd for Paced {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Paced {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0)
+    }
+}
+
+/// Pieces a thread the schedule gives, largest first, before the classes start their pace.
+const WARM_UP: usize = 2;
+
+/// The class a piece is paced with for the time left ([`Tracker`]): its [`Class`], each at
+/// the rate its own finished pieces show; but the join units all together (`None`), in runs
+/// of consecutive units in a fixed pseudo-random order ([`schedule`]), so that neighbours
+/// share the partitions a thread keeps and the share of units done is a fair measure of the
+/// work done. (Paced stratum by stratum, a whole n = 16 took 13% longer, its neighbours
+/// apart; `results/join-log.md`, section 24.)
+fn class_key(plan: &Plan, costs: &CostModel, s: &Subproblem) -> Option<Class> {
+    match class_of(plan, costs, s) {
+        Class::Join(_) => None,
+        class => Some(class),
+    }
+}
+
+/// The dense class index of each block (of cost `costs[i]` a piece), and the cost and the
+/// number of pieces of each class.
+fn classes_of(blocks: &[Block], costs: &[f64]) -> (Vec<usize>, Classes) {
+    let mut index: HashMap<Option<Class>, usize> = HashMap::new();
+    let mut totals = Vec::new();
+    let mut pieces = Vec::new();
+    let classes = blocks
+        .iter()
+        .zip(costs)
+        .map(|(b, &c)| {
+            let next = index.len();
+            let k = *index.entry(b.key).or_insert(next);
+            if k == totals.len() {
+                totals.push(0.0);
+                pieces.push(0);
+            }
+            totals[k] += c * f64::from(b.len);
+            pieces[k] += b.len as usize;
+            k
+        })
+        .collect();
+    let totals = Classes {
+        cost: totals,
+        pieces,
+    };
+    (classes, totals)
+}
+
+/// Consecutive ids kept together by [`schedule`].
+const RUN: u64 = 64;
+
+/// A fixed scrambling of ids (the SplitMix64 finaliser, Steele, Lea and Flood 2014).
+fn mix(id: u64) -> u64 {
+    let mut z = id.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::Algorithm;
+
+    #[test]
+    fn a_pool_starts_no_thread_without_work() {
+        let queens = Plan::build(9, Algorithm::Symmetry, None).unwrap();
+        assert_eq!(pool_size(&queens, 4096, 16, 64), 16);
+        assert_eq!(pool_size(&queens, 2, 16, 64), 2);
+        assert_eq!(pool_size(&queens, 8, 0, 64), 1);
+        // Never thousands of threads on a small machine.
+        assert_eq!(pool_size(&queens, 4096, 1000, 2), 2 * OVERSUBSCRIBED);
+        assert_eq!(pool_size(&queens, 4096, 1000, 0), OVERSUBSCRIBED);
+        // One rook piece shares its sum among the threads, up to its blocks.
+        let board = crate::constraint::Board::empty(24, PieceKind::Rook).unwrap();
+        let rooks = Plan::constrained(&board, None).unwrap();
+        assert_eq!(rooks.len(), 1);
+        assert_eq!(pool_size(&rooks, 2, 1, 64), 2);
+        assert_eq!(pool_size(&rooks, 4096, 1, 4096), constrained::MOST_BLOCKS);
+        // A count on far more threads than blocks: exact, with one busy entry per thread
+        // asked for.
+        let plan = Plan::build(9, Algorithm::Symmetry, None).unwrap();
+        let todo: Vec<u64> = (0..plan.len() as u64).collect();
+        let costs = CostModel::new(&plan, super::super::SLICE_SECONDS);
+        let blocks = schedule(&plan, &costs, &todo, 512).len();
+        assert!(blocks < 512, "{blocks}");
+        let worked = execute(&plan, &costs, 0, &todo, 512, &Control::default()).unwrap();
+        assert_eq!(worked.busy.len(), 512);
+        let sums = crate::tally::Sums::of(&plan, worked.pieces.iter());
+        assert_eq!(Some(sums.total), crate::known::total(9));
+    }
+
+    /// Every piece of a schedule in order, with its class.
+    fn pieces(order: &[Block]) -> Vec<(Subproblem, Option<Class>, f64)> {
+        order
+            .iter()
+            .flat_map(|b| {
+                (0..b.len).map(move |i| (b.first.slice_after(u64::from(i)), b.key, b.estimate))
+            })
+            .collect()
+    }
+
+    fn model(plan: &Plan) -> CostModel {
+        CostModel::new(plan, super::super::SLICE_SECONDS)
+    }
+
+    #[test]
+    fn a_worker_takes_the_slices_of_an_entry_together() {
+        for (plan, slices) in [
+            (Plan::build(14, Algorithm::Join, None).unwrap().sliced(4), 4),
+            (
+                Plan::build(12, Algorithm::Symmetry, None)
+                    .unwrap()
+                    .sliced(40),
+                40,
+            ),
+        ] {
+            let todo: Vec<u64> = (0..plan.len() as u64).collect();
+            let order = schedule(&plan, &model(&plan), &todo, 2);
+            let mut ids: Vec<u64> = pieces(&order).iter().map(|p| p.0.id).collect();
+            ids.sort_unstable();
+            assert_eq!(ids, todo);
+            for b in &order {
+                assert!(b.len as usize <= BLOCK);
+                // A block is the slices of one entry that follow one another.
+                for i in 0..b.len {
+                    assert_eq!(
+                        plan.subproblem(b.first.id + u64::from(i)),
+                        b.first.slice_after(u64::from(i))
+                    );
+                }
+                if let Some(k) = b.first.slice()
+                    && !matches!(b.first.work, Work::HalfTurn { .. })
+                {
+                    assert_eq!(k.of, slices);
+                    assert_eq!(u64::from(b.len), (slices - k.index).min(BLOCK as u64));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_schedule_takes_every_piece_once_and_every_class_at_one_pace() {
+        for (n, algorithm) in [(12, Algorithm::Symmetry), (13, Algorithm::Plain)] {
+            let plan = Plan::build(n, algorithm, None).unwrap();
+            let todo: Vec<u64> = (0..plan.len() as u64).collect();
+            let costs = model(&plan);
+            let order = pieces(&schedule(&plan, &costs, &todo, 2));
+            let mut ids: Vec<u64> = order.iter().map(|(s, _, _)| s.id).collect();
+            ids.sort_unstable();
+            assert_eq!(ids, todo);
+            // Each piece comes with its class.
+            assert!(
+                order
+                    .iter()
+                    .all(|(s, k, _)| class_key(&plan, &costs, s) == *k)
+            );
+            // Halfway through the schedule, every class of many pieces has had about half of
+            // its estimate handed out.
+            let mut total: HashMap<Option<Class>, (f64, usize)> = HashMap::new();
+            for (_, k, e) in &order {
+                let t = total.entry(*k).or_default();
+                t.0 += e;
+                t.1 += 1;
+            }
+            assert!(total.len() > 2, "n = {n}: {} classes", total.len());
+            let all: f64 = total.values().map(|t| t.0).sum();
+            let (mut so_far, mut given) = (0.0, HashMap::<Option<Class>, f64>::new());
+            for (_, k, e) in &order {
+                if so_far >= all / 2.0 {
+                    break;
+                }
+                so_far += e;
+                *given.entry(*k).or_default() += e;
+            }
+            for (k, (t, count)) in &total {
+                let share = given.get(k).copied().unwrap_or(0.0) / t;
+                if *count >= 16 {
+                    assert!(
+                        (0.3..=0.7).contains(&share),
+                        "n = {n}: class {k:?} at {share}"
+                    );
+                }
+            }
+        }
+    }
+}

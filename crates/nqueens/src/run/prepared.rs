@@ -1,0 +1,134 @@
+//! The engines made ready for one plan: what its subproblems share (the join algorithm's
+//! quadrant lists) is built once per run, then every subproblem is handed to its engine.
+
+use std::sync::atomic::AtomicBool;
+
+use crate::constraint::PieceKind;
+use crate::plan::{Algorithm, Plan, Subproblem, Work};
+use crate::tally::Piece;
+use nqueens_engine::Found;
+use nqueens_engine::join::{self, Quadrants};
+use nqueens_engine::{Slice, constrained, half_turn, invariant, kernel};
+
+/// A plan with its engines' shared state, ready to count subproblems from any thread.
+#[derive(Debug)]
+pub struct Prepared<'p> {
+    plan: &'p Plan,
+    /// The join algorithm's quadrant lists, shared by every thread (join plans only).
+    quadrants: Option<Quadrants>,
+    /// A constrained board's allowed squares per row (empty for other plans).
+    allowed: Vec<u64>,
+}
+
+impl<'p> Prepared<'p> {
+    /// Builds what `plan`'s subproblems share. A join plan's units make their own partitions
+    /// of the quadrants (the memory-bounded layout, [`Quadrants::bounded`]), each thread
+    /// keeping up to `cache` bytes of them; on the smallest boards, where that is faster, the
+    /// whole quadrant lists are built once (`run::cost::join_layout`).
+    pub fn new(plan: &'p Plan, cache: usize) -> Prepared<'p> {
+        let quadrants =
+            (plan.algorithm() == Algorithm::Join).then(|| {
+                match super::cost::join_layout(plan.n()) {
+                    join::Layout::Lists => Quadrants::build(plan.n()),
+                    join::Layout::Bounded => Quadrants::bounded(plan.n(), cache),
+                }
+            });
+        let allowed = plan.board().map_or_else(Vec::new, |b| b.allowed());
+        Prepared {
+            plan,
+            quadrants,
+            allowed,
+        }
+    }
+
+    /// The seconds counting `sub` takes on this thread, measured (a join unit on a share of
+    /// its work, [`join::time_unit`]); `None` if `stop` rose first.
+    pub fn time(&self, sub: &Subproblem, stop: &AtomicBool) -> Option<f64> {
+        if let (Work::Join { unit, .. }, Some(q)) = (sub.work, &self.quadrants) {
+            let probe = join::Probe {
+                row_sets: 4,
+                classes: 24,
+                seed: sub.id as usize,
+            };
+            return join::time_unit(q, &unit, probe, stop);
+        }
+        let begun = std::time::Instant::now();
+        self.solve_until(sub, stop)?;
+        Some(begun.elapsed().as_secs_f64())
+    }
+
+    /// Counts one subproblem of the plan.
+    #[cfg(test)]
+    pub fn solve(&self, sub: &Subproblem) -> Piece {
+        static NEVER: AtomicBool = AtomicBool::new(false);
+        self.solve_until(sub, &NEVER)
+            .expect("a count that is never stopped ends")
+    }
+
+    /// Counts one subproblem of the plan, giving up (`None`) soon after `stop` is raised: within
+    /// milliseconds in the kernel, within a small share of a unit in the join.
+    pub fn solve_until(&self, sub: &Subproblem, stop: &AtomicBool) -> Option<Piece> {
+        let found = match sub.work {
+            Work::Complete {
+                frame,
+                start,
+                slice,
+                ..
+            } => kernel::complete_slice_until(self.plan.frame(frame), &start, slice, stop)?,
+            Work::QuarterTurn { first } => {
+                let (count, nodes) = invariant::count_invariant(self.plan.n(), true, first.into());
+                Found { count, nodes }
+            }
+            Work::HalfTurn { first, slice } => {
+                half_turn::count_half_turn_until(self.plan.n(), first.into(), slice, stop)?
+            }
+            Work::Constrained { start, slice } => {
+                return self.solve_constrained(sub.id, &start, slice, stop);
+            }
+            Work::Join { unit, .. } => {
+                let q = self
+                    .quadrants
+                    .as_ref()
+                    .expect("a plan with join units is prepared with quadrant lists");
+                join::count_unit_until(q, &unit, stop)?
+            }
+        };
+        Some(Piece {
+            id: sub.id,
+            count: found.count.into(),
+            nodes: found.nodes,
+        })
+    }
+
+    /// Counts one subproblem of a constrained board: queens by backtracking, rooks by the
+    /// route their counter picks.
+    fn solve_constrained(
+        &self,
+        id: u64,
+        start: &kernel::Start,
+        slice: Slice,
+        stop: &AtomicBool,
+    ) -> Option<Piece> {
+        let board = self.plan.board()?;
+        let allowed = &self.allowed;
+        let done = match board.piece() {
+            PieceKind::Queen => constrained::complete_slice(allowed, start, slice, stop)?,
+            // The plan never cuts a rook board's pieces; were one cut, its first slice would
+            // count it whole.
+            PieceKind::Rook if slice.index > 0 => constrained::Completed::default(),
+            PieceKind::Rook => constrained::count_rooks(allowed, start, stop)?,
+        };
+        Some(Piece {
+            id,
+            count: done.count,
+            nodes: done.nodes,
+        })
+    }
+}
+
+/// Counts one subproblem of `plan` on its own, preparing the engines for it (for tests and
+/// tools; a run prepares once for all its subproblems).
+#[cfg(test)]
+pub(crate) fn solve_one(plan: &Plan, sub: &Subproblem) -> Piece {
+    Prepared::new(plan, 0).solve(sub)
+}

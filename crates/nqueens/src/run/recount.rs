@@ -1,0 +1,347 @@
+//! Counting accepted pieces again. A checksum only shows that a file is as its writer left
+//! it, and the Burnside check and the per-piece bounds catch only some edits: a piece whose
+//! count was changed (by hand, by faulty memory, by a broken node) with its file resealed
+//! passes them. What the distributed counts that are trusted do is recount: a merge or a
+//! resume counts a random sample of the pieces it accepts again, and refuses on the first
+//! that differs, naming it and its file. A forged piece is caught with the probability that
+//! the sample holds it, so the sample is drawn with a fresh seed unless one is given.
+
+use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use super::Job;
+use super::prepared::Prepared;
+use super::watch::watched;
+use crate::error::Error;
+use crate::persist::Claim;
+use crate::plan::Plan;
+use nqueens_engine::random::{Reservoir, XorShift};
+
+/// How many accepted pieces are counted again before they are trusted.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Recount {
+    /// Pieces drawn at random, recounted until this much time is spent (pieces still in
+    /// flight then are dropped unchecked).
+    For(Duration),
+    /// This many pieces drawn at random (0: none), however long they take.
+    Pieces(u64),
+    /// Every piece.
+    All,
+}
+
+impl Recount {
+    /// The command line's default: a few seconds.
+    pub const DEFAULT: Recount = Recount::For(Duration::from_secs(3));
+
+    /// The most pieces a merge or a resume draws for this recount: a time budget draws more
+    /// than it can use, so that it is never short of pieces.
+    pub fn sample_size(self) -> usize {
+        match self {
+            Recount::For(_) => 1 << 16,
+            Recount::Pieces(k) => usize::try_from(k).unwrap_or(usize::MAX),
+            Recount::All => usize::MAX,
+        }
+    }
+}
+
+impl FromStr for Recount {
+    type Err = String;
+
+    /// `all`, a number of pieces (`0`: none), or seconds with an `s` (`10s`).
+    fn from_str(s: &str) -> Result<Recount, String> {
+        let bad =
+            || format!("'{s}' is not a recount: give a number of pieces, seconds as 10s, or all");
+        if s == "all" {
+            return Ok(Recount::All);
+        }
+        if let Some(secs) = s.strip_suffix('s') {
+            let secs: f64 = secs.parse().map_err(|_| bad())?;
+            return Duration::try_from_secs_f64(secs)
+                .map(Recount::For)
+                .map_err(|_| bad());
+        }
+        s.parse().map(Recount::Pieces).map_err(|_| bad())
+    }
+}
+
+/// What a recount checked.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Recounted {
+    /// Pieces counted again, each equal to its claim.
+    pub checked: u64,
+    /// Pieces accepted, of which they were drawn.
+    pub of: u64,
+    /// The seed of the draw.
+    pub seed: u64,
+    /// Seconds the recount took.
+    pub seconds: f64,
+}
+
+impl Recount {
+    /// A seed for a draw that nobody can foresee: the clock's nanoseconds and the process
+    /// id, mixed, in 53 bits (so that JSON readers of any language read it exactly).
+    pub fn fresh_seed() -> u64 {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        let mixed = nanos ^ u64::from(std::process::id()).rotate_left(32);
+        // One xorshift step spreads the bits; the top 53 are kept.
+        XorShift::new(mixed).next() >> 11
+    }
+}
+
+/// Counts `claims` (pieces of `plan`, drawn at random, in that order) again on `threads`
+/// threads, as `how` says, and refuses on the first whose count differs
+/// ([`Error::Recount`]). `of` is the number of pieces they were drawn from and `seed` the
+/// draw's seed, for the report. Raising `cancel` ends it with [`Error::RecountInterrupted`].
+pub fn recount(
+    plan: &Plan,
+    claims: &[Claim],
+    (how, of, seed): (Recount, u64, u64),
+    threads: usize,
+    cancel: Option<&AtomicBool>,
+) -> Result<Recounted, Error> {
+    let begun = Instant::now();
+    let wanted = match how {
+        Recount::For(_) | Recount::All => claims.len(),
+        Recount::Pieces(k) => claims.len().min(usize::try_from(k).unwrap_or(usize::MAX)),
+    };
+    let mut done = Recounted {
+        of,
+        seed,
+        ..Recounted::default()
+    };
+    if wanted == 0 {
+        return Ok(done);
+    }
+    // No lists: a few pieces are counted from partitions made on demand, at once.
+    let engines = Prepared::new(plan, 64 << 20);
+    let deadline = match how {
+        Recount::For(d) => Some(begun + d),
+        Recount::Pieces(_) | Recount::All => None,
+    };
+    let stop = AtomicBool::new(false);
+    let next = AtomicUsize::new(0);
+    let checked = AtomicUsize::new(0);
+    let mismatch: Mutex<Option<Error>> = Mutex::new(None);
+    let cancelled = || cancel.is_some_and(|c| c.load(Ordering::Relaxed));
+    let recount_one = || {
+        while !stop.load(Ordering::Relaxed) {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(claim) = claims[..wanted].get(i) else {
+                break;
+            };
+            let sub = plan.subproblem(claim.id);
+            let Some(piece) = engines.solve_until(&sub, &stop) else {
+                break;
+            };
+            if piece.count != claim.count {
+                let found = Error::Recount {
+                    id: claim.id,
+                    claimed: claim.count,
+                    counted: piece.count,
+                    file: claim.file.as_deref().map(|f| f.to_path_buf()),
+                };
+                mismatch
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .get_or_insert(found);
+                stop.store(true, Ordering::Relaxed);
+                break;
+            }
+            checked.fetch_add(1, Ordering::Relaxed);
+        }
+    };
+    watched(&stop, deadline, cancel, || {
+        std::thread::scope(|scope| {
+            for _ in 0..threads.clamp(1, wanted) {
+                scope.spawn(recount_one);
+            }
+        });
+    });
+    if let Some(e) = mismatch.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
+    }
+    let checked = checked.into_inner();
+    // A budget of pieces (or all of them) that a stop cut short was interrupted; a time
+    // budget ends by itself.
+    if cancelled() && (deadline.is_none() || checked < wanted) {
+        return Err(Error::RecountInterrupted);
+    }
+    done.checked = checked as u64;
+    done.seconds = begun.elapsed().as_secs_f64();
+    Ok(done)
+}
+
+impl Job {
+    /// Counts a random sample of the pieces this job resumes again, as `how` says, drawn with
+    /// `seed`, and refuses on the first that differs ([`Error::Recount`], naming the
+    /// checkpoint it came from).
+    pub fn recount_resumed(
+        &self,
+        how: Recount,
+        seed: u64,
+        cancel: Option<&AtomicBool>,
+    ) -> Result<Recounted, Error> {
+        self.check_key_kept()?;
+        let file = self
+            .checkpoint
+            .as_ref()
+            .map(|(path, _)| Arc::from(path.as_path()));
+        let mut rng = XorShift::new(seed);
+        let mut sample = Reservoir::new(how.sample_size());
+        for p in self.resumed.values() {
+            let claim = Claim {
+                id: p.id,
+                count: p.count,
+                file: file.clone(),
+            };
+            sample.offer(claim, &mut rng);
+        }
+        let claims = sample.into_shuffled(&mut rng);
+        let of = self.resumed.len() as u64;
+        recount(&self.plan, &claims, (how, of, seed), self.threads, cancel)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::persist::{Journal, MergeOptions, merge_sampled};
+
+    /// Merge options that draw `keep` pieces with seed 7.
+    fn sampled(keep: usize) -> MergeOptions<'static> {
+        MergeOptions {
+            keep,
+            seed: 7,
+            ..MergeOptions::default()
+        }
+    }
+    use crate::plan::Algorithm;
+    use crate::{Config, Control, Job};
+    use std::path::{Path, PathBuf};
+
+    /// The result files of `m` shards of an n = 11 symmetry count, in `dir`.
+    fn shards(dir: &Path, m: u64) -> Vec<PathBuf> {
+        crate::tests_support::write_shards(dir, 11, m)
+    }
+
+    /// Adds 8 to the count of the first piece of the file at `path` that found any (the
+    /// Burnside check still holds), seals it again, and returns the piece's id.
+    fn forge(path: &Path) -> u64 {
+        let plan = Plan::build(11, Algorithm::Symmetry, None).unwrap();
+        let mut j = Journal::read(path).unwrap();
+        let mut pieces = j.piece_map(&plan).unwrap();
+        let victim = pieces.values_mut().find(|p| p.count > 0).unwrap();
+        victim.count += 8;
+        let id = victim.id;
+        j.set_pieces(&plan, &pieces);
+        j.write(path).unwrap();
+        id
+    }
+
+    #[test]
+    fn a_recount_of_every_piece_passes_honest_shards_and_names_a_forged_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let files = shards(dir.path(), 3);
+        let all = Recount::All;
+        let s = merge_sampled(&files, sampled(all.sample_size())).unwrap();
+        assert_eq!(s.sample.len() as u64, s.pieces);
+        let done = recount(&s.plan, &s.sample, (all, s.pieces, 7), 2, None).unwrap();
+        assert_eq!((done.checked, done.of, done.seed), (s.pieces, s.pieces, 7));
+        // Nothing asked, nothing counted; a few pieces, those.
+        for k in [0, 5] {
+            let how = (Recount::Pieces(k), s.pieces, 7);
+            assert_eq!(
+                recount(&s.plan, &s.sample, how, 2, None).unwrap().checked,
+                k
+            );
+        }
+
+        let id = forge(&files[1]);
+        // The forged file still merges: its checksum, its bounds and Burnside's lemma hold.
+        let s = merge_sampled(&files, sampled(all.sample_size())).unwrap();
+        let err = recount(&s.plan, &s.sample, (all, s.pieces, 7), 2, None).unwrap_err();
+        match &err {
+            Error::Recount {
+                id: found,
+                claimed,
+                counted,
+                file: Some(file),
+            } => {
+                assert_eq!((*found, *claimed), (id, *counted + 8));
+                assert!(file.ends_with("s1.json"), "{err}");
+            }
+            other => panic!("{other}"),
+        }
+        assert!(
+            err.to_string().contains(&format!("subproblem {id} claims")),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_resumed_checkpoint_is_recounted_and_a_forged_piece_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.json");
+        let config = Config::new(11).algorithm(Algorithm::Symmetry).threads(2);
+        let job = Job::new(&config).unwrap().checkpoint(&path).unwrap();
+        job.run(Control::default()).unwrap();
+        let resumed = Job::new(&config).unwrap().checkpoint(&path).unwrap();
+        let done = resumed.recount_resumed(Recount::All, 3, None).unwrap();
+        assert_eq!(done.checked, resumed.resumed().len() as u64);
+        assert!(done.checked > 0);
+
+        forge(&path);
+        let resumed = Job::new(&config).unwrap().checkpoint(&path).unwrap();
+        let err = resumed.recount_resumed(Recount::All, 3, None).unwrap_err();
+        assert!(matches!(err, Error::Recount { file: Some(_), .. }), "{err}");
+        assert!(
+            err.to_string().starts_with(&path.display().to_string()),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_cancelled_recount_of_all_pieces_is_an_interruption() {
+        let dir = tempfile::tempdir().unwrap();
+        let files = shards(dir.path(), 1);
+        let s = merge_sampled(&files, sampled(usize::MAX)).unwrap();
+        let cancel = AtomicBool::new(true);
+        let err = recount(
+            &s.plan,
+            &s.sample,
+            (Recount::All, s.pieces, 1),
+            1,
+            Some(&cancel),
+        );
+        assert!(matches!(err, Err(Error::RecountInterrupted)), "{err:?}");
+        // A time budget already spent ends by itself with what it checked.
+        let spent = (Recount::For(Duration::ZERO), s.pieces, 1);
+        let done = recount(&s.plan, &s.sample, spent, 1, None).unwrap();
+        assert!(done.checked < s.pieces);
+    }
+
+    #[test]
+    fn fresh_seeds_fit_in_53_bits_and_differ() {
+        let seeds: Vec<u64> = (0..64).map(|_| Recount::fresh_seed()).collect();
+        assert!(seeds.iter().all(|&s| s < 1 << 53));
+        assert!(seeds.windows(2).any(|w| w[0] != w[1]));
+    }
+
+    #[test]
+    fn recounts_are_read_as_pieces_seconds_or_all() {
+        assert_eq!("all".parse(), Ok(Recount::All));
+        assert_eq!("0".parse(), Ok(Recount::Pieces(0)));
+        assert_eq!("12".parse(), Ok(Recount::Pieces(12)));
+        assert_eq!(
+            "2.5s".parse(),
+            Ok(Recount::For(Duration::from_millis(2500)))
+        );
+        for bad in ["", "-1", "s", "-2s", "lots", "1e400s"] {
+            assert!(bad.parse::<Recount>().is_err(), "{bad}");
+        }
+    }
+}

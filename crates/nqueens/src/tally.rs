@@ -1,0 +1,90 @@
+//! The results of subproblems and their sums: weighted totals, the rotation-invariant counts
+//! and nodes, in `u128`.
+//!
+//! Each piece's own count fits a `u64`; the sums may not (Q(29) exceeds 2^64), so every sum is a
+//! `u128`. Sums of disjoint sets of pieces add, which is what resuming and merging shards rely
+//! on.
+
+use serde::{Deserialize, Serialize};
+
+use crate::plan::{Plan, Work};
+use nqueens_engine::symmetry;
+
+/// The result of one subproblem.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Piece {
+    /// The subproblem's id.
+    pub id: u64,
+    /// Raw count (before the subproblem's weight is applied); a `u128`, as a rook count of a
+    /// constrained board may exceed 2^64 in one piece.
+    pub count: u128,
+    /// Search nodes visited.
+    pub nodes: u64,
+}
+
+/// Running sums over a set of pieces of one plan.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Sums {
+    /// Solutions: each completion times its subproblem's weight.
+    pub total: u128,
+    /// Solutions a half turn leaves unchanged.
+    pub half_turn: u128,
+    /// Solutions a quarter turn leaves unchanged.
+    pub quarter_turn: u128,
+    /// Search nodes visited.
+    pub nodes: u128,
+    /// Pieces added.
+    pub pieces: u64,
+}
+
+impl Sums {
+    /// The sums of `pieces` of `plan`.
+    pub fn of<'a>(plan: &Plan, pieces: impl IntoIterator<Item = &'a Piece>) -> Sums {
+        let mut sums = Sums::default();
+        for p in pieces {
+            sums.add(plan, p);
+        }
+        sums
+    }
+
+    /// Adds one piece of `plan`.
+    pub fn add(&mut self, plan: &Plan, piece: &Piece) {
+        let c = piece.count;
+        match plan.subproblem(piece.id).work {
+            Work::Constrained { .. } => self.total += c,
+            w @ (Work::Complete { .. } | Work::Join { .. }) => {
+                self.total += c * u128::from(w.weight())
+            }
+            Work::HalfTurn { .. } => self.half_turn += c,
+            Work::QuarterTurn { .. } => self.quarter_turn += c,
+        }
+        self.nodes += u128::from(piece.nodes);
+        self.pieces += 1;
+    }
+
+    /// Adds the sums of a disjoint set of pieces.
+    pub fn merge(&mut self, other: &Sums) {
+        self.total += other.total;
+        self.half_turn += other.half_turn;
+        self.quarter_turn += other.quarter_turn;
+        self.nodes += other.nodes;
+        self.pieces += other.pieces;
+    }
+
+    /// Whether complete sums of a plan with a unique count pass the check Burnside's lemma
+    /// gives for n ≥ 2: `Q + P + 2R` is a multiple of 8, and `P ≥ R` (every quarter-turn
+    /// invariant solution is half-turn invariant). An altered piece or a miscount is caught
+    /// here unless it changes the sums by a multiple of 8.
+    pub fn burnside_holds(&self, n: usize) -> bool {
+        n < 2
+            || ((self.total + self.half_turn + 2 * self.quarter_turn).is_multiple_of(8)
+                && self.half_turn >= self.quarter_turn)
+    }
+
+    /// The unique count, when the plan computes one and these sums are complete.
+    pub fn unique(&self, plan: &Plan) -> Option<u128> {
+        plan.has_unique()
+            .then(|| symmetry::unique_from(plan.n(), self.total, self.half_turn, self.quarter_turn))
+    }
+}

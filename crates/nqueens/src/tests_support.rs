@@ -1,0 +1,20 @@
+//! What the library's tests share: the brute-force solutions (from the engine crate) and a
+//! count's shard files.
+
+pub use nqueens_engine::brute::{all_solutions, distinct_up_to_symmetry};
+
+/// The result files `s0.json`, `s1.json`, ... of the `m` shards of an n×n symmetry count,
+/// written to `dir`.
+pub fn write_shards(dir: &std::path::Path, n: usize, m: u64) -> Vec<std::path::PathBuf> {
+    use crate::{Algorithm, Config, Control, Job, persist::Shard};
+    (0..m)
+        .map(|i| {
+            let config = Config::new(n).algorithm(Algorithm::Symmetry).threads(1);
+            let job = Job::new(&config).unwrap().shard(Shard::new(i, m).unwrap());
+            let outcome = job.run(Control::default()).unwrap();
+            let path = dir.join(format!("s{i}.json"));
+            job.shard_result(&outcome).write(&path).unwrap();
+            path
+        })
+        .collect()
+}
