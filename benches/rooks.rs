@@ -4,8 +4,9 @@
 //! benchmark checks its count before it is timed.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use nqueens::constraint::{Board, PieceKind, Route, route};
+use nqueens::constraint::{Board, PieceKind};
 use nqueens::{Config, count};
+use nqueens_engine::constrained::{Route, route};
 use nqueens_engine::random::XorShift;
 
 /// A random board whose squares are allowed with probability 4/5 (seeded, so every run times

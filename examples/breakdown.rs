@@ -10,31 +10,7 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use nqueens::plan::{Plan, Work};
 use nqueens::{Algorithm, Config, Control, Job, Piece, Status};
-
-/// The family a subproblem of `plan` belongs to, and the solutions each completion stands for.
-fn family(plan: &Plan, work: Work) -> (&'static str, u128) {
-    match work {
-        Work::Complete { frame, weight, .. } => (
-            plan.family(frame).expect("a kernel frame").describe(),
-            u128::from(weight),
-        ),
-        Work::HalfTurn { .. } => ("half-turn invariant (unique)", 1),
-        Work::QuarterTurn { .. } => ("quarter-turn invariant (unique)", 1),
-        Work::Constrained { .. } => ("constrained board", 1),
-        Work::Join { unit, weight } => match unit.middle {
-            None => ("join: row sets", u128::from(weight)),
-            Some(m)
-                if m.column_queen == m.row_queen
-                    && 2 * usize::from(m.row_queen) + 1 == plan.n() =>
-            {
-                ("join: centre queen", u128::from(weight))
-            }
-            Some(_) => ("join: two middle queens", u128::from(weight)),
-        },
-    }
-}
 
 /// Per family: pieces, nodes, weighted count and seconds.
 type Table = BTreeMap<&'static str, (u64, u64, u128, f64)>;
@@ -55,7 +31,10 @@ fn main() {
         let (last, table) = &mut *guard;
         let seconds = status.elapsed.saturating_sub(*last).as_secs_f64();
         *last = status.elapsed;
-        let (name, weight) = family(plan, plan.subproblem(piece.id).work);
+        let (name, weight) = (
+            plan.describe(piece.id),
+            u128::from(plan.weight_of(piece.id)),
+        );
         let e = table.entry(name).or_default();
         e.0 += 1;
         e.1 += piece.nodes;

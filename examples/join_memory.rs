@@ -1,7 +1,7 @@
 //! Prints the join engine's memory estimate (`join::memory_needed`) for n = 12..=28, both
 //! layouts, and some thread counts: the figures the memory table of `docs/performance.md` quotes.
 
-use nqueens::system::Bytes;
+use nqueens::Bytes;
 use nqueens_engine::join::{self, Layout};
 
 fn main() {

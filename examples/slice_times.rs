@@ -7,9 +7,7 @@
 use std::sync::Mutex;
 
 use nqueens::persist::Shard;
-use nqueens::plan::Work;
 use nqueens::{Algorithm, Config, Control, Job, Piece, Status};
-use nqueens_engine::join::stratum;
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -46,11 +44,7 @@ fn main() {
     println!("entry\tslice\tof\tkind\tseconds");
     for &(seconds, id) in times.iter().take(slowest) {
         let (entry, index) = plan.entry_and_slice(id);
-        let kind = match plan.subproblem(id).work {
-            Work::Join { unit, .. } => format!("stratum {}", stratum(n, &unit)),
-            Work::Complete { frame, .. } => plan.family(frame).map_or("", |f| f.describe()).into(),
-            _ => "unique count".into(),
-        };
+        let kind = plan.describe(id);
         let of = plan.slices_of_entry(entry);
         println!("{entry}\t{index}\t{of}\t{kind}\t{seconds:.2}");
     }

@@ -6,9 +6,13 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use nqueens::board::{MAX_N, MIN_N};
-use nqueens::constraint::MAX_ROOKS_N;
-use nqueens::{Algorithm, MAX_THREADS, Recount};
+use nqueens::constraint::Board;
+use nqueens::{Algorithm, Config, Recount};
+
+const MIN_N: usize = Config::MIN_N;
+const MAX_N: usize = Config::MAX_N;
+const MAX_ROOKS_N: usize = Board::MAX_ROOKS_N;
+const MAX_THREADS: usize = Config::MAX_THREADS;
 
 /// Counts the solutions of the N-Queens problem exactly, on every core.
 ///
@@ -466,7 +470,7 @@ fn parse_sampling_seconds(s: &str) -> Result<u64, String> {
 }
 
 fn parse_memory(s: &str) -> Result<u64, String> {
-    s.parse::<nqueens::system::Bytes>().map(|b| b.0)
+    s.parse::<nqueens::Bytes>().map(|b| b.0)
 }
 
 fn parse_threads(s: &str) -> Result<usize, String> {
@@ -576,10 +580,10 @@ fn out_of_range(n: usize) -> String {
 
 fn parse_trace_n(s: &str) -> Result<usize, String> {
     let n = parse_n(s)?;
-    if n > nqueens::trace::MAX_TRACE_N {
+    if n > Board::MAX_TRACE_N {
         return Err(format!(
             "trace is for N up to {}: the tree of {n}-queens is too big to read",
-            nqueens::trace::MAX_TRACE_N
+            Board::MAX_TRACE_N
         ));
     }
     Ok(n)

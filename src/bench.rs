@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use nqueens::system::Machine;
+use crate::machine::Machine;
 use nqueens::{Algorithm, Config, Error, count, known};
 use serde::Serialize;
 

@@ -5,13 +5,14 @@
 use std::io::{self, Write};
 use std::ops::ControlFlow;
 
-use nqueens::constraint::{Board, PieceKind, pictures};
-use nqueens::solutions;
-use nqueens::trace::{self as tree, MAX_TRACE_N};
+use nqueens::constraint::{Board, PieceKind};
 
 use crate::args::{ListArgs, ListFormat, TraceArgs, TraceFormat};
 use crate::boards;
 use crate::exit::{Exit, fail, out, out_raw, say, to_stdout};
+
+/// The widest board `trace` draws.
+const MAX_TRACE_N: usize = Board::MAX_TRACE_N;
 
 /// Boards an SVG picture draws unless `--limit` says otherwise.
 const SVG_BOARDS: u64 = 16;
@@ -55,7 +56,7 @@ pub fn list(args: &ListArgs) -> Exit {
         let first = seen == 0;
         seen += 1;
         match args.format {
-            ListFormat::Tuple => out(&solutions::format_tuple(cols)),
+            ListFormat::Tuple => out(&board.tuple_of(cols)),
             ListFormat::Board => {
                 let rows = board.rows_of(cols).join("\n");
                 out(&if first { rows } else { format!("\n{rows}") });
@@ -74,7 +75,7 @@ pub fn list(args: &ListArgs) -> Exit {
     });
     match args.format {
         ListFormat::Json => out("]"),
-        ListFormat::Svg => out_raw(&pictures::boards_svg(&board, &kept, SVG_PER_LINE)),
+        ListFormat::Svg => out_raw(&board.svg(&kept, SVG_PER_LINE)),
         _ if seen == 0 => out("no solution"),
         _ => {}
     }
@@ -106,8 +107,8 @@ pub fn trace(args: &TraceArgs) -> Exit {
     to_stdout("trace", |out| {
         let mut buffered = io::BufWriter::new(out);
         match args.format {
-            TraceFormat::Text => tree::write_board_trace(&board, &mut buffered)?,
-            TraceFormat::Dot => pictures::write_trace_dot(&board, &mut buffered)?,
+            TraceFormat::Text => board.write_trace(&mut buffered)?,
+            TraceFormat::Dot => board.write_trace_dot(&mut buffered)?,
         };
         buffered.flush()
     })

@@ -8,9 +8,10 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use nqueens::constraint::Board;
-use nqueens::known::{self, Verdict};
+
+use crate::machine::Machine;
+use crate::output::{Verdict, verify};
 use nqueens::persist::{self, Journal, Key, Shard};
-use nqueens::system::Machine;
 use nqueens::{Algorithm, Config, Control, Job, Piece, Recount, Status};
 
 use crate::args::{CountArgs, ShardArg, Sizes};
@@ -120,7 +121,7 @@ pub fn run(args: &CountArgs) -> Exit {
         Err(e) => return e,
     };
     if let Some(out) = &args.out
-        && let Err(e) = persist::check_target(out)
+        && let Err(e) = Journal::check_target(out)
     {
         return fail(
             Exit::Failed,
@@ -133,7 +134,7 @@ pub fn run(args: &CountArgs) -> Exit {
         if locks.iter().any(|(p, _)| p == &path) {
             continue;
         }
-        match persist::FileLock::acquire(path) {
+        match Journal::lock(path) {
             Ok(lock) => locks.push((path, lock)),
             Err(e) => return fail(Exit::Failed, e),
         }
@@ -329,7 +330,7 @@ fn check_replaceable(path: &Path, job: &Job, shard: Shard) -> Result<(), Exit> {
     let plan = job.plan();
     let what = match Journal::read(path) {
         Err(_) => "it is not a result file of this program".to_string(),
-        Ok(j) if j.kind() == Some(persist::Kind::Checkpoint) => "it is a checkpoint".to_string(),
+        Ok(j) if j.is_checkpoint() => "it is a checkpoint".to_string(),
         Ok(j)
             if j.n() == plan.n()
                 && j.algorithm() == Some(plan.algorithm())
@@ -513,9 +514,7 @@ fn count_one(
         };
     }
     let counts = outcome.counts().expect("a whole, finished count");
-    let verdict = args
-        .verify
-        .then(|| known::verify(n, counts.total, counts.unique));
+    let verdict = args.verify.then(|| verify(n, counts.total, counts.unique));
     // The table's header comes with its first row, so that a count that fails (a checkpoint
     // that cannot be written, a refused sum, threads that do not start) prints nothing on
     // stdout.

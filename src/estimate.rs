@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use nqueens::Bytes;
 use nqueens::persist::Shard;
-use nqueens::system::Bytes;
 use nqueens::{Estimate, Job};
 
 use crate::args::CountArgs;
@@ -134,9 +134,18 @@ fn human(e: &Estimate, shard: Option<Shard>, hours: f64) -> String {
 }
 
 /// Hours to three significant digits (a small count's 0.00608 CPU-hours did not show as
-/// 0.0), whole from 100 on.
+/// 0.0), whole from 100 on, without trailing zeros (3.00 is 3).
 fn in_hours(h: f64) -> String {
-    nqueens::system::three_significant(h)
+    if h >= 100.0 || h <= 0.0 || !h.is_finite() {
+        return format!("{h:.0}");
+    }
+    let decimals = (2 - h.log10().floor() as i32).clamp(0, 8) as usize;
+    let text = format!("{h:.decimals$}");
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    }
 }
 
 #[derive(Serialize)]

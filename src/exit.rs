@@ -9,8 +9,8 @@ use std::fmt::Display;
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicU8, Ordering};
 
+use crate::output::Verdict;
 use nqueens::Error;
-use nqueens::known::Verdict;
 
 /// How a task ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

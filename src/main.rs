@@ -10,6 +10,7 @@ mod constrained;
 mod count;
 mod estimate;
 mod exit;
+mod machine;
 mod output;
 mod progress;
 mod tasks;

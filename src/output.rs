@@ -9,10 +9,12 @@
 
 use std::path::Path;
 
-use nqueens::known::Verdict;
+use nqueens::Bytes;
+use nqueens::known;
 use nqueens::persist::{Merged, Shard, Tags};
 use nqueens::plan::PlanHash;
-use nqueens::system::{Bytes, Machine};
+
+use crate::machine::Machine;
 use nqueens::{Counts, Outcome, Recount, Recounted};
 use serde::Serialize;
 
@@ -59,6 +61,31 @@ pub fn si(v: f64) -> String {
         (v, "")
     };
     format!("{scaled:.2} {prefix}").trim_end().to_string()
+}
+
+/// What a `--verify` check concluded for one count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Total (and unique, when computed) equal the published values.
+    Agrees,
+    /// A computed value differs from the published one.
+    Differs,
+    /// No published value for this n.
+    Unknown,
+}
+
+/// Compares computed counts with the published ones.
+pub fn verify(n: usize, total: u128, unique: Option<u128>) -> Verdict {
+    match (known::total(n), known::unique(n)) {
+        (Some(t), Some(u)) => {
+            if t == total && unique.is_none_or(|v| v == u) {
+                Verdict::Agrees
+            } else {
+                Verdict::Differs
+            }
+        }
+        _ => Verdict::Unknown,
+    }
 }
 
 /// Words for a `--verify` verdict.
@@ -360,7 +387,6 @@ pub fn skipped_note(skipped: &[nqueens::persist::Skipped]) -> Option<String> {
 
 /// The status of a sharded count (`status`), as a short table or one JSON object.
 pub fn status_text(s: &nqueens::Survey, json: bool) -> String {
-    use nqueens::persist::ranges;
     let left = s.seconds_left();
     if json {
         #[derive(Serialize)]
@@ -422,7 +448,11 @@ pub fn status_text(s: &nqueens::Survey, json: bool) -> String {
     }
     let shards = |xs: &[u64]| match xs.len() {
         0 => "none".to_string(),
-        k => format!("{}: {}", things(k as u64, "shard", "shards"), ranges(xs)),
+        k => format!(
+            "{}: {}",
+            things(k as u64, "shard", "shards"),
+            Shard::ranges(xs)
+        ),
     };
     let partial = match s.partial.len() {
         0 => "none".to_string(),
@@ -485,5 +515,19 @@ fn seconds_text(t: f64) -> String {
         format!("{:.1} min", t / 60.0)
     } else {
         format!("{:.1} h", t / 3600.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verify_spots_a_difference() {
+        assert_eq!(verify(8, 92, Some(12)), Verdict::Agrees);
+        assert_eq!(verify(8, 92, None), Verdict::Agrees);
+        assert_eq!(verify(8, 93, Some(12)), Verdict::Differs);
+        assert_eq!(verify(8, 92, Some(11)), Verdict::Differs);
+        assert_eq!(verify(30, 1, None), Verdict::Unknown);
     }
 }

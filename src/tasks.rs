@@ -3,7 +3,6 @@
 //! solutions), `trace` (the textbook search tree), and the shell completions and manual page
 //! made from the argument definitions.
 
-use nqueens::known;
 use nqueens::{Config, Recount, persist};
 
 use clap::CommandFactory;
@@ -14,7 +13,7 @@ use crate::output;
 
 /// `merge`: verify and add up the shards' result files.
 pub fn merge(args: &MergeArgs) -> Exit {
-    let files = match persist::journal_files(&args.files) {
+    let files = match persist::Journal::files_in(&args.files) {
         Ok(files) => files,
         Err(e) => return crate::exit::fail(Exit::Failed, e),
     };
@@ -53,44 +52,32 @@ pub fn merge(args: &MergeArgs) -> Exit {
         seed,
         key: key.as_ref(),
     };
-    match persist::merge_sampled(&files, options) {
+    match persist::merge(&files, options) {
         Err(problems) => {
-            if let Some(note) = output::skipped_note(&problems.1) {
+            if let Some(note) = output::skipped_note(problems.skipped()) {
                 say(note);
             }
-            for p in &problems.0 {
+            for p in problems.messages() {
                 say(format!("error: {p}"));
             }
             Exit::Failed
         }
         Ok(sampled) => {
-            let persist::Sampled {
-                merged: m,
-                plan,
-                sample,
-                pieces,
-                skipped,
-            } = sampled;
-            if let Some(note) = output::skipped_note(&skipped) {
+            let m = &sampled.merged;
+            if let Some(note) = output::skipped_note(&sampled.skipped) {
                 say(note);
             }
             crate::count::install_signal_handler();
             crate::count::working(true);
             let threads = Config::new(m.n).threads(args.threads).resolved_threads();
-            let done = nqueens::recount(
-                &plan,
-                &sample,
-                (how, pieces, seed),
-                threads,
-                Some(crate::count::cancel_flag()),
-            );
+            let done = sampled.recount(how, threads, Some(crate::count::cancel_flag()));
             let done = match done {
                 Ok(done) => done,
                 Err(e) => return exit::error(&e),
             };
             let verdict = args
                 .verify
-                .then(|| known::verify(m.n, m.sums.total, m.unique));
+                .then(|| crate::output::verify(m.n, m.sums.total, m.unique));
             out(&output::merge_line(&m, (&done, how), verdict, args.json));
             if let Some(v) = verdict {
                 say(output::verdict_words(m.n, v, m.unique));
@@ -102,7 +89,7 @@ pub fn merge(args: &MergeArgs) -> Exit {
 
 /// `status`: where the shards of a count stand, from a folder of their files.
 pub fn status(args: &StatusArgs) -> Exit {
-    let files = match persist::journal_files(&args.files) {
+    let files = match persist::Journal::files_in(&args.files) {
         Ok(files) => files,
         Err(e) => return crate::exit::fail(Exit::Failed, e),
     };
@@ -116,7 +103,7 @@ pub fn status(args: &StatusArgs) -> Exit {
         Ok(b) => b,
         Err(e) => return e,
     };
-    match nqueens::survey(&files, board.as_ref()) {
+    match nqueens::Survey::of(&files, board.as_ref()) {
         Err(problem) => crate::exit::fail(Exit::Failed, problem),
         Ok(survey) => {
             if let Some(note) = output::skipped_note(&survey.skipped) {

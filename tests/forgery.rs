@@ -26,7 +26,7 @@ fn forge(path: &Path, weight: u8, add: u128) -> u64 {
     let mut pieces = j.piece_map(&plan).unwrap();
     let victim = pieces
         .values_mut()
-        .find(|p| plan.subproblem(p.id).work.weight() == weight)
+        .find(|p| plan.weight_of(p.id) == weight)
         .expect("a piece of that weight");
     victim.count += add;
     let id = victim.id;

@@ -30,7 +30,7 @@ const LAYERS: &[(&str, &[&str])] = &[
 /// commands read and show (boards, progress, estimates); the commands; the dispatch of the
 /// small tasks; `main`.
 const BIN_LAYERS: &[(&str, &[&str])] = &[
-    ("words", &["args", "exit", "output"]),
+    ("words", &["args", "exit", "machine", "output"]),
     ("inputs", &["boards", "estimate", "progress"]),
     ("commands", &["bench", "constrained", "count"]),
     ("tasks", &["tasks"]),

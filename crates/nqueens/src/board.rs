@@ -5,18 +5,18 @@
 //! diagonals without any bit of a real column ever being lost.
 
 /// Smallest board the engine accepts.
-pub const MIN_N: usize = 1;
+pub(crate) const MIN_N: usize = 1;
 /// Largest board the engine accepts.
-pub const MAX_N: usize = 32;
+pub(crate) const MAX_N: usize = 32;
 
-/// A board size outside [`MIN_N`]`..=`[`MAX_N`]: the board layer's own error, which the
+/// A board size outside `MIN_N``..=``MAX_N`: the board layer's own error, which the
 /// crate's [`crate::Error`] takes in as `Error::BoardSize`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("board size {0} is out of range: n must be from {MIN_N} to {MAX_N}")]
 pub struct SizeError(pub usize);
 
 /// Checks that `n` is a board size the engine can count.
-pub fn validate(n: usize) -> Result<(), SizeError> {
+pub(crate) fn validate(n: usize) -> Result<(), SizeError> {
     if (MIN_N..=MAX_N).contains(&n) {
         Ok(())
     } else {
@@ -26,13 +26,13 @@ pub fn validate(n: usize) -> Result<(), SizeError> {
 
 /// The mask with the `n` low bits set: one bit per column of an `n`-wide board.
 #[inline]
-pub const fn full_mask(n: usize) -> u64 {
+pub(crate) const fn full_mask(n: usize) -> u64 {
     if n == 0 { 0 } else { u64::MAX >> (64 - n) }
 }
 
 /// The bit of column `c`.
 #[inline]
-pub const fn bit(c: usize) -> u64 {
+pub(crate) const fn bit(c: usize) -> u64 {
     1u64 << c
 }
 

@@ -7,7 +7,7 @@ use crate::plan::Algorithm;
 
 /// The most worker threads a run accepts: far past any machine's hardware threads, and small
 /// enough that a mistyped count is refused at once instead of starting a huge pool.
-pub const MAX_THREADS: usize = 4096;
+pub(crate) const MAX_THREADS: usize = 4096;
 
 /// What to count and how.
 #[non_exhaustive]
@@ -32,6 +32,18 @@ enum Target {
 }
 
 impl Config {
+    /// The smallest board.
+    pub const MIN_N: usize = crate::board::MIN_N;
+    /// The largest empty board of queens (the diagonal masks need room to shift in a `u64`);
+    /// a board of rooks may be larger ([`crate::constraint::Board::MAX_ROOKS_N`]).
+    pub const MAX_N: usize = crate::board::MAX_N;
+    /// The most worker threads a run accepts: far past any machine's hardware threads, and
+    /// small enough that a mistyped count is refused at once instead of starting a huge pool.
+    pub const MAX_THREADS: usize = MAX_THREADS;
+    /// How long a slice of a long entry takes by default, about, in seconds of one core of
+    /// the reference machine (`results/large-n.md`): see [`Config::slice_time`].
+    pub const SLICE_SECONDS: f64 = crate::run::SLICE_SECONDS;
+
     /// Counting an `n`×`n` board with the default method for its size
     /// ([`Algorithm::default_for`]) on every hardware thread.
     pub fn new(n: usize) -> Config {
@@ -82,7 +94,7 @@ impl Config {
     }
 
     /// The same configuration cutting long entries of the plan into slices of about `time`
-    /// on one core (instead of [`crate::run::SLICE_SECONDS`]): shorter slices lose less work
+    /// on one core (instead of `crate::run::SLICE_SECONDS`): shorter slices lose less work
     /// to a kill and save more often; longer ones keep a checkpoint smaller. The plan, and
     /// so which files agree, does not depend on it.
     pub fn slice_time(mut self, time: std::time::Duration) -> Config {

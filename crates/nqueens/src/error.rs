@@ -17,9 +17,9 @@ use crate::system::Bytes;
 #[non_exhaustive]
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// The board size is outside 1..=32.
-    #[error(transparent)]
-    BoardSize(#[from] SizeError),
+    /// The board size (given) is outside 1..=32.
+    #[error("{}", SizeError(*.0))]
+    BoardSize(usize),
     /// A plan that cannot be made as asked (split depth, size of the plan, join limits).
     #[error(transparent)]
     Plan(PlanError),
@@ -71,7 +71,7 @@ pub enum Error {
         id: u64,
         /// Its count.
         count: u128,
-        /// The most its subproblem can count ([`crate::Plan::count_bound`]).
+        /// The most its subproblem can count (`crate::Plan::count_bound`).
         bound: u128,
     },
     /// A piece counted again gave another count than its file claims.
@@ -247,6 +247,12 @@ impl From<rayon::ThreadPoolBuildError> for Error {
     /// The pool's error as words: no third-party type in the library's public API.
     fn from(e: rayon::ThreadPoolBuildError) -> Error {
         Error::ThreadPool(e.to_string())
+    }
+}
+
+impl From<SizeError> for Error {
+    fn from(e: SizeError) -> Error {
+        Error::BoardSize(e.0)
     }
 }
 

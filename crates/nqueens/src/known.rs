@@ -1,11 +1,11 @@
-//! Published counts, for tests and for the explicit `--verify` check only.
+//! Published counts, for tests and for the program's explicit `--verify` check only.
 //!
 //! Totals are OEIS A000170 and unique solutions (up to rotation and reflection) OEIS A002562,
 //! for n = 1..=27; the n = 27 total is the one established by the Q27 project (Preußer and
 //! Engelhardt, 2016). The engine never reads these tables to produce a count.
 
 /// (n, total, unique) for every n with a published value.
-pub const TABLE: [(usize, u128, u128); 27] = [
+pub(crate) const TABLE: [(usize, u128, u128); 27] = [
     (1, 1, 1),
     (2, 0, 0),
     (3, 0, 0),
@@ -45,31 +45,6 @@ pub fn unique(n: usize) -> Option<u128> {
     TABLE.iter().find(|row| row.0 == n).map(|row| row.2)
 }
 
-/// What a `--verify` check concluded for one count.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    /// Total (and unique, when computed) equal the published values.
-    Agrees,
-    /// A computed value differs from the published one.
-    Differs,
-    /// No published value for this n.
-    Unknown,
-}
-
-/// Compares computed counts with the published ones.
-pub fn verify(n: usize, total: u128, unique: Option<u128>) -> Verdict {
-    match (self::total(n), self::unique(n)) {
-        (Some(t), Some(u)) => {
-            if t == total && unique.is_none_or(|v| v == u) {
-                Verdict::Agrees
-            } else {
-                Verdict::Differs
-            }
-        }
-        _ => Verdict::Unknown,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -84,14 +59,5 @@ mod tests {
         assert_eq!(total(8), Some(92));
         assert_eq!(unique(8), Some(12));
         assert_eq!(total(28), None);
-    }
-
-    #[test]
-    fn verify_spots_a_difference() {
-        assert_eq!(verify(8, 92, Some(12)), Verdict::Agrees);
-        assert_eq!(verify(8, 92, None), Verdict::Agrees);
-        assert_eq!(verify(8, 93, Some(12)), Verdict::Differs);
-        assert_eq!(verify(8, 92, Some(11)), Verdict::Differs);
-        assert_eq!(verify(30, 1, None), Verdict::Unknown);
     }
 }

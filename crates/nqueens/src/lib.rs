@@ -29,7 +29,7 @@
 //! assert_eq!((counts.total, counts.unique), (1, None));
 //! let mut answers = Vec::new();
 //! books.for_each_solution(|cols| {
-//!     answers.push(nqueens::solutions::format_tuple(cols));
+//!     answers.push(books.tuple_of(cols));
 //!     std::ops::ControlFlow::Continue(())
 //! });
 //! assert_eq!(answers, ["3 1 2 4 5"]);
@@ -75,14 +75,14 @@
 //!     job.shard_result(&outcome).write(&path)?;
 //!     files.push(path);
 //! }
-//! let merged = persist::merge(&files)?;
+//! let merged = persist::merge(&files, persist::MergeOptions::default())?.merged;
 //! assert_eq!((merged.sums.total, merged.unique), (14200, Some(1787)));
 //! std::fs::remove_dir_all(&dir)?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! The package is `nqueens-count` (its program's name); the library crate is `nqueens`, so
-//! code uses `nqueens::...` (there is no `nqueens_count`).
+//! The library is the package `nqueens`, beside the program `nqueens-count` and the engines
+//! `nqueens-engine`, which it uses and does not show.
 
 #![deny(missing_docs)]
 
@@ -96,7 +96,7 @@ struct ReadmeExamples;
 #[doc = include_str!("../../../docs/guide.md")]
 struct GuideExamples;
 
-pub mod board;
+mod board;
 mod config;
 pub mod constraint;
 mod error;
@@ -106,21 +106,19 @@ pub mod persist;
 pub mod plan;
 mod run;
 mod shard;
-pub mod solutions;
-pub mod system;
+mod solutions;
+mod system;
 mod tally;
-pub mod trace;
+mod trace;
 
 #[cfg(test)]
 pub(crate) mod tests_support;
 
-pub use config::{Config, MAX_THREADS};
+pub use config::Config;
 pub use error::{Error, MemoryAdvice};
 pub use plan::{Algorithm, Plan};
-pub use run::{
-    Control, Counts, Estimate, Job, Observer, Outcome, Recount, Recounted, SAVE_EVERY,
-    SLICE_SECONDS, Status, Survey, count, recount, survey,
-};
+pub use run::{Control, Counts, Estimate, Job, Outcome, Recount, Recounted, Status, Survey, count};
+pub use system::Bytes;
 pub use tally::{Piece, Sums};
 
 #[cfg(test)]

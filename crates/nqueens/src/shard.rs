@@ -28,6 +28,26 @@ impl Shard {
     /// The whole count, as one shard of one.
     pub const WHOLE: Shard = Shard { index: 0, count: 1 };
 
+    /// Shard numbers, increasing, as ranges: `0-3,7,9-10` (how `status` and a refused merge
+    /// name the shards to resubmit).
+    pub fn ranges(xs: &[u64]) -> String {
+        let mut out: Vec<String> = Vec::new();
+        let mut i = 0;
+        while i < xs.len() {
+            let mut j = i;
+            while j + 1 < xs.len() && xs[j + 1] == xs[j] + 1 {
+                j += 1;
+            }
+            out.push(if j == i {
+                xs[i].to_string()
+            } else {
+                format!("{}-{}", xs[i], xs[j])
+            });
+            i = j + 1;
+        }
+        out.join(",")
+    }
+
     /// Shard `index` of `count`, which must exist (`index < count`).
     pub fn new(index: u64, count: u64) -> Result<Shard, ShardError> {
         let s = Shard { index, count };

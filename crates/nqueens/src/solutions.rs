@@ -5,18 +5,17 @@
 //! `--limit` and board pictures) needs the actual column tuples, in a stable and predictable order,
 //! without holding them all in memory: n = 16 alone has 14 772 512 of them.
 //!
-//! [`for_each_solution`] therefore walks the search tree iteratively with bit
-//! masks (the walk constrained boards share), hands each solution to a callback as a borrowed
+//! [`for_each_placement`] therefore walks the search tree of a board
+//! ([`crate::constraint::Board::for_each_solution`]) iteratively with bit masks, hands each solution to a callback as a borrowed
 //! slice of one reused buffer, and lets the callback stop the walk early. The
 //! order is lexicographic in the column tuple, so "the first k solutions" is a
-//! well-defined answer. [`format_tuple`] and [`board_rows`] render a solution,
-//! and [`is_solution`] is a deliberately naive checker that shares no code with
-//! the search, so tests can use it as an independent oracle.
+//! well-defined answer. [`format_tuple`] renders a solution, and the tests check
+//! the walk with a deliberately naive checker that shares no code with the search.
 
 use std::ops::ControlFlow;
 
-use crate::board;
-use crate::board::SizeError;
+#[cfg(test)]
+use crate::board::{self, SizeError};
 
 /// Calls `visit` with each solution of the n-queens problem, in lexicographic
 /// order of the column tuple (`cols[r]` = 0-based column of the queen in row
@@ -29,7 +28,8 @@ use crate::board::SizeError;
 /// `visit` must copy the slice if it wants to keep it.
 ///
 /// A board size outside `1..=32` is an error.
-pub fn for_each_solution(
+#[cfg(test)]
+pub(crate) fn for_each_solution(
     n: usize,
     visit: impl FnMut(&[u8]) -> ControlFlow<()>,
 ) -> Result<u64, SizeError> {
@@ -109,30 +109,13 @@ pub fn format_tuple(cols: &[u8]) -> String {
     text
 }
 
-/// Formats a solution as n strings of `Q` and `.` (row 0 first), e.g.
-/// `[".Q..", "...Q", "Q...", "..Q."]`.
-///
-/// The board is `cols.len()` squares wide; a column outside the board leaves
-/// its row without a `Q` rather than panicking.
-#[must_use]
-pub fn board_rows(cols: &[u8]) -> Vec<String> {
-    let n = cols.len();
-    cols.iter()
-        .map(|&c| {
-            (0..n)
-                .map(|square| if square == usize::from(c) { 'Q' } else { '.' })
-                .collect()
-        })
-        .collect()
-}
-
 /// True when `cols` is a valid n-queens solution for n = `cols.len()`
 /// (independent, naive O(n^2) check: every column on the board, distinct
 /// columns, no shared diagonal). Used by tests as an independent checker.
 ///
 /// The empty tuple is vacuously accepted.
-#[must_use]
-pub fn is_solution(cols: &[u8]) -> bool {
+#[cfg(test)]
+fn is_solution(cols: &[u8]) -> bool {
     let n = cols.len();
     if cols.iter().any(|&c| usize::from(c) >= n) {
         return false;
@@ -272,8 +255,6 @@ mod tests {
     fn formatting_of_four_queens_solution() {
         let cols = [1u8, 3, 0, 2];
         assert_eq!(format_tuple(&cols), "2 4 1 3");
-        assert_eq!(board_rows(&cols), vec![".Q..", "...Q", "Q...", "..Q."]);
         assert_eq!(format_tuple(&[]), "");
-        assert_eq!(board_rows(&[0]), vec!["Q"]);
     }
 }

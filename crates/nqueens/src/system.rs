@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 /// Bytes this process may still allocate without being refused or killed, when known: the
 /// least of the system's, the control group's and the resource limits' headroom.
-pub fn available_memory() -> Option<u64> {
+pub(crate) fn available_memory() -> Option<u64> {
     let read = |p: &str| fs::read_to_string(p).ok();
     let system = read("/proc/meminfo").and_then(|t| field(&t, "MemAvailable:"));
     let status = read("/proc/self/status").unwrap_or_default();
@@ -100,7 +100,7 @@ fn cgroup_headroom(membership: &str, root: &Path) -> Option<u64> {
 }
 
 /// The largest resident size this process has had, in bytes, when known.
-pub fn peak_memory() -> Option<u64> {
+pub(crate) fn peak_memory() -> Option<u64> {
     field(
         &std::fs::read_to_string("/proc/self/status").ok()?,
         "VmHWM:",
@@ -143,7 +143,7 @@ impl fmt::Display for Bytes {
 
 /// `v` to three significant digits, whole from 100 on and without trailing zeros (3.00 is
 /// 3): `0.00608`, `1.46`, `12.2`, `122`, `1283000`.
-pub fn three_significant(v: f64) -> String {
+pub(crate) fn three_significant(v: f64) -> String {
     if v >= 100.0 || v <= 0.0 || !v.is_finite() {
         return format!("{v:.0}");
     }
@@ -192,7 +192,7 @@ impl std::str::FromStr for Bytes {
 
 /// The CPU time the calling thread has used (user and system), to the 1/100 s the system
 /// counts it in, when the system tells it (`/proc/thread-self/stat`).
-pub fn thread_cpu_time() -> Option<std::time::Duration> {
+pub(crate) fn thread_cpu_time() -> Option<std::time::Duration> {
     let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
     // The fields after the command name (which may hold spaces) in parentheses: utime and
     // stime are the 12th and 13th, in clock ticks of 1/100 s (USER_HZ).
@@ -203,62 +203,18 @@ pub fn thread_cpu_time() -> Option<std::time::Duration> {
 }
 
 /// Hardware threads this process may run on (at least 1).
-pub fn hardware_threads() -> usize {
+pub(crate) fn hardware_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// The host's name, as result files record it ("unknown" where it cannot be read).
-pub fn host_name() -> String {
+pub(crate) fn host_name() -> String {
     std::fs::read_to_string("/proc/sys/kernel/hostname")
         .map(|s| s.trim().to_string())
         .ok()
         .filter(|s| !s.is_empty())
         .or_else(|| std::env::var("HOSTNAME").ok())
         .unwrap_or_else(|| "unknown".to_string())
-}
-
-/// What this machine is, for benchmark and result reports.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Machine {
-    /// The processor's model name (or the architecture where it is unknown).
-    pub model: String,
-    /// Physical cores.
-    pub physical_cores: usize,
-    /// Hardware threads this process may use.
-    pub hardware_threads: usize,
-    /// The host's name.
-    pub host: String,
-}
-
-impl Machine {
-    /// Reads the facts once.
-    pub fn detect() -> Machine {
-        let model = std::fs::read_to_string("/proc/cpuinfo")
-            .ok()
-            .and_then(|t| {
-                t.lines()
-                    .find(|l| l.starts_with("model name"))
-                    .and_then(|l| l.split_once(':'))
-                    .map(|(_, m)| m.trim().to_string())
-            })
-            .unwrap_or_else(|| std::env::consts::ARCH.to_string());
-        Machine {
-            model,
-            physical_cores: num_cpus::get_physical(),
-            hardware_threads: hardware_threads(),
-            host: host_name(),
-        }
-    }
-}
-
-impl fmt::Display for Machine {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}, {} physical cores, {} hardware threads",
-            self.model, self.physical_cores, self.hardware_threads
-        )
-    }
 }
 
 #[cfg(test)]
@@ -359,12 +315,5 @@ mod tests {
         for bad in ["", "abc", "4Q", "-1G", "0", "G", "1e400"] {
             assert!(bad.parse::<Bytes>().is_err(), "{bad}");
         }
-    }
-
-    #[test]
-    fn the_machine_is_described() {
-        let m = Machine::detect();
-        assert!(m.hardware_threads >= 1 && m.physical_cores >= 1);
-        assert!(m.to_string().contains("hardware threads"));
     }
 }

@@ -25,22 +25,23 @@
 //! constrained boards, and they have no unique count.
 
 mod parse;
-pub mod pictures;
+mod pictures;
 
 use std::fmt;
 use std::ops::ControlFlow;
 use std::str::FromStr;
 
-pub use nqueens_engine::constrained::{Route, route};
-pub use parse::{ParseError, ParseProblem, parse_allowed, parse_board};
+pub(crate) use nqueens_engine::constrained::{Route, route};
+pub(crate) use parse::ParseProblem;
+pub use parse::{ParseError, parse_allowed, parse_board};
 
 use crate::board::full_mask;
 use crate::hash::Fnv;
 
 /// The largest queens board (the diagonal masks need room to shift in a `u64`).
-pub const MAX_QUEENS_N: usize = crate::board::MAX_N;
+pub(crate) const MAX_QUEENS_N: usize = crate::board::MAX_N;
 /// The largest rooks board (one `u64` per row).
-pub const MAX_ROOKS_N: usize = 64;
+pub(crate) const MAX_ROOKS_N: usize = 64;
 
 /// Which piece stands on the board.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -110,11 +111,23 @@ pub struct Board {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Conflict {
     /// Row of the offending square.
-    pub row: usize,
+    pub(crate) row: usize,
     /// Column of the offending square.
-    pub column: usize,
+    pub(crate) column: usize,
     /// What is wrong there.
-    pub problem: ParseProblem,
+    pub(crate) problem: ParseProblem,
+}
+
+impl Conflict {
+    /// The row (0-based) of the offending square.
+    pub fn row(&self) -> usize {
+        self.row
+    }
+
+    /// Its column (0-based).
+    pub fn column(&self) -> usize {
+        self.column
+    }
 }
 
 /// Why a board cannot be made or counted: the constrained boards' own error.
@@ -157,6 +170,12 @@ pub enum BoardError {
 }
 
 impl Board {
+    /// The largest board of rooks (one `u64` per row).
+    pub const MAX_ROOKS_N: usize = MAX_ROOKS_N;
+    /// The largest board whose search tree [`Board::write_trace`] writes (the tree is too big
+    /// to read beyond it).
+    pub const MAX_TRACE_N: usize = crate::trace::MAX_TRACE_N;
+
     /// An `n`×`n` board with nothing placed or blocked (`n` must be from 1 to the piece's
     /// largest board).
     pub fn empty(n: usize, piece: PieceKind) -> Result<Board, BoardError> {
@@ -322,6 +341,30 @@ impl Board {
     pub fn for_each_solution(&self, visit: impl FnMut(&[u8]) -> ControlFlow<()>) -> u64 {
         let queens = self.piece == PieceKind::Queen;
         crate::solutions::for_each_placement(&self.allowed(), queens, visit)
+    }
+
+    /// A solution as a line of its columns, 1-based, in row order: `2 4 1 3`.
+    pub fn tuple_of(&self, cols: &[u8]) -> String {
+        crate::solutions::format_tuple(cols)
+    }
+
+    /// The solutions `solutions` drawn as one SVG picture, `per_line` boards a line, with the
+    /// pre-placed pieces and the blocked squares marked.
+    pub fn svg(&self, solutions: &[Vec<u8>], per_line: usize) -> String {
+        pictures::boards_svg(self, solutions, per_line)
+    }
+
+    /// Writes the tree of the row-by-row backtracking on this board (up to
+    /// [`Board::MAX_TRACE_N`] squares wide) to `out` as an indented outline: every piece tried,
+    /// and why each dead end died (`crate::trace`'s format). Errors: the board is too wide
+    /// (`InvalidInput`, nothing written), or what `out` reports.
+    pub fn write_trace(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
+        crate::trace::write_board_trace(self, out).map(|_| ())
+    }
+
+    /// [`Board::write_trace`] as a Graphviz DOT graph.
+    pub fn write_trace_dot(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
+        pictures::write_trace_dot(self, out).map(|_| ())
     }
 
     /// A solution as rows of text: the piece's letter, `x` on blocked squares, `.` elsewhere.

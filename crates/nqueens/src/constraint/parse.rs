@@ -163,11 +163,23 @@ impl fmt::Display for ParseProblem {
 #[error("line {line}, column {column}: {problem}")]
 pub struct ParseError {
     /// 1-based line of the file.
-    pub line: usize,
+    pub(crate) line: usize,
     /// 1-based column (character) of the line.
-    pub column: usize,
+    pub(crate) column: usize,
     /// What is wrong.
-    pub problem: ParseProblem,
+    pub(crate) problem: ParseProblem,
+}
+
+impl ParseError {
+    /// The 1-based line of the file where the problem shows.
+    pub fn line(&self) -> usize {
+        self.line
+    }
+
+    /// The 1-based column (character) of that line.
+    pub fn column(&self) -> usize {
+        self.column
+    }
 }
 
 /// The lines that hold rows: (1-based line number, the characters before any `#`), blank ones

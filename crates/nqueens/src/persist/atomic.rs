@@ -35,11 +35,11 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     result
 }
 
-/// Checks, before any work, that [`write_atomic`] can write `path`: what it names is a regular
+/// Checks, before any work, that [`write_atomic`] can write `path` ([`super::Journal::check_target`]): what it names is a regular
 /// file or nothing yet, in a folder that exists and takes new files (the temporary file a
 /// write makes there is made and removed, so that a folder the user may not write to, or a
 /// read-only file system, is found before hours of counting rather than after).
-pub fn check_target(path: &Path) -> io::Result<()> {
+pub(crate) fn check_target(path: &Path) -> io::Result<()> {
     let target = resolve(path)?;
     let (dir, tmp) = temporary(&target)?;
     if !dir.is_dir() {

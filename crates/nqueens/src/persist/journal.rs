@@ -323,6 +323,35 @@ impl EntryKey for (u64, nqueens_engine::Slice, u128, u64) {
 }
 
 impl Journal {
+    /// Checks, before any work, that a journal can be written at `path`: what it names is a
+    /// regular file or nothing yet, in a folder that exists and takes new files (the temporary
+    /// file a write makes there is made and removed, so that a folder the user may not write
+    /// to, or a read-only file system, is found before hours of counting rather than after).
+    pub fn check_target(path: &Path) -> std::io::Result<()> {
+        super::atomic::check_target(path)
+    }
+
+    /// The files `paths` name: a file as it is, a folder as the `*.json` files in it (its
+    /// hidden files left out: the temporary files of a write in progress), in order of name.
+    /// What `merge` and `status` read.
+    pub fn files_in(paths: &[PathBuf]) -> Result<Vec<PathBuf>, JournalError> {
+        super::merge::journal_files(paths)
+    }
+
+    /// Takes the advisory lock of the file at `path` (`NAME.lock` beside it, through its
+    /// symbolic links), without waiting, for as long as the value returned is kept: a second
+    /// count given the same file then refuses at once instead of both writing it in turn.
+    /// `Err` when another process holds it, naming its process id; where the file system
+    /// takes no locks, the value holds none and the count goes on.
+    pub fn lock(path: &Path) -> std::io::Result<impl Sized + use<>> {
+        super::lock::FileLock::acquire(path).map_err(std::io::Error::other)
+    }
+
+    /// Whether this is a checkpoint (else a shard's result file, or a file of another kind).
+    pub fn is_checkpoint(&self) -> bool {
+        self.kind() == Some(Kind::Checkpoint)
+    }
+
     /// An empty journal of `kind` for `plan` (and `shard`).
     pub fn new(kind: Kind, plan: &Plan, shard: Option<Shard>) -> Journal {
         let mut j = Journal {
@@ -360,8 +389,8 @@ impl Journal {
     }
 
     /// Checks the journal's tag against `key`: refused when it has none
-    /// ([`Problem::Untagged`]) or when it is not the tag `key` gives its contents
-    /// ([`Problem::Tag`]).
+    /// (`Problem::Untagged`) or when it is not the tag `key` gives its contents
+    /// (`Problem::Tag`).
     pub fn check_tag(&self, key: &Key) -> Result<(), Problem> {
         let tag = self.tag.as_deref().ok_or(Problem::Untagged)?;
         if key.verifies(self.tag_message().as_bytes(), tag) {
@@ -408,7 +437,7 @@ impl Journal {
     }
 
     /// How the file's run cut the entries it holds: `(entry, slices)` in increasing order of
-    /// entry, once each. A run resuming the file cuts them so ([`crate::plan::Plan::cut`]).
+    /// entry, once each. A run resuming the file cuts them so (`crate::plan::Plan::cut`).
     pub fn cuts(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
         let whole = self.pieces.iter().map(|p| (p.0, 1));
         let mut last = None;
@@ -442,7 +471,7 @@ impl Journal {
     }
 
     /// The file's kind (checked when read).
-    pub fn kind(&self) -> Option<Kind> {
+    pub(crate) fn kind(&self) -> Option<Kind> {
         Kind::from_tag(&self.format)
     }
 
@@ -671,7 +700,7 @@ impl Journal {
         serde_json::to_string(self).expect("journals serialise")
     }
 
-    /// Writes the journal atomically ([`super::write_atomic`]).
+    /// Writes the journal atomically (`super::write_atomic`).
     pub fn write(&self, path: &Path) -> Result<(), JournalError> {
         let mut text = self.to_json().into_bytes();
         text.push(b'\n');

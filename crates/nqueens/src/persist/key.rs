@@ -49,7 +49,7 @@ pub enum KeyError {
 }
 
 impl Key {
-    /// A key of `bytes`, which must number at least [`MIN_KEY_BYTES`].
+    /// A key of `bytes`, which must number at least `MIN_KEY_BYTES`.
     pub fn new(bytes: Vec<u8>) -> Option<Key> {
         (bytes.len() >= MIN_KEY_BYTES).then_some(Key(bytes))
     }

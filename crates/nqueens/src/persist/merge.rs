@@ -45,7 +45,7 @@ pub enum Tags {
     None,
 }
 
-/// How [`merge_sampled`] reads the files beyond checking them.
+/// How [`merge`] reads the files beyond checking them.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct MergeOptions<'a> {
     /// The constrained board whose count the shards share, which rebuilds its plan.
@@ -223,7 +223,7 @@ pub enum MergeProblem {
     #[error(
         "missing: shard{} {} of {count} (resubmit {})",
         if .shards.len() == 1 { "" } else { "s" },
-        ranges(.shards),
+        crate::shard::Shard::ranges(.shards),
         if .shards.len() == 1 { "it" } else { "them" }
     )]
     Missing {
@@ -239,28 +239,21 @@ fn names(paths: &[PathBuf]) -> String {
     names.join(", ")
 }
 
-/// Increasing numbers as ranges: `0-3,7,9-10`.
-pub fn ranges(xs: &[u64]) -> String {
-    let mut out: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < xs.len() {
-        let mut j = i;
-        while j + 1 < xs.len() && xs[j + 1] == xs[j] + 1 {
-            j += 1;
-        }
-        out.push(if j == i {
-            xs[i].to_string()
-        } else {
-            format!("{}-{}", xs[i], xs[j])
-        });
-        i = j + 1;
-    }
-    out.join(",")
-}
-
 /// Every problem of a refused merge, and the files it skipped.
 #[derive(Debug)]
-pub struct MergeProblems(pub Vec<MergeProblem>, pub Vec<Skipped>);
+pub struct MergeProblems(pub(crate) Vec<MergeProblem>, pub(crate) Vec<Skipped>);
+
+impl MergeProblems {
+    /// Each problem in one line, as the merge's refusal says it.
+    pub fn messages(&self) -> Vec<String> {
+        self.0.iter().map(ToString::to_string).collect()
+    }
+
+    /// The files the merge left out as no shard results.
+    pub fn skipped(&self) -> &[Skipped] {
+        &self.1
+    }
+}
 
 /// A file a merge read and left out, as no shard result: a checkpoint (a gnu-parallel or
 /// Slurm folder keeps one beside each shard's result), or a file that is no journal of this
@@ -275,7 +268,7 @@ pub struct Skipped {
 
 /// The files `paths` name: a file as it is, a folder as the `*.json` files in it (its
 /// hidden files left out: the temporary files of a write in progress), in order of name.
-pub fn journal_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, JournalError> {
+pub(crate) fn journal_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, JournalError> {
     let mut files = Vec::new();
     for path in paths {
         if !path.is_dir() {
@@ -347,41 +340,65 @@ pub struct Claim {
     pub file: Option<Arc<Path>>,
 }
 
-/// A merge with what a recount needs ([`merge_sampled`]).
+/// A merge with what a recount needs ([`merge`]).
 #[derive(Debug)]
 pub struct Sampled {
     /// The merge.
     pub merged: Merged,
-    /// The plan the files were checked against.
-    pub plan: Plan,
-    /// A uniform random sample of the files' pieces, in a random order.
-    pub sample: Vec<Claim>,
-    /// The pieces the sample was drawn from.
-    pub pieces: u64,
     /// The files left out as no shard results.
     pub skipped: Vec<Skipped>,
+    /// The plan the files were checked against.
+    pub(crate) plan: Plan,
+    /// A uniform random sample of the files' pieces, in a random order.
+    pub(crate) sample: Vec<Claim>,
+    /// The pieces the sample was drawn from.
+    pub(crate) pieces: u64,
+    /// The seed of the sample's draw.
+    pub(crate) seed: u64,
+}
+
+impl Sampled {
+    /// Counts the sampled pieces again on `threads` threads, as `how` says, and refuses on
+    /// the first whose count differs ([`crate::Error::Recount`], naming its file). Raising
+    /// `cancel` ends it with [`crate::Error::RecountInterrupted`].
+    pub fn recount(
+        &self,
+        how: crate::Recount,
+        threads: usize,
+        cancel: Option<&std::sync::atomic::AtomicBool>,
+    ) -> Result<crate::Recounted, crate::Error> {
+        let what = (how, self.pieces, self.seed);
+        crate::run::recount(&self.plan, &self.sample, what, threads, cancel)
+    }
 }
 
 /// Reads, checks and adds up shard result files. On failure, every problem is named, with the
 /// files and the shard numbers to resubmit.
-pub fn merge(files: &[PathBuf]) -> Result<Merged, MergeProblems> {
+#[cfg(test)]
+pub(crate) fn merge_all(files: &[PathBuf]) -> Result<Merged, MergeProblems> {
     merge_board(files, None)
 }
 
 /// [`merge`] for the shards of a constrained board's count: the plan is rebuilt from `board`
 /// (a file of another board is refused by the plan's hash).
-pub fn merge_board(files: &[PathBuf], board: Option<&Board>) -> Result<Merged, MergeProblems> {
+#[cfg(test)]
+pub(crate) fn merge_board(
+    files: &[PathBuf],
+    board: Option<&Board>,
+) -> Result<Merged, MergeProblems> {
     let options = MergeOptions {
         board,
         ..MergeOptions::default()
     };
-    merge_sampled(files, options).map(|s| s.merged)
+    merge(files, options).map(|s| s.merged)
 }
 
-/// [`merge_board`] as `options` say: with a key, every file must carry its tag; with `keep`,
+/// Checks the result files of a count's shards (every shard once, intact, of one plan:
+/// the plan is rebuilt, from `options.board` for a constrained board's count) and adds them up,
+/// as `options` say: with a key, every file must carry its tag; with `keep`,
 /// that many of the files' pieces are drawn at random (seeded) for a recount. Checkpoints
 /// and files that are no journals are left out ([`Skipped`]); a damaged journal is not.
-pub fn merge_sampled(files: &[PathBuf], options: MergeOptions) -> Result<Sampled, MergeProblems> {
+pub fn merge(files: &[PathBuf], options: MergeOptions) -> Result<Sampled, MergeProblems> {
     let MergeOptions {
         board,
         keep,
@@ -538,6 +555,7 @@ pub fn merge_sampled(files: &[PathBuf], options: MergeOptions) -> Result<Sampled
         plan,
         sample: sample.into_shuffled(&mut rng),
         pieces,
+        seed,
         skipped,
     })
 }
@@ -600,7 +618,7 @@ mod tests {
     }
 
     fn problems(files: &[PathBuf]) -> String {
-        merge(files).unwrap_err().to_string()
+        merge_all(files).unwrap_err().to_string()
     }
 
     #[test]
@@ -610,7 +628,7 @@ mod tests {
             let sub = dir.path().join(format!("m{m}"));
             std::fs::create_dir(&sub).unwrap();
             let files = write_shards(&sub, 10, m);
-            let merged = merge(&files).unwrap();
+            let merged = merge_all(&files).unwrap();
             assert_eq!(merged.sums.total, 724);
             assert_eq!(merged.unique, Some(92));
         }
@@ -648,8 +666,11 @@ mod tests {
 
     #[test]
     fn missing_shards_are_named_as_ranges() {
-        assert_eq!(ranges(&[0, 1, 2, 3, 7, 9, 10]), "0-3,7,9-10");
-        assert_eq!(ranges(&[5]), "5");
+        assert_eq!(
+            crate::shard::Shard::ranges(&[0, 1, 2, 3, 7, 9, 10]),
+            "0-3,7,9-10"
+        );
+        assert_eq!(crate::shard::Shard::ranges(&[5]), "5");
         let p = MergeProblem::Missing {
             shards: vec![1, 2, 3, 8],
             count: 10,

@@ -6,7 +6,7 @@
 //! finished pieces by entry (`[entry, count, nodes]`, and `[entry, slices, index, count, nodes]`
 //! for the slices of an entry the run cut) and a checksum over all of it, and, when written with a
 //! [`Key`], a keyed tag that no one without the key can forge. Files are replaced
-//! atomically ([`write_atomic`]), so a crash at any instant leaves the previous good file, and a
+//! atomically (`write_atomic`), so a crash at any instant leaves the previous good file, and a
 //! file is only ever used when everything in it checks out.
 
 mod atomic;
@@ -17,14 +17,12 @@ mod merge;
 mod recorder;
 mod shard;
 
-pub use atomic::{check_target, write_atomic};
-pub use journal::{Journal, JournalError, Kind, Problem, check_bounds};
-pub use key::{Key, KeyError, MIN_KEY_BYTES};
-pub use lock::{FileLock, InUse};
-pub use merge::{
-    Claim, MergeOptions, MergeProblem, MergeProblems, Merged, Sampled, Skipped, Tags,
-    journal_files, merge, merge_board, merge_sampled, ranges,
-};
-pub(crate) use merge::{PlanKey, read_journal, reference_plan};
-pub use recorder::{Recorder, SaveFailure};
+pub(crate) use atomic::{check_target, write_atomic};
+pub(crate) use journal::Kind;
+pub use journal::{Journal, JournalError};
+pub(crate) use journal::{Problem, check_bounds};
+pub use key::Key;
+pub(crate) use merge::{Claim, MergeProblem, PlanKey, read_journal, reference_plan};
+pub use merge::{MergeOptions, MergeProblems, Merged, Sampled, Skipped, Tags, merge};
+pub(crate) use recorder::{Recorder, SaveFailure};
 pub use shard::Shard;

@@ -8,7 +8,7 @@ pub use crate::shard::Shard;
 
 use crate::plan::Plan;
 
-/// What a shard owns of a plan (the plan decides it, [`Plan::shard_entries`]).
+/// What a shard owns of a plan (the plan decides it, `Plan::shard_entries`).
 impl Shard {
     /// Whether subproblem `id` of `plan` belongs to this shard.
     pub fn owns(&self, plan: &Plan, id: u64) -> bool {

@@ -9,9 +9,9 @@ use crate::constraint::BoardError;
 #[non_exhaustive]
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PlanError {
-    /// The board size is outside 1..=32.
-    #[error(transparent)]
-    BoardSize(#[from] SizeError),
+    /// The board size (given) is outside 1..=32.
+    #[error("{}", SizeError(*.0))]
+    BoardSize(usize),
     /// A constrained board that cannot be counted exactly.
     #[error(transparent)]
     Board(#[from] BoardError),
@@ -61,4 +61,10 @@ pub enum PlanError {
     /// A constrained count asked for without its board.
     #[error("the constrained algorithm counts a given board: build its plan from the board")]
     BoardNeeded,
+}
+
+impl From<SizeError> for PlanError {
+    fn from(e: SizeError) -> PlanError {
+        PlanError::BoardSize(e.0)
+    }
 }

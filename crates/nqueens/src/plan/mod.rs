@@ -8,7 +8,7 @@
 //!
 //! Each algorithm has its own way of splitting, in its own file:
 //! * `plain` (`prefix.rs`) pre-places the first rows, with the left-right mirror of row 0;
-//! * `symmetry` ([`constellation`]) pre-places the queens of the four border lines, one
+//! * `symmetry` (`constellation`) pre-places the queens of the four border lines, one
 //!   constellation per orbit of the eight board symmetries;
 //! * `join` (`join.rs`) makes one subproblem per east row set of the half-board join.
 //!
@@ -16,10 +16,10 @@
 //!   ([`crate::constraint`]), which the plan carries (and fingerprints).
 //!
 //! Both symmetric plans end with the searches for rotation-invariant solutions that give the
-//! unique count (Burnside's lemma, [`nqueens_engine::symmetry`]; `invariants.rs`). Which entries of the
+//! unique count (Burnside's lemma, in the engines' `symmetry`; `invariants.rs`). Which entries of the
 //! plan a shard owns is `shards.rs`.
 
-pub mod constellation;
+pub(crate) mod constellation;
 mod constrained;
 mod entries;
 mod error;
@@ -40,7 +40,7 @@ use nqueens_engine::join::{MAX_JOIN_N, Unit};
 use nqueens_engine::kernel::{Frame, Start};
 
 pub use error::PlanError;
-pub use size::{build_bytes, fixed_build_bytes};
+pub(crate) use size::{build_bytes, fixed_build_bytes};
 
 #[cfg(test)]
 pub(crate) use prefix::bits;
@@ -157,7 +157,7 @@ impl<'de> serde::Deserialize<'de> for PlanHash {
 
 /// The family of a kernel frame, for reports and diagnostics.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Family {
+pub(crate) enum Family {
     /// Plain: prefixes of the first rows.
     Prefix,
     /// Symmetry: a queen in a corner.
@@ -170,7 +170,7 @@ pub enum Family {
 
 impl Family {
     /// A short description.
-    pub fn describe(self) -> &'static str {
+    pub(crate) fn describe(self) -> &'static str {
         match self {
             Family::Prefix => "plain prefixes",
             Family::Corner => "corner queen",
@@ -182,7 +182,7 @@ impl Family {
 
 /// What one subproblem asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Work {
+pub(crate) enum Work {
     /// Complete `start` within `frames[frame]`; every completion stands for `weight` solutions.
     Complete {
         /// Which of the plan's frames ([`Plan::frame`]).
@@ -232,7 +232,7 @@ pub enum Work {
 impl Work {
     /// Solutions each raw count of this work stands for (1 for the invariant searches, whose
     /// counts are kept apart).
-    pub fn weight(&self) -> u8 {
+    pub(crate) fn weight(&self) -> u8 {
         match *self {
             Work::Complete { weight, .. } | Work::Join { weight, .. } => weight,
             Work::HalfTurn { .. } | Work::QuarterTurn { .. } | Work::Constrained { .. } => 1,
@@ -242,7 +242,7 @@ impl Work {
 
 /// One independent piece of a count.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Subproblem {
+pub(crate) struct Subproblem {
     /// Position in the plan; stable for a given n, algorithm and split depth.
     pub id: u64,
     /// What to compute.
@@ -252,7 +252,7 @@ pub struct Subproblem {
 impl Subproblem {
     /// The share of its entry this subproblem counts, if it is a join unit or a kernel search
     /// (which the plan may cut into slices).
-    pub fn slice(&self) -> Option<Slice> {
+    pub(crate) fn slice(&self) -> Option<Slice> {
         let mut s = *self;
         s.slice_mut().copied()
     }
@@ -273,7 +273,7 @@ impl Subproblem {
 
     /// The subproblem `i` ids further, where that is a slice of the same entry (the caller
     /// knows it is): the same work with the slice index moved on.
-    pub fn slice_after(&self, i: u64) -> Subproblem {
+    pub(crate) fn slice_after(&self, i: u64) -> Subproblem {
         let mut s = *self;
         s.id += i;
         if let Some(slice) = s.slice_mut() {
@@ -311,7 +311,7 @@ pub struct Plan {
 
 /// The most subproblems a plan may have: four times what the default plans aim for at most
 /// (what each takes while the plan is made is measured in `plan/size.rs`).
-pub const MAX_SUBPROBLEMS: usize = 1 << 22;
+pub(crate) const MAX_SUBPROBLEMS: usize = 1 << 22;
 
 /// The version of the plans' identity and of the files that name them. Version 2 (this one):
 /// a plan is fixed by the board alone, and how finely a run cuts its entries into slices is
@@ -319,16 +319,16 @@ pub const MAX_SUBPROBLEMS: usize = 1 << 22;
 /// the hash; where it cut no entry, its hashes and ids are this version's, and its files are
 /// read (`persist::journal`). Raise it with any change to [`Plan::hash`] of any board, and
 /// update the pinned hashes (`tests/data/plan-hashes.txt`) in the same commit.
-pub const FORMAT_VERSION: u32 = 2;
+pub(crate) const FORMAT_VERSION: u32 = 2;
 
 /// The deepest split a plan accepts.
-pub const MAX_SPLIT_DEPTH: usize = 8;
+pub(crate) const MAX_SPLIT_DEPTH: usize = 8;
 
 /// How many subproblems a default plan aims for: enough for a large machine's threads to get
 /// many each, and for large boards small enough pieces that a run can stop (and a checkpoint
 /// be saved) quickly. It depends on the board alone, so that every machine and every task of
 /// an array job cuts a count the same way.
-pub fn target_subproblems(n: usize) -> usize {
+pub(crate) fn target_subproblems(n: usize) -> usize {
     match n {
         0..=9 => 16,
         10..=17 => 1024,
@@ -337,6 +337,10 @@ pub fn target_subproblems(n: usize) -> usize {
 }
 
 impl Plan {
+    /// The version of the plans' identity and of the files that name them (see
+    /// `ARCHITECTURE.md`): raised with any change to [`Plan::hash`] of any board.
+    pub const FORMAT_VERSION: u32 = FORMAT_VERSION;
+
     /// Board size.
     pub fn n(&self) -> usize {
         self.n
@@ -359,7 +363,7 @@ impl Plan {
     }
 
     /// Builds the plan for `n` with `algorithm`; `split_depth: None` picks a depth that makes
-    /// at least [`target_subproblems`] pieces.
+    /// at least `target_subproblems` pieces.
     pub fn build(
         n: usize,
         algorithm: Algorithm,
@@ -453,7 +457,7 @@ impl Plan {
     }
 
     /// The same kind of plan (same board, if any) with another split depth.
-    pub fn resplit(&self, split_depth: usize) -> Result<Plan, PlanError> {
+    pub(crate) fn resplit(&self, split_depth: usize) -> Result<Plan, PlanError> {
         match &self.board {
             Some(b) => Plan::constrained(b, Some(split_depth)),
             None => Plan::build(self.n, self.algorithm, Some(split_depth)),
@@ -474,7 +478,7 @@ impl Plan {
     ///
     /// `slices` is given the plan without its entries (its board, frames and families), the
     /// entry's index and the entry.
-    pub fn cut(&mut self, mut slices: impl FnMut(&Plan, usize, &Subproblem) -> u64) {
+    pub(crate) fn cut(&mut self, mut slices: impl FnMut(&Plan, usize, &Subproblem) -> u64) {
         let mut entries = std::mem::replace(&mut self.entries, Entries::new());
         entries.set_slices(|i, s| slices(self, i, s));
         self.entries = entries;
@@ -489,11 +493,11 @@ impl Plan {
     }
 
     /// The id of the first subproblem of entry `entry` (below [`Plan::entry_count`]).
-    pub fn first_id(&self, entry: u64) -> u64 {
+    pub(crate) fn first_id(&self, entry: u64) -> u64 {
         self.entries.id(entry as usize)
     }
 
-    /// The number of slices entry `entry` is cut into ([`Plan::cut`]; 1 if it is whole).
+    /// The number of slices entry `entry` is cut into (`Plan::cut`; 1 if it is whole).
     pub fn slices_of_entry(&self, entry: u64) -> u64 {
         slices_of(&self.entries.get(entry as usize))
     }
@@ -515,18 +519,18 @@ impl Plan {
     }
 
     /// Bytes the plan holds (its listed entries and frames), about.
-    pub fn bytes(&self) -> u64 {
+    pub(crate) fn bytes(&self) -> u64 {
         (self.entries.bytes() + self.frames.capacity() * std::mem::size_of::<Frame>()) as u64
     }
 
     /// The subproblem with id `id` (below [`Plan::len`]).
-    pub fn subproblem(&self, id: u64) -> Subproblem {
+    pub(crate) fn subproblem(&self, id: u64) -> Subproblem {
         self.subproblem_of_entry(self.entry_of(id), id)
     }
 
     /// The entries of the plan: the first subproblem of each and the number of its
     /// subproblems (its slices, all alike but for the slice).
-    pub fn entries(&self) -> impl Iterator<Item = (Subproblem, u64)> + '_ {
+    pub(crate) fn entries(&self) -> impl Iterator<Item = (Subproblem, u64)> + '_ {
         self.entries
             .iter()
             .enumerate()
@@ -539,13 +543,14 @@ impl Plan {
     }
 
     /// Every subproblem in id order.
-    pub fn subproblems(&self) -> impl Iterator<Item = Subproblem> + '_ {
+    #[cfg(test)]
+    pub(crate) fn subproblems(&self) -> impl Iterator<Item = Subproblem> + '_ {
         self.subproblems_at(0..self.pieces)
     }
 
     /// The subproblems of `ids` (each below [`Plan::len`]): where the ids increase, found by
     /// walking the entries once rather than by a search each.
-    pub fn subproblems_at<'a>(
+    pub(crate) fn subproblems_at<'a>(
         &'a self,
         ids: impl Iterator<Item = u64> + 'a,
     ) -> impl Iterator<Item = Subproblem> + 'a {
@@ -556,7 +561,7 @@ impl Plan {
     /// The entry and slice of each of `ids` (each below [`Plan::len`]), as
     /// [`Plan::entry_and_slice`] gives them: where the ids increase, found by walking the
     /// entries once.
-    pub fn locate<'a>(
+    pub(crate) fn locate<'a>(
         &'a self,
         ids: impl Iterator<Item = u64> + 'a,
     ) -> impl Iterator<Item = (u64, u64)> + 'a {
@@ -584,7 +589,7 @@ impl Plan {
     /// columns, at most (rows left)! ways; a join unit pairs, for each of its row sets, a
     /// west and an east half-board, each h queens on h rows and h columns, at most (h!)²;
     /// a search of the unique count fixes the row-0 queen, (n − 1)!.
-    pub fn count_bound(&self, s: &Subproblem) -> u128 {
+    pub(crate) fn count_bound(&self, s: &Subproblem) -> u128 {
         let factorial = |k: usize| (1..=k as u128).product::<u128>();
         match s.work {
             Work::Complete { frame, start, .. } => {
@@ -606,13 +611,41 @@ impl Plan {
     }
 
     /// The row layout the kernel searches for frame `frame` of a [`Work::Complete`] piece.
-    pub fn frame(&self, frame: u32) -> &Frame {
+    pub(crate) fn frame(&self, frame: u32) -> &Frame {
         &self.frames[frame as usize]
     }
 
     /// The plan's family of frame `frame` (none for plans without frames).
-    pub fn family(&self, frame: u32) -> Option<Family> {
+    pub(crate) fn family(&self, frame: u32) -> Option<Family> {
         self.families.get(frame as usize).copied()
+    }
+
+    /// What kind of work piece `id` is, in words, for reports of where a count's time goes:
+    /// the family of a kernel search (`corner queen`, `plain prefixes`, ...), the kind of a
+    /// join unit (`join: row sets`, `join: two middle queens`, `join: centre queen`), a search
+    /// of the unique count or of a constrained board.
+    pub fn describe(&self, id: u64) -> &'static str {
+        match self.subproblem(id).work {
+            Work::Complete { frame, .. } => self.family(frame).map_or("search", Family::describe),
+            Work::HalfTurn { .. } => "half-turn invariant (unique)",
+            Work::QuarterTurn { .. } => "quarter-turn invariant (unique)",
+            Work::Constrained { .. } => "constrained board",
+            Work::Join { unit, .. } => match unit.middle {
+                None => "join: row sets",
+                Some(m)
+                    if m.column_queen == m.row_queen
+                        && 2 * usize::from(m.row_queen) + 1 == self.n =>
+                {
+                    "join: centre queen"
+                }
+                Some(_) => "join: two middle queens",
+            },
+        }
+    }
+
+    /// The solutions each raw count of piece `id` stands for (its orbit or mirror class).
+    pub fn weight_of(&self, id: u64) -> u8 {
+        self.subproblem(id).work.weight()
     }
 
     /// Whether the plan also yields the unique count.

@@ -14,7 +14,10 @@ impl Plan {
     /// The entries shard `index` of `count` owns, in increasing order: the first subproblem of
     /// each and the number of its subproblems (slices of one entry, all alike but for the
     /// slice).
-    pub fn shard_entries(&self, shard: Shard) -> impl Iterator<Item = (Subproblem, u64)> + '_ {
+    pub(crate) fn shard_entries(
+        &self,
+        shard: Shard,
+    ) -> impl Iterator<Item = (Subproblem, u64)> + '_ {
         let Shard { index, count } = shard;
         let step = usize::try_from(count).unwrap_or(usize::MAX).max(1);
         // A count of no shards owns nothing (as [`Plan::owns`] says).
@@ -26,7 +29,8 @@ impl Plan {
     }
 
     /// The number of entries shard `index` of `count` owns.
-    pub fn shard_entry_count(&self, Shard { index, count }: Shard) -> u64 {
+    #[cfg(test)]
+    pub(crate) fn shard_entry_count(&self, Shard { index, count }: Shard) -> u64 {
         let entries = self.entry_count();
         match count {
             0 => 0,
@@ -42,7 +46,7 @@ impl Plan {
     }
 
     /// The number of subproblems shard `index` of `count` owns.
-    pub fn shard_len(&self, shard: Shard) -> usize {
+    pub(crate) fn shard_len(&self, shard: Shard) -> usize {
         if shard == Shard::WHOLE {
             return self.len();
         }
@@ -52,12 +56,12 @@ impl Plan {
     }
 
     /// Whether entry `entry` belongs to shard `index` of `count`.
-    pub fn owns_entry(&self, Shard { index, count }: Shard, entry: u64) -> bool {
+    pub(crate) fn owns_entry(&self, Shard { index, count }: Shard, entry: u64) -> bool {
         entry < self.entry_count() && count > 0 && entry % count == index
     }
 
     /// Whether subproblem `id` belongs to shard `index` of `count`.
-    pub fn owns(&self, shard: Shard, id: u64) -> bool {
+    pub(crate) fn owns(&self, shard: Shard, id: u64) -> bool {
         id < self.pieces && self.owns_entry(shard, self.entry_of(id) as u64)
     }
 }

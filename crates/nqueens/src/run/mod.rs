@@ -26,14 +26,15 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-pub use cost::{CostModel, SLICE_SECONDS};
+pub(crate) use cost::{CostModel, SLICE_SECONDS};
 pub use estimate::Estimate;
 pub use outcome::{Counts, Outcome};
 #[cfg(test)]
 pub(crate) use prepared::solve_one;
-pub use recount::{Recount, Recounted, recount};
+pub(crate) use recount::recount;
+pub use recount::{Recount, Recounted};
 pub use status::Status;
-pub use survey::{Survey, survey};
+pub use survey::Survey;
 
 use budget::{Budget, fit_budget};
 
@@ -56,9 +57,6 @@ pub const SAVE_EVERY: Duration = Duration::from_secs(3);
 /// (`results/join-log.md`, section 24).
 const CACHE_BYTES: u64 = 64 << 20;
 
-/// What a run calls with every finished piece and where the run stands after it.
-pub type Observer<'a> = &'a (dyn Fn(&Piece, &Status) + Sync);
-
 /// How the caller steers and observes a run.
 #[derive(Default, Clone, Copy)]
 pub struct Control<'a> {
@@ -67,7 +65,7 @@ pub struct Control<'a> {
     pub cancel: Option<&'a AtomicBool>,
     /// Called from the worker threads with every piece this run finishes, and where the run
     /// stands after it.
-    pub observer: Option<Observer<'a>>,
+    pub observer: Option<&'a (dyn Fn(&Piece, &Status) + Sync)>,
     /// Called once, from a worker thread, when a periodic save of the checkpoint first fails
     /// (a full disk): the run goes on, the previous file stays as it was, and the next saves
     /// try again; the last save's error comes back in [`Outcome::unsaved`].

@@ -209,7 +209,7 @@ impl Job {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::persist::{Journal, MergeOptions, merge_sampled};
+    use crate::persist::{Journal, MergeOptions, merge as merge_sampled};
 
     /// Merge options that draw `keep` pieces with seed 7.
     fn sampled(keep: usize) -> MergeOptions<'static> {

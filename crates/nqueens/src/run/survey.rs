@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 use super::{CostModel, SLICE_SECONDS, cut};
 use crate::constraint::Board;
 use crate::persist::{
-    Journal, Kind, MergeProblem, PlanKey, Shard, Skipped, read_journal, reference_plan,
+    Journal, Kind, MergeProblem, MergeProblems, PlanKey, Shard, Skipped, read_journal,
+    reference_plan,
 };
 use crate::plan::{Algorithm, PlanHash};
 use crate::tally::Sums;
@@ -45,6 +46,15 @@ pub struct Survey {
 }
 
 impl Survey {
+    /// Reads `files` (shard results and checkpoints of one count; see
+    /// [`crate::persist::Journal::files_in`] for folders) and says where each shard stands:
+    /// what `status` shows. The count is the one most files belong to; `board` rebuilds a
+    /// constrained board's plan. `Err` when no file is a shard's journal, or its plan cannot
+    /// be built here.
+    pub fn of(files: &[PathBuf], board: Option<&Board>) -> Result<Survey, MergeProblems> {
+        survey(files, board).map_err(|p| MergeProblems(vec![p], Vec::new()))
+    }
+
     /// Shard-seconds left at the done shards' mean time, when some said how long they took.
     pub fn seconds_left(&self) -> Option<f64> {
         let (seconds, timed) = self.done_seconds;
@@ -59,10 +69,10 @@ enum Best {
 }
 
 /// Reads `files` (shard results and checkpoints of one count; see
-/// [`crate::persist::journal_files`] for folders) and says where each shard stands. The
+/// [`crate::persist::Journal::files_in`] for folders) and says where each shard stands. The
 /// count is the one most files belong to; `board` rebuilds a constrained board's plan. `Err`
 /// when no file is a shard's journal, or its plan cannot be built here.
-pub fn survey(files: &[PathBuf], board: Option<&Board>) -> Result<Survey, MergeProblem> {
+pub(crate) fn survey(files: &[PathBuf], board: Option<&Board>) -> Result<Survey, MergeProblem> {
     let mut damaged = Vec::new();
     let mut skipped = Vec::new();
     let mut read: Vec<(&Path, Journal)> = Vec::new();

@@ -77,7 +77,7 @@ use std::io::{self, Write};
 use crate::constraint::{Board, PieceKind};
 
 /// Largest n that `write_trace` accepts (the tree is too big to read beyond it).
-pub const MAX_TRACE_N: usize = 8;
+pub(crate) const MAX_TRACE_N: usize = 8;
 
 /// Summary of a trace.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -92,7 +92,7 @@ pub struct TraceSummary {
 
 /// Why a node is killed: the square is pruned for this reason.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kill {
+pub(crate) enum Kill {
     /// Shares a diagonal (`anti == false`: row - column equal) with the queen of a row above.
     Attacked {
         /// Down-left (row + column equal) rather than down-right.
@@ -120,7 +120,7 @@ pub enum Kill {
 
 /// What became of a node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Fate {
+pub(crate) enum Fate {
     /// Its subtree is searched.
     Live,
     /// Pruned.
@@ -131,7 +131,7 @@ pub enum Fate {
 
 /// One node the search generates (the root is not passed).
 #[derive(Debug, Clone, Copy)]
-pub struct Node<'a> {
+pub(crate) struct Node<'a> {
     /// Preorder number in the tree of permutations.
     pub number: u64,
     /// The parent's number (1 for the root).
@@ -146,21 +146,9 @@ pub struct Node<'a> {
     pub above: &'a [usize],
 }
 
-/// Writes the state-space tree of the plain row-by-row backtracking for n
-/// (1..=[`MAX_TRACE_N`]) to `out` as an indented outline, in the format
-/// described in the module documentation. Returns an `io::Error` from the
-/// writer (the caller handles broken pipes). Never panics; for n > `MAX_TRACE_N`
-/// or n == 0 it returns an `io::Error` of kind `InvalidInput` without writing
-/// anything.
-///
-/// The output is written line by line; pass a buffered writer for speed.
-///
-/// # Errors
-///
-/// `InvalidInput` when n is outside `1..=MAX_TRACE_N`; otherwise whatever
-/// error `out` reports, at the point where it is reported (the output is then
-/// cut short).
-pub fn write_trace(n: usize, out: &mut impl Write) -> io::Result<TraceSummary> {
+/// [`write_board_trace`] on the empty n×n board of queens (the tests' classic boards).
+#[cfg(test)]
+pub(crate) fn write_trace(n: usize, out: &mut impl Write) -> io::Result<TraceSummary> {
     if n == 0 || n > MAX_TRACE_N {
         return Err(too_large(n));
     }
@@ -175,7 +163,20 @@ fn too_large(n: usize) -> io::Error {
     )
 }
 
-/// [`write_trace`] on a constrained board of queens or rooks (module documentation).
+/// Writes the state-space tree of the plain row-by-row backtracking on
+/// `board` (n in 1..=[`MAX_TRACE_N`], queens or rooks) to `out` as an indented outline, in the format
+/// described in the module documentation. Returns an `io::Error` from the
+/// writer (the caller handles broken pipes). Never panics; for n > `MAX_TRACE_N`
+/// or n == 0 it returns an `io::Error` of kind `InvalidInput` without writing
+/// anything.
+///
+/// The output is written line by line; pass a buffered writer for speed.
+///
+/// # Errors
+///
+/// `InvalidInput` when n is outside `1..=MAX_TRACE_N`; otherwise whatever
+/// error `out` reports, at the point where it is reported (the output is then
+/// cut short).
 pub fn write_board_trace(board: &Board, out: &mut impl Write) -> io::Result<TraceSummary> {
     let n = board.n();
     if n > MAX_TRACE_N {
@@ -261,7 +262,7 @@ pub(crate) fn kill_words(piece: PieceKind, kill: Kill) -> String {
 
 /// Walks the tree on `board` (n ≤ [`MAX_TRACE_N`]), handing each generated node to `visit`
 /// in preorder; stops at the first error `visit` returns.
-pub fn walk(
+pub(crate) fn walk(
     board: &Board,
     mut visit: impl FnMut(&Node<'_>) -> io::Result<()>,
 ) -> io::Result<TraceSummary> {

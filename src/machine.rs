@@ -1,0 +1,57 @@
+//! What this machine is, for the reports of `bench` and of a count's statistics: the
+//! processor's model, its cores and the hardware threads this process may use.
+
+use std::fmt;
+
+/// What this machine is, for benchmark and result reports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Machine {
+    /// The processor's model name (or the architecture where it is unknown).
+    pub model: String,
+    /// Physical cores.
+    pub physical_cores: usize,
+    /// Hardware threads this process may use.
+    pub hardware_threads: usize,
+}
+
+impl Machine {
+    /// Reads the facts once.
+    pub fn detect() -> Machine {
+        let model = std::fs::read_to_string("/proc/cpuinfo")
+            .ok()
+            .and_then(|t| {
+                t.lines()
+                    .find(|l| l.starts_with("model name"))
+                    .and_then(|l| l.split_once(':'))
+                    .map(|(_, m)| m.trim().to_string())
+            })
+            .unwrap_or_else(|| std::env::consts::ARCH.to_string());
+        Machine {
+            model,
+            physical_cores: num_cpus::get_physical(),
+            hardware_threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        }
+    }
+}
+
+impl fmt::Display for Machine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}, {} physical cores, {} hardware threads",
+            self.model, self.physical_cores, self.hardware_threads
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_machine_is_described() {
+        let m = Machine::detect();
+        assert!(m.hardware_threads >= 1 && m.physical_cores >= 1);
+        assert!(m.to_string().contains("hardware threads"));
+    }
+}
