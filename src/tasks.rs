@@ -78,7 +78,7 @@ pub fn merge(args: &MergeArgs) -> Exit {
             let verdict = args
                 .verify
                 .then(|| crate::output::verify(m.n, m.sums.total, m.unique));
-            out(&output::merge_line(&m, (&done, how), verdict, args.json));
+            out(&output::merge_line(m, (&done, how), verdict, args.json));
             if let Some(v) = verdict {
                 say(output::verdict_words(m.n, v, m.unique));
             }

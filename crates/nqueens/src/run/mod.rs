@@ -65,6 +65,8 @@ pub struct Control<'a> {
     pub cancel: Option<&'a AtomicBool>,
     /// Called from the worker threads with every piece this run finishes, and where the run
     /// stands after it.
+    // Written out rather than named by an alias, so that the one page of the API shows it.
+    #[allow(clippy::type_complexity)]
     pub observer: Option<&'a (dyn Fn(&Piece, &Status) + Sync)>,
     /// Called once, from a worker thread, when a periodic save of the checkpoint first fails
     /// (a full disk): the run goes on, the previous file stays as it was, and the next saves
