@@ -129,6 +129,11 @@ pub fn recount(
     let cancelled = || cancel.is_some_and(|c| c.load(Ordering::Relaxed));
     let recount_one = || {
         while !stop.load(Ordering::Relaxed) {
+            // The watcher raises `stop` at the deadline; a budget spent before a piece
+            // starts ends the recount here too, however soon the watcher looks.
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
             let i = next.fetch_add(1, Ordering::Relaxed);
             let Some(claim) = claims[..wanted].get(i) else {
                 break;
