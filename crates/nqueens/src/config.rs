@@ -9,6 +9,11 @@ use crate::plan::Algorithm;
 /// enough that a mistyped count is refused at once instead of starting a huge pool.
 pub(crate) const MAX_THREADS: usize = 4096;
 
+/// How long a slice of a long entry takes by default, about, in seconds of one core of the
+/// reference machine (`results/large-n.md`): well under a minute, so that a stopped or killed
+/// run loses little and the progress moves. The run's cost model cuts entries to it.
+pub(crate) const SLICE_SECONDS: f64 = 15.0;
+
 /// What to count and how.
 #[non_exhaustive]
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,7 +47,7 @@ impl Config {
     pub const MAX_THREADS: usize = MAX_THREADS;
     /// How long a slice of a long entry takes by default, about, in seconds of one core of
     /// the reference machine (`results/large-n.md`): see [`Config::slice_time`].
-    pub const SLICE_SECONDS: f64 = crate::run::SLICE_SECONDS;
+    pub const SLICE_SECONDS: f64 = SLICE_SECONDS;
 
     /// Counting an `n`×`n` board with the default method for its size
     /// ([`Algorithm::default_for`]) on every hardware thread.

@@ -172,10 +172,6 @@ pub enum BoardError {
 impl Board {
     /// The largest board of rooks (one `u64` per row).
     pub const MAX_ROOKS_N: usize = MAX_ROOKS_N;
-    /// The largest board whose search tree [`Board::write_trace`] writes (the tree is too big
-    /// to read beyond it).
-    pub const MAX_TRACE_N: usize = crate::trace::MAX_TRACE_N;
-
     /// An `n`×`n` board with nothing placed or blocked (`n` must be from 1 to the piece's
     /// largest board).
     pub fn empty(n: usize, piece: PieceKind) -> Result<Board, BoardError> {
@@ -346,25 +342,6 @@ impl Board {
     /// A solution as a line of its columns, 1-based, in row order: `2 4 1 3`.
     pub fn tuple_of(&self, cols: &[u8]) -> String {
         crate::solutions::format_tuple(cols)
-    }
-
-    /// The solutions `solutions` drawn as one SVG picture, `per_line` boards a line, with the
-    /// pre-placed pieces and the blocked squares marked.
-    pub fn svg(&self, solutions: &[Vec<u8>], per_line: usize) -> String {
-        pictures::boards_svg(self, solutions, per_line)
-    }
-
-    /// Writes the tree of the row-by-row backtracking on this board (up to
-    /// [`Board::MAX_TRACE_N`] squares wide) to `out` as an indented outline: every piece tried,
-    /// and why each dead end died (`crate::trace`'s format). Errors: the board is too wide
-    /// (`InvalidInput`, nothing written), or what `out` reports.
-    pub fn write_trace(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
-        crate::trace::write_board_trace(self, out).map(|_| ())
-    }
-
-    /// [`Board::write_trace`] as a Graphviz DOT graph.
-    pub fn write_trace_dot(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
-        pictures::write_trace_dot(self, out).map(|_| ())
     }
 
     /// A solution as rows of text: the piece's letter, `x` on blocked squares, `.` elsewhere.

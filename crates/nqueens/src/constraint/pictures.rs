@@ -146,3 +146,16 @@ pub fn write_trace_dot(board: &Board, out: &mut impl Write) -> io::Result<TraceS
     writeln!(out, "}}")?;
     Ok(summary)
 }
+
+impl Board {
+    /// The solutions `solutions` drawn as one SVG picture, `per_line` boards a line, with the
+    /// pre-placed pieces and the blocked squares marked.
+    pub fn svg(&self, solutions: &[Vec<u8>], per_line: usize) -> String {
+        boards_svg(self, solutions, per_line)
+    }
+
+    /// [`Board::write_trace`] as a Graphviz DOT graph.
+    pub fn write_trace_dot(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
+        write_trace_dot(self, out).map(|_| ())
+    }
+}

@@ -357,21 +357,6 @@ pub struct Sampled {
     pub(crate) seed: u64,
 }
 
-impl Sampled {
-    /// Counts the sampled pieces again on `threads` threads, as `how` says, and refuses on
-    /// the first whose count differs ([`crate::Error::Recount`], naming its file). Raising
-    /// `cancel` ends it with [`crate::Error::RecountInterrupted`].
-    pub fn recount(
-        &self,
-        how: crate::Recount,
-        threads: usize,
-        cancel: Option<&std::sync::atomic::AtomicBool>,
-    ) -> Result<crate::Recounted, crate::Error> {
-        let what = (how, self.pieces, self.seed);
-        crate::run::recount(&self.plan, &self.sample, what, threads, cancel)
-    }
-}
-
 /// Reads, checks and adds up shard result files. On failure, every problem is named, with the
 /// files and the shard numbers to resubmit.
 #[cfg(test)]

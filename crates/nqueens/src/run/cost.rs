@@ -15,7 +15,7 @@ use nqueens_engine::kernel::{Frame, Start};
 /// How long a slice of a long entry takes by default, about, in seconds of one core of the
 /// reference machine (`results/large-n.md`): well under a minute, so that a stopped or killed
 /// run loses little and the progress moves.
-pub(crate) const SLICE_SECONDS: f64 = 15.0;
+pub(crate) use crate::config::SLICE_SECONDS;
 
 /// The most slices one entry is cut into: 2^20, whose bookkeeping (some 128 bytes a piece)
 /// is 128 MiB, which one shard, owning whole entries, must hold. Only the largest kernel

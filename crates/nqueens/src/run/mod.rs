@@ -31,7 +31,6 @@ pub use estimate::Estimate;
 pub use outcome::{Counts, Outcome};
 #[cfg(test)]
 pub(crate) use prepared::solve_one;
-pub(crate) use recount::recount;
 pub use recount::{Recount, Recounted};
 pub use status::Status;
 pub use survey::Survey;

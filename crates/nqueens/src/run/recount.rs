@@ -15,7 +15,7 @@ use super::Job;
 use super::prepared::Prepared;
 use super::watch::watched;
 use crate::error::Error;
-use crate::persist::Claim;
+use crate::persist::{Claim, Sampled};
 use crate::plan::Plan;
 use nqueens_engine::random::{Reservoir, XorShift};
 
@@ -178,6 +178,21 @@ pub fn recount(
     done.checked = checked as u64;
     done.seconds = begun.elapsed().as_secs_f64();
     Ok(done)
+}
+
+impl Sampled {
+    /// Counts the sampled pieces again on `threads` threads, as `how` says, and refuses on
+    /// the first whose count differs ([`Error::Recount`], naming its file). Raising
+    /// `cancel` ends it with [`Error::RecountInterrupted`].
+    pub fn recount(
+        &self,
+        how: Recount,
+        threads: usize,
+        cancel: Option<&std::sync::atomic::AtomicBool>,
+    ) -> Result<Recounted, Error> {
+        let what = (how, self.pieces, self.seed);
+        recount(&self.plan, &self.sample, what, threads, cancel)
+    }
 }
 
 impl Job {

@@ -391,5 +391,19 @@ impl Walk<'_> {
     }
 }
 
+impl Board {
+    /// The largest board whose search tree [`Board::write_trace`] writes (the tree is too big
+    /// to read beyond it).
+    pub const MAX_TRACE_N: usize = MAX_TRACE_N;
+
+    /// Writes the tree of the row-by-row backtracking on this board (up to
+    /// [`Board::MAX_TRACE_N`] squares wide) to `out` as an indented outline: every piece tried,
+    /// and why each dead end died (`crate::trace`'s format). Errors: the board is too wide
+    /// (`InvalidInput`, nothing written), or what `out` reports.
+    pub fn write_trace(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
+        write_board_trace(self, out).map(|_| ())
+    }
+}
+
 #[cfg(test)]
 mod tests;
