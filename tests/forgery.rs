@@ -218,13 +218,8 @@ fn a_changed_piece_that_keeps_every_sum_true_is_caught_by_the_merge_recount() {
         err.contains("s2.json") && err.contains(&format!("subproblem {id} claims")),
         "{err}"
     );
-    // The default recount (a few seconds) reaches every piece of so small a count.
-    cmd()
-        .arg("merge")
-        .args(&files)
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains(format!("subproblem {id} claims")));
+    // The default recount is a time budget (3 s), which reaches every piece of so small a
+    // count on a quiet machine but not on a busy one: what it reaches is not asserted here.
 }
 
 #[test]
