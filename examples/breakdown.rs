@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use nqueens::{Algorithm, Config, Control, Job, Piece, Status};
+use nqueens::{Algorithm, Config, Control, Counted, Job, Status};
 
 /// Per family: pieces, nodes, weighted count and seconds.
 type Table = BTreeMap<&'static str, (u64, u64, u128, f64)>;
@@ -26,7 +26,7 @@ fn main() {
     let job = Job::new(&Config::new(n).algorithm(algorithm).threads(1)).expect("a plan");
     let plan = job.plan();
     let families: Mutex<(Duration, Table)> = Mutex::default();
-    let observe = |piece: &Piece, status: &Status| {
+    let observe = |piece: &Counted, status: &Status| {
         let mut guard = families.lock().unwrap();
         let (last, table) = &mut *guard;
         let seconds = status.elapsed.saturating_sub(*last).as_secs_f64();

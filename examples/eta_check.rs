@@ -6,7 +6,7 @@
 use std::sync::Mutex;
 use std::time::Duration;
 
-use nqueens::{Algorithm, Config, Control, Job, Piece, Status};
+use nqueens::{Algorithm, Config, Control, Counted, Job, Status};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -23,7 +23,7 @@ fn main() {
         .map_or(2, |s| s.parse().expect("a thread count"));
     let job = Job::new(&Config::new(n).algorithm(algorithm).threads(threads)).expect("a job");
     let seen: Mutex<Vec<Status>> = Mutex::new(Vec::new());
-    let observe = |_: &Piece, s: &Status| seen.lock().unwrap().push(*s);
+    let observe = |_: &Counted, s: &Status| seen.lock().unwrap().push(*s);
     let outcome = job
         .run(Control {
             cancel: None,

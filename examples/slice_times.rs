@@ -7,7 +7,7 @@
 use std::sync::Mutex;
 
 use nqueens::persist::Shard;
-use nqueens::{Algorithm, Config, Control, Job, Piece, Status};
+use nqueens::{Algorithm, Config, Control, Counted, Job, Status};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -26,7 +26,7 @@ fn main() {
         job = job.shard(shard);
     }
     let times: Mutex<(f64, Vec<(f64, u64)>)> = Mutex::default();
-    let observe = |piece: &Piece, status: &Status| {
+    let observe = |piece: &Counted, status: &Status| {
         let mut guard = times.lock().unwrap();
         let now = status.elapsed.as_secs_f64();
         let seconds = now - guard.0;

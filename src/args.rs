@@ -197,7 +197,7 @@ pub enum Command {
     /// Say where the shards of a count stand: done, partial, missing, damaged, the sum so far.
     ///
     /// Reads a folder of shard results and checkpoints (or the files given) and prints the
-    /// shards done, those under way with how many of their pieces are done, those missing (as
+    /// shards done, those under way with how many of their subproblems are done, those missing (as
     /// ranges, to resubmit) and the files damaged; the sum of the solutions so far; and the
     /// time left at the done shards' mean time. It counts nothing. Exit status 0 when every
     /// shard is done, 3 while some are not (missing, partial or damaged), 1 when the files
@@ -317,7 +317,7 @@ pub struct StatusArgs {
     pub json: bool,
 }
 
-/// How files read back are trusted: how many accepted pieces to count again, and the key of
+/// How files read back are trusted: how many accepted subproblems to count again, and the key of
 /// their tags; the options `count` (when it resumes) and `merge` share.
 #[derive(Clone, Debug, Args)]
 pub struct TrustArgs {
@@ -356,7 +356,7 @@ fn parse_slice_seconds(s: &str) -> Result<f64, String> {
     }
 }
 
-/// Parses a `--recount` value: a number of pieces, a time with its unit (`10s`, `5m`), or
+/// Parses a `--recount` value: a number of subproblems, a time with its unit (`10s`, `5m`), or
 /// `all`.
 fn parse_recount(s: &str) -> Result<Recount, String> {
     if let Some(time) = parse_duration(s) {
@@ -364,9 +364,9 @@ fn parse_recount(s: &str) -> Result<Recount, String> {
     }
     match s.trim() {
         "all" => Ok(Recount::All),
-        k => k.parse().map(Recount::Pieces).map_err(|_| {
+        k => k.parse().map(Recount::Subproblems).map_err(|_| {
             format!(
-                "'{s}' is not a recount: give a number of pieces, a time such as 10s or 5m \
+                "'{s}' is not a recount: give a number of subproblems, a time such as 10s or 5m \
                  ({DURATION_UNITS}), or all"
             )
         }),
@@ -726,7 +726,7 @@ mod tests {
             parse_recount("5m"),
             Ok(Recount::For(Duration::from_secs(300)))
         );
-        assert_eq!(parse_recount("12"), Ok(Recount::Pieces(12)));
+        assert_eq!(parse_recount("12"), Ok(Recount::Subproblems(12)));
         assert_eq!(parse_recount("all"), Ok(Recount::All));
         assert!(parse_recount("5x").unwrap_err().contains("10s or 5m"));
         assert_eq!(parse_sampling_seconds("2m"), Ok(120));

@@ -12,7 +12,7 @@ use nqueens::constraint::Board;
 use crate::machine::Machine;
 use crate::output::{Verdict, verify};
 use nqueens::persist::{self, Journal, Key, Shard};
-use nqueens::{Algorithm, Config, Control, Job, Piece, Recount, Status};
+use nqueens::{Algorithm, Config, Control, Counted, Job, Recount, Status};
 
 use crate::args::{CountArgs, ShardArg, Sizes};
 use crate::boards;
@@ -438,8 +438,8 @@ fn count_one(
                 "recounting a random sample of them for up to {:.1} s",
                 t.as_secs_f64()
             )),
-            Recount::Pieces(0) => None,
-            Recount::Pieces(k) => Some(format!("recounting {k} of them at random")),
+            Recount::Subproblems(0) => None,
+            Recount::Subproblems(k) => Some(format!("recounting {k} of them at random")),
             Recount::All => Some("recounting every one of them".to_string()),
         };
         // On a terminal, where the silence would show; logs get the line after it.
@@ -468,7 +468,7 @@ fn count_one(
         ));
     }
     let progress = Progress::new(&job, !args.no_progress);
-    let observe = |p: &Piece, s: &Status| progress.piece(p, s);
+    let observe = |p: &Counted, s: &Status| progress.piece(p, s);
     // A failed save does not stop the count: told once, when it first happens.
     let save_failed = |e: &persist::JournalError| {
         crate::progress::clear();
@@ -482,7 +482,7 @@ fn count_one(
     progress.finish();
     let outcome = result.map_err(|e| exit::error(&e))?;
     if outcome.cancelled {
-        let (done, wanted) = (outcome.pieces.len(), job.wanted_len());
+        let (done, wanted) = (outcome.counted.len(), job.wanted_len());
         say(match (&args.checkpoint, &outcome.unsaved) {
             (Some(path), Some(e)) => format!(
                 "interrupted: {done} of {} done, but not saved ({e}): {} holds the last save",

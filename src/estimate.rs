@@ -59,7 +59,7 @@ const TRUSTED_MARGIN: f64 = 0.25;
 /// The seconds of sampling a trustworthy estimate would need, where a sample of `budget`
 /// seconds that reached `(sampled, strata)` strata with a margin of `share` of the CPU time
 /// is thin: a stratum not sampled, or a margin past [`TRUSTED_MARGIN`]. The margin shrinks as
-/// the square root of the pieces timed, and every stratum needs its share; at least twice
+/// the square root of the subproblems timed, and every stratum needs its share; at least twice
 /// the budget. `None` where the sample is not thin.
 fn thin((sampled, strata): (usize, usize), share: f64, budget: f64) -> Option<f64> {
     if sampled >= strata && share <= TRUSTED_MARGIN {

@@ -144,7 +144,7 @@ struct Row<'a> {
     peak_memory_bytes: Option<Option<u64>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     shard: Option<u64>,
-    /// A shard's share of the total: the solutions its pieces stand for.
+    /// A shard's share of the total: the solutions its subproblems stand for.
     #[serde(skip_serializing_if = "Option::is_none")]
     partial_solutions: Option<u128>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -225,7 +225,7 @@ pub fn shard_line(o: &Outcome, s: Shard, path: &Path, json: bool) -> String {
             algorithm: Some(o.algorithm.name()),
             shard: Some(s.index),
             shards: Some(s.count),
-            subproblems: Some(o.pieces.len()),
+            subproblems: Some(o.counted.len()),
             partial_solutions: Some(o.sums.total),
             nodes: Some(o.sums.nodes),
             seconds: Some(o.elapsed.as_secs_f64()),
@@ -237,7 +237,7 @@ pub fn shard_line(o: &Outcome, s: Shard, path: &Path, json: bool) -> String {
     format!(
         "shard {s} of n = {}: {}, partial sum {}, {:.3} s, written to {}",
         o.n,
-        things(o.pieces.len() as u64, "subproblem", "subproblems"),
+        things(o.counted.len() as u64, "subproblem", "subproblems"),
         things(o.sums.total, "solution", "solutions"),
         o.elapsed.as_secs_f64(),
         path.display()
@@ -247,7 +247,7 @@ pub fn shard_line(o: &Outcome, s: Shard, path: &Path, json: bool) -> String {
 /// What a recount asked as `how` checked, in words: "recounted 12 of them in 3.0 s (seed
 /// 42), all agree".
 pub fn recount_words(r: &Recounted, how: Recount) -> String {
-    if how == Recount::Pieces(0) {
+    if how == Recount::Subproblems(0) {
         return "none recounted (--recount 0)".to_string();
     }
     format!(
@@ -307,7 +307,7 @@ pub fn merge_line(
             Tags::NotChecked => ", keyed tags not checked (give --key)",
             Tags::None => "",
         },
-        things(r.of, "piece", "pieces"),
+        things(r.of, "subproblem", "subproblems"),
         recount_words(r, how)
     )
 }
@@ -392,7 +392,7 @@ pub fn status_text(s: &nqueens::Survey, json: bool) -> String {
         #[derive(Serialize)]
         struct Partial {
             shard: u64,
-            pieces: usize,
+            subproblems: usize,
             of: usize,
         }
         #[derive(Serialize)]
@@ -424,7 +424,11 @@ pub fn status_text(s: &nqueens::Survey, json: bool) -> String {
             partial: s
                 .partial
                 .iter()
-                .map(|&(shard, pieces, of)| Partial { shard, pieces, of })
+                .map(|&(shard, subproblems, of)| Partial {
+                    shard,
+                    subproblems,
+                    of,
+                })
                 .collect(),
             missing: &s.missing,
             damaged: s
@@ -460,7 +464,7 @@ pub fn status_text(s: &nqueens::Survey, json: bool) -> String {
             let each: Vec<String> = s
                 .partial
                 .iter()
-                .map(|(i, have, want)| format!("{i} ({have} of {want} pieces)"))
+                .map(|(i, have, want)| format!("{i} ({have} of {want} subproblems)"))
                 .collect();
             format!(
                 "{}: {}",

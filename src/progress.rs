@@ -9,7 +9,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use indicatif::{HumanDuration, ProgressBar, ProgressDrawTarget, ProgressStyle};
-use nqueens::{Job, Piece, Plan, Status, Sums};
+use nqueens::{Counted, Job, Plan, Status, Sums};
 
 /// Steps of the bar.
 const STEPS: u64 = 10_000;
@@ -24,9 +24,9 @@ static SHOWN: Mutex<Option<ProgressBar>> = Mutex::new(None);
 pub struct Progress<'a> {
     bar: Option<ProgressBar>,
     plan: &'a Plan,
-    /// The sums with the resumed pieces, and this run's nodes.
+    /// The sums with the resumed subproblems, and this run's nodes.
     state: Mutex<(Sums, u128)>,
-    /// The pieces resumed from a checkpoint, and those the run covers in all.
+    /// The subproblems resumed from a checkpoint, and those the run covers in all.
     resumed: (usize, usize),
 }
 
@@ -79,7 +79,7 @@ fn columns() -> usize {
 }
 
 /// The bar's position once `fraction` of this run's work is done, `resumed` of the `wanted`
-/// pieces having been done before it: resumed pieces count as done, so that a run resumed at
+/// subproblems having been done before it: resumed subproblems count as done, so that a run resumed at
 /// 22% starts its bar there.
 fn position(resumed: usize, wanted: usize, fraction: f64) -> u64 {
     let before = resumed as f64 / wanted.max(1) as f64;
@@ -130,8 +130,8 @@ impl<'a> Progress<'a> {
         }
     }
 
-    /// Notes a finished piece and where the run stands.
-    pub fn piece(&self, piece: &Piece, status: &Status) {
+    /// Notes a finished subproblem and where the run stands.
+    pub fn piece(&self, piece: &Counted, status: &Status) {
         let Some(bar) = &self.bar else { return };
         let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
         st.0.add(self.plan, piece);
@@ -154,7 +154,7 @@ impl<'a> Progress<'a> {
         bar.set_message(message(&fields, room(&prefix, columns())));
     }
 
-    /// Whether the bar is shown (a hidden one needs no news of the pieces).
+    /// Whether the bar is shown (a hidden one needs no news of the subproblems).
     pub fn shown(&self) -> bool {
         self.bar.is_some()
     }

@@ -386,7 +386,7 @@ fn stopped_shard(path: &Path, index: u64, m: u64, k: usize) -> (usize, usize) {
         .checkpoint(path)
         .unwrap();
     let (stop, done) = (AtomicBool::new(false), AtomicUsize::new(0));
-    let observe = |_: &nqueens::Piece, _: &nqueens::Status| {
+    let observe = |_: &nqueens::Counted, _: &nqueens::Status| {
         if done.fetch_add(1, Ordering::SeqCst) + 1 >= k {
             stop.store(true, Ordering::SeqCst);
         }
@@ -422,7 +422,7 @@ fn status_names_the_shards_done_partial_missing_and_damaged() {
     assert_eq!(out.status.code(), Some(3), "{stderr}");
     assert!(stdout.starts_with("n = 16, join, plan "), "{stdout}");
     assert!(stdout.contains("\n  done      2 shards: 0,3\n"), "{stdout}");
-    let partial = format!("\n  partial   1 shard: 1 ({have} of {want} pieces)\n");
+    let partial = format!("\n  partial   1 shard: 1 ({have} of {want} subproblems)\n");
     assert!(stdout.contains(&partial), "{stdout}");
     assert!(stdout.contains("\n  missing   1 shard: 2\n"), "{stdout}");
     assert!(
@@ -443,7 +443,7 @@ fn status_names_the_shards_done_partial_missing_and_damaged() {
     assert_eq!(v["missing"], serde_json::json!([2]));
     assert_eq!(
         v["partial"],
-        serde_json::json!([{"shard": 1, "pieces": have, "of": want}])
+        serde_json::json!([{"shard": 1, "subproblems": have, "of": want}])
     );
     assert_eq!(v["damaged"].as_array().unwrap().len(), 1);
     // The sum so far is the done shards' and the partial one's.

@@ -233,7 +233,7 @@ fn an_honest_merge_says_what_it_recounted_and_with_which_seed() {
         .assert()
         .success()
         .stdout(predicate::str::contains(
-            "2279184 solutions, 285053 unique (4 shards of plan 7edc409a339d6396, all verified; 9929 pieces, recounted 5 of them in",
+            "2279184 solutions, 285053 unique (4 shards of plan 7edc409a339d6396, all verified; 9929 subproblems, recounted 5 of them in",
         ))
         .stdout(predicate::str::contains("(seed 42), all agree"));
     // Every piece, so that the figure does not hang on how many 3 s (the default) can

@@ -73,7 +73,7 @@ fn a_signal_stops_a_long_count_with_exit_128_plus_it_and_the_resumed_run_keeps_e
 
 #[test]
 fn a_run_resumed_from_a_partial_checkpoint_gives_the_exact_count() {
-    use nqueens::{Algorithm, Config, Control, Job, Piece, Status};
+    use nqueens::{Algorithm, Config, Control, Counted, Job, Status};
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     let dir = tempfile::tempdir().unwrap();
     for (algorithm, name) in [
@@ -87,7 +87,7 @@ fn a_run_resumed_from_a_partial_checkpoint_gives_the_exact_count() {
             .checkpoint(&cp)
             .unwrap();
         let (stop, done) = (AtomicBool::new(false), AtomicUsize::new(0));
-        let observe = |_: &Piece, _: &Status| {
+        let observe = |_: &Counted, _: &Status| {
             if done.fetch_add(1, Ordering::SeqCst) + 1 >= 4 {
                 stop.store(true, Ordering::SeqCst);
             }
@@ -100,7 +100,7 @@ fn a_run_resumed_from_a_partial_checkpoint_gives_the_exact_count() {
             })
             .unwrap();
         assert!(first.cancelled);
-        assert_eq!(saved_pieces(&cp).unwrap().len(), first.pieces.len());
+        assert_eq!(saved_pieces(&cp).unwrap().len(), first.counted.len());
         // Resumed without --algorithm: the checkpoint's own algorithm is used.
         let row = success_json(
             cmd()

@@ -174,14 +174,14 @@ fn screen(text: &str) -> Vec<String> {
 /// Counts n = 17 on two threads into the checkpoint `path` and stops it once half its
 /// pieces are done; returns the pieces saved.
 fn half_done_checkpoint(path: &Path) -> usize {
-    use nqueens::{Config, Control, Job, Piece, Status};
+    use nqueens::{Config, Control, Counted, Job, Status};
     use std::sync::atomic::{AtomicBool, Ordering};
     let job = Job::new(&Config::new(17).threads(2))
         .unwrap()
         .checkpoint(path)
         .unwrap();
     let stop = AtomicBool::new(false);
-    let observe = |_: &Piece, s: &Status| {
+    let observe = |_: &Counted, s: &Status| {
         if s.done * 2 >= s.todo {
             stop.store(true, Ordering::SeqCst);
         }
@@ -195,7 +195,7 @@ fn half_done_checkpoint(path: &Path) -> usize {
         .unwrap();
     assert!(outcome.cancelled);
     let saved = saved_pieces(path).unwrap().len();
-    assert_eq!(saved, outcome.pieces.len());
+    assert_eq!(saved, outcome.counted.len());
     saved
 }
 

@@ -73,7 +73,7 @@ if ((${#files[@]} == 0)); then
   echo "no result files in $DIR" >&2
   exit 1
 fi
-# One merge (it counts a sample of the pieces again): its JSON is kept, and a summary printed.
+# One merge (it counts a sample of the subproblems again): its JSON is kept, and a summary printed.
 if "$NQUEENS_BIN" merge "${files[@]}" --json >"$DIR/merged.json.tmp"; then
   mv "$DIR/merged.json.tmp" "$DIR/merged.json"
   field() { sed -n "s/.*\"$1\":\"\{0,1\}\([0-9a-z]*\).*/\1/p" "$DIR/merged.json"; }

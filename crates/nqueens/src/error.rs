@@ -24,7 +24,7 @@ pub enum Error {
     #[error(transparent)]
     Plan(PlanError),
     /// A count would not fit in the available memory: the join algorithm's lists or
-    /// buffers, or the bookkeeping of a plan's pieces.
+    /// buffers, or the bookkeeping of a plan's subproblems.
     #[error(
         "the {algorithm} algorithm needs about {needed} for n = {n} on {threads} thread{}, but only {available} is available; {advice}",
         plural(*.threads)
@@ -54,7 +54,7 @@ pub enum Error {
     /// A shard that does not exist.
     #[error(transparent)]
     Shard(#[from] ShardError),
-    /// Resumed pieces that are not part of the run.
+    /// Resumed subproblems that are not part of the run.
     #[error("subproblem {id} is not part of this run (its plan has {subproblems} subproblems{})", .shard.map_or(String::new(), |s| format!(", shard {s}")))]
     ForeignPiece {
         /// The piece's id.
@@ -64,7 +64,7 @@ pub enum Error {
         /// The run's shard.
         shard: Option<Shard>,
     },
-    /// A resumed piece whose count passes what its subproblem can hold.
+    /// A resumed subproblem whose count passes what its subproblem can hold.
     #[error("subproblem {id} claims {count} solutions, more than it can hold ({bound})")]
     ImpossibleCount {
         /// The piece's id.
@@ -74,7 +74,7 @@ pub enum Error {
         /// The most its subproblem can count (`crate::Plan::count_bound`).
         bound: u128,
     },
-    /// A piece counted again gave another count than its file claims.
+    /// A subproblem counted again gave another count than its file claims.
     #[error("{}subproblem {id} claims {claimed} solutions, but counted again it has {counted}: the file was altered or its count went wrong", .file.as_ref().map(|f| format!("{}: ", f.display())).unwrap_or_default())]
     Recount {
         /// The piece's id.
@@ -83,7 +83,7 @@ pub enum Error {
         claimed: u128,
         /// The count found again.
         counted: u128,
-        /// The file the piece came from, if any.
+        /// The file the subproblem came from, if any.
         file: Option<std::path::PathBuf>,
     },
     /// A stop (a signal) ended a recount before it was done.
@@ -92,19 +92,19 @@ pub enum Error {
     /// A checkpoint or result file that cannot be used or written.
     #[error(transparent)]
     Journal(#[from] JournalError),
-    /// Complete sums that fail the check of Burnside's lemma: an altered piece was resumed or
+    /// Complete sums that fail the check of Burnside's lemma: an altered subproblem was resumed or
     /// merged, or the machine miscounted.
     #[error(
-        "the counts of n = {n} fail the Burnside check (Q + P + 2R = {total} + {half_turn} + 2 x {quarter_turn} must be a multiple of 8, with P >= R): a resumed piece was altered or the machine miscounted; {}",
+        "the counts of n = {n} fail the Burnside check (Q + P + 2R = {total} + {half_turn} + 2 x {quarter_turn} must be a multiple of 8, with P >= R): a resumed subproblem was altered or the machine miscounted; {}",
         match .checkpoint {
-            Some(path) => format!("the checkpoint {} holds every piece, this run's too: count again without it", path.display()),
+            Some(path) => format!("the checkpoint {} holds every subproblem, this run's too: count again without it", path.display()),
             None => "count again".to_string(),
         }
     )]
     Integrity {
         /// Board size.
         n: usize,
-        /// The checkpoint the pieces were resumed from and saved to, if any.
+        /// The checkpoint the subproblems were resumed from and saved to, if any.
         checkpoint: Option<std::path::PathBuf>,
         /// Q.
         total: u128,
@@ -115,7 +115,7 @@ pub enum Error {
     },
     /// An estimate timed no subproblem within its budget.
     #[error(
-        "no subproblem finished within the {seconds} s the estimate may take: its pieces are too long to sample"
+        "no subproblem finished within the {seconds} s the estimate may take: its subproblems are too long to sample"
     )]
     NothingSampled {
         /// The budget in seconds.
@@ -186,7 +186,7 @@ pub enum MemoryAdvice {
     /// Not even one thread fits, and no other algorithm ends in reasonable time: one thread
     /// needs about this much.
     OneThreadNeeds(Bytes),
-    /// The bookkeeping of the count's pieces does not fit: a shard of this many would.
+    /// The bookkeeping of the count's subproblems does not fit: a shard of this many would.
     Shards(u64),
     /// Building the plan alone needs about this much, in every process of a shard set.
     PlanNeeds(Bytes),
@@ -237,7 +237,7 @@ impl std::fmt::Display for MemoryAdvice {
             ),
             MemoryAdvice::Shards(s) => write!(
                 f,
-                "the bookkeeping of its pieces does not fit: cut the count into {s} shards"
+                "the bookkeeping of its subproblems does not fit: cut the count into {s} shards"
             ),
         }
     }

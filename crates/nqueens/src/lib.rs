@@ -6,7 +6,7 @@
 //! shards (`run`, `persist`); the engines count each subproblem: an iterative bitmask backtrack
 //! for the `plain` and `symmetry` plans, half-boards from quadrant lists paired by diagonal
 //! patterns for `join`, the default from n = 14 on and for 12 ([`Algorithm::default_for`]); [`Sums`] add the
-//! pieces up in `u128`. The library never prints and never touches rayon's global pool, so it
+//! subproblems up in `u128`. The library never prints and never touches rayon's global pool, so it
 //! can be embedded anywhere. `ARCHITECTURE.md` maps each stage to its files.
 //!
 //! One line counts a board:
@@ -35,16 +35,16 @@
 //! assert_eq!(answers, ["3 1 2 4 5"]);
 //! ```
 //!
-//! A [`Job`] lets the caller watch the pieces as they finish, cancel, and resume:
+//! A [`Job`] lets the caller watch the subproblems as they finish, cancel, and resume:
 //!
 //! ```
 //! use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-//! use nqueens::{Config, Control, Job, Piece, Status};
+//! use nqueens::{Config, Control, Job, Counted, Status};
 //!
 //! let job = Job::new(&Config::new(12).threads(2)).unwrap();
 //! let (stop, done) = (AtomicBool::new(false), AtomicUsize::new(0));
-//! let observe = |_: &Piece, _: &Status| {
-//!     // Stop after ten pieces; pieces in flight are dropped and counted again on resume.
+//! let observe = |_: &Counted, _: &Status| {
+//!     // Stop after ten subproblems; subproblems in flight are dropped and counted again on resume.
 //!     if done.fetch_add(1, Ordering::SeqCst) + 1 == 10 {
 //!         stop.store(true, Ordering::SeqCst);
 //!     }
@@ -52,8 +52,8 @@
 //! let first = job.run(Control { cancel: Some(&stop), observer: Some(&observe), save_failed: None }).unwrap();
 //! assert!(first.cancelled && first.counts().is_none());
 //!
-//! // Later, perhaps in another process: resume from the finished pieces.
-//! let rest = Job::new(&Config::new(12)).unwrap().resume(first.pieces.into_values()).unwrap();
+//! // Later, perhaps in another process: resume from the finished subproblems.
+//! let rest = Job::new(&Config::new(12)).unwrap().resume(first.counted.into_values()).unwrap();
 //! let counts = rest.run(Control::default()).unwrap().counts().unwrap();
 //! assert_eq!((counts.total, counts.unique), (14200, Some(1787)));
 //! ```
@@ -119,7 +119,7 @@ pub use error::{Error, MemoryAdvice};
 pub use plan::{Algorithm, Plan};
 pub use run::{Control, Counts, Estimate, Job, Outcome, Recount, Recounted, Status, Survey, count};
 pub use system::Bytes;
-pub use tally::{Piece, Sums};
+pub use tally::{Counted, Sums};
 
 #[cfg(test)]
 mod tests {

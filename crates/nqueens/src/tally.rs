@@ -2,7 +2,7 @@
 //! and nodes, in `u128`.
 //!
 //! Each piece's own count fits a `u64`; the sums may not (Q(29) exceeds 2^64), so every sum is a
-//! `u128`. Sums of disjoint sets of pieces add, which is what resuming and merging shards rely
+//! `u128`. Sums of disjoint sets of subproblems add, which is what resuming and merging shards rely
 //! on.
 
 use serde::{Deserialize, Serialize};
@@ -12,17 +12,17 @@ use nqueens_engine::symmetry;
 
 /// The result of one subproblem.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Piece {
+pub struct Counted {
     /// The subproblem's id.
     pub id: u64,
     /// Raw count (before the subproblem's weight is applied); a `u128`, as a rook count of a
-    /// constrained board may exceed 2^64 in one piece.
+    /// constrained board may exceed 2^64 in one subproblem.
     pub count: u128,
     /// Search nodes visited.
     pub nodes: u64,
 }
 
-/// Running sums over a set of pieces of one plan.
+/// Running sums over a set of subproblems of one plan.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Sums {
@@ -34,13 +34,14 @@ pub struct Sums {
     pub quarter_turn: u128,
     /// Search nodes visited.
     pub nodes: u128,
-    /// Pieces added.
-    pub pieces: u64,
+    /// Subproblems added (the files' field `pieces`, its name in format 2).
+    #[serde(rename = "pieces")]
+    pub counted: u64,
 }
 
 impl Sums {
     /// The sums of `pieces` of `plan`.
-    pub fn of<'a>(plan: &Plan, pieces: impl IntoIterator<Item = &'a Piece>) -> Sums {
+    pub fn of<'a>(plan: &Plan, pieces: impl IntoIterator<Item = &'a Counted>) -> Sums {
         let mut sums = Sums::default();
         for p in pieces {
             sums.add(plan, p);
@@ -48,8 +49,8 @@ impl Sums {
         sums
     }
 
-    /// Adds one piece of `plan`.
-    pub fn add(&mut self, plan: &Plan, piece: &Piece) {
+    /// Adds one subproblem of `plan`.
+    pub fn add(&mut self, plan: &Plan, piece: &Counted) {
         let c = piece.count;
         match plan.subproblem(piece.id).work {
             Work::Constrained { .. } => self.total += c,
@@ -60,21 +61,21 @@ impl Sums {
             Work::QuarterTurn { .. } => self.quarter_turn += c,
         }
         self.nodes += u128::from(piece.nodes);
-        self.pieces += 1;
+        self.counted += 1;
     }
 
-    /// Adds the sums of a disjoint set of pieces.
+    /// Adds the sums of a disjoint set of subproblems.
     pub fn merge(&mut self, other: &Sums) {
         self.total += other.total;
         self.half_turn += other.half_turn;
         self.quarter_turn += other.quarter_turn;
         self.nodes += other.nodes;
-        self.pieces += other.pieces;
+        self.counted += other.counted;
     }
 
     /// Whether complete sums of a plan with a unique count pass the check Burnside's lemma
     /// gives for n ≥ 2: `Q + P + 2R` is a multiple of 8, and `P ≥ R` (every quarter-turn
-    /// invariant solution is half-turn invariant). An altered piece or a miscount is caught
+    /// invariant solution is half-turn invariant). An altered subproblem or a miscount is caught
     /// here unless it changes the sums by a multiple of 8.
     pub fn burnside_holds(&self, n: usize) -> bool {
         n < 2

@@ -1,13 +1,13 @@
-//! The journal file: finished pieces of one plan (or one shard of it), with their sums and a
+//! The journal file: finished subproblems of one plan (or one shard of it), with their sums and a
 //! checksum, read back only when everything in it checks out.
 //!
-//! Files name a piece by its entry of the plan ([`Plan::entry_count`]) and, where the run that
+//! Files name a subproblem by its entry of the plan ([`Plan::entry_count`]) and, where the run that
 //! wrote it cut the entry into slices, by the slice and the number of slices: `pieces` holds
 //! the entries counted whole, `slices` the slices of cut ones. A run that resumes a file cuts
 //! the entries the file holds as the file says ([`Journal::cuts`]), and the others as it
 //! likes, so that how finely a run cuts never decides which files agree.
 //!
-//! Format version 2 writes this. Version 1 numbered the pieces by the subproblems of a plan
+//! Format version 2 writes this. Version 1 numbered the subproblems by the subproblems of a plan
 //! that put its cut in its hash: where that plan cut no entry, its hash and numbers are
 //! version 2's, and its files are read as they are (and written back as version 2); where it
 //! cut some, its hash is no plan of this version's, and the file is refused with
@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Key, Shard};
 use crate::plan::{Algorithm, Plan, PlanHash};
-use crate::tally::{Piece, Sums};
+use crate::tally::{Counted, Sums};
 
 /// Why a journal file was refused or could not be written.
 #[derive(Debug, thiserror::Error)]
@@ -85,7 +85,7 @@ pub enum Problem {
         /// This run's plan hash.
         run_plan: PlanHash,
     },
-    /// A piece of an entry cut otherwise than the plan it is read with.
+    /// A subproblem of an entry cut otherwise than the plan it is read with.
     #[error(
         "entry {entry} is cut into {file} slices in the file, {run} in the plan it is read with"
     )]
@@ -118,8 +118,8 @@ pub enum Problem {
     /// The checksum does not match the contents.
     #[error("checksum mismatch: the file was edited or damaged")]
     Checksum,
-    /// Pieces not sorted, repeated, past the plan's entries, or slices that do not fit.
-    #[error("pieces out of order or out of range")]
+    /// Subproblems not sorted, repeated, past the plan's entries, or slices that do not fit.
+    #[error("subproblems out of order or out of range")]
     Pieces,
     /// Written for another board size.
     #[error("written for n = {file}, not n = {run}")]
@@ -169,17 +169,17 @@ pub enum Problem {
         /// This run's.
         run: Option<Shard>,
     },
-    /// A piece whose count passes what its subproblem can hold ([`Plan::count_bound`]).
+    /// A subproblem whose count passes what its subproblem can hold ([`Plan::count_bound`]).
     #[error("subproblem {id} claims {count} solutions, more than it can hold ({bound})")]
     CountTooLarge {
-        /// The piece.
+        /// The subproblem.
         id: u64,
         /// Its count as the file gives it.
         count: u128,
         /// The most its subproblem can count.
         bound: u128,
     },
-    /// A piece outside the file's own shard.
+    /// A subproblem outside the file's own shard.
     #[error("entry {entry} does not belong to shard {shard}")]
     NotInShard {
         /// The piece's entry.
@@ -187,8 +187,8 @@ pub enum Problem {
         /// The file's shard.
         shard: Shard,
     },
-    /// The sums differ from those of the pieces.
-    #[error("its sums disagree with its pieces")]
+    /// The sums differ from those of the subproblems.
+    #[error("its sums disagree with its subproblems")]
     Sums,
 }
 
@@ -242,7 +242,7 @@ pub struct Journal {
     pub(crate) split_depth: usize,
     /// The plan's hash.
     pub(crate) plan: PlanHash,
-    /// Subproblems in the whole plan (format version 1, whose pieces were numbered by them).
+    /// Subproblems in the whole plan (format version 1, whose subproblems were numbered by them).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) subproblems: Option<u64>,
     /// Entries in the whole plan (from format version 2 on).
@@ -257,7 +257,7 @@ pub struct Journal {
     /// sorted by entry and index.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) slices: Vec<(u64, u64, u64, u128, u64)>,
-    /// Sums over the pieces (weights applied).
+    /// Sums over the subproblems (weights applied).
     pub(crate) sums: Sums,
     /// Free-form facts about the run that wrote the file (program version, host, seconds).
     #[serde(default)]
@@ -305,7 +305,7 @@ where
     })
 }
 
-/// The entry of a piece, for [`merge_sorted`].
+/// The entry of a subproblem, for [`merge_sorted`].
 trait EntryKey {
     fn entry_key(&self) -> u64;
 }
@@ -431,7 +431,7 @@ impl Journal {
         self.shard
     }
 
-    /// The number of finished pieces: entries counted whole and slices.
+    /// The number of finished subproblems: entries counted whole and slices.
     pub fn piece_count(&self) -> usize {
         self.pieces.len() + self.slices.len()
     }
@@ -448,7 +448,7 @@ impl Journal {
         merge_sorted(whole, cut)
     }
 
-    /// Finished pieces as `(entry, slice, count, nodes)`, in increasing order of entry and
+    /// Finished subproblems as `(entry, slice, count, nodes)`, in increasing order of entry and
     /// slice; a whole entry is slice 0 of 1.
     fn entry_pieces(&self) -> impl Iterator<Item = (u64, nqueens_engine::Slice, u128, u64)> + '_ {
         use nqueens_engine::Slice;
@@ -460,7 +460,7 @@ impl Journal {
         merge_sorted(whole, cut)
     }
 
-    /// Sums over the pieces (weights applied).
+    /// Sums over the subproblems (weights applied).
     pub fn sums(&self) -> &Sums {
         &self.sums
     }
@@ -499,7 +499,7 @@ impl Journal {
     /// Recomputes the tag (with a key) and the checksum after a change: what
     /// [`Self::tag_message`] and [`Self::expected_checksum`] check, made in place rather than
     /// on copies, since a shard's journal is saved every few seconds and may hold millions of
-    /// pieces.
+    /// subproblems.
     fn seal(&mut self) {
         self.checksum.clear();
         if self.key.is_some() {
@@ -528,9 +528,9 @@ impl Journal {
         self.seal();
     }
 
-    /// Replaces the pieces (and their sums) with `pieces`, subproblems of `plan` as the run
+    /// Replaces the subproblems (and their sums) with `pieces`, subproblems of `plan` as the run
     /// cut it: each is written by its entry and slice.
-    pub fn set_pieces(&mut self, plan: &Plan, pieces: &BTreeMap<u64, Piece>) {
+    pub fn set_pieces(&mut self, plan: &Plan, pieces: &BTreeMap<u64, Counted>) {
         self.pieces.clear();
         self.slices.clear();
         let located = plan.locate(pieces.keys().copied());
@@ -546,9 +546,9 @@ impl Journal {
         self.seal();
     }
 
-    /// The pieces as a map by the ids of `plan`, which must be cut as the file says for the
+    /// The subproblems as a map by the ids of `plan`, which must be cut as the file says for the
     /// entries it holds ([`Journal::cuts`]).
-    pub fn piece_map(&self, plan: &Plan) -> Result<BTreeMap<u64, Piece>, Problem> {
+    pub fn piece_map(&self, plan: &Plan) -> Result<BTreeMap<u64, Counted>, Problem> {
         let mut map = BTreeMap::new();
         for (entry, slice, count, nodes) in self.entry_pieces() {
             if entry >= plan.entry_count() {
@@ -563,12 +563,12 @@ impl Journal {
                 });
             }
             let id = plan.first_id(entry) + slice.index;
-            map.insert(id, Piece { id, count, nodes });
+            map.insert(id, Counted { id, count, nodes });
         }
         Ok(map)
     }
 
-    /// Reads and checks a journal on its own terms: it parses, its checksum holds, its pieces
+    /// Reads and checks a journal on its own terms: it parses, its checksum holds, its subproblems
     /// are sorted, unique and inside the plan's id range.
     pub fn read(path: &Path) -> Result<Journal, JournalError> {
         let invalid = |problem| JournalError::Invalid {
@@ -613,7 +613,7 @@ impl Journal {
         Ok(j)
     }
 
-    /// Whether the pieces are sorted, unique and inside the plan's entries, and the slices of
+    /// Whether the subproblems are sorted, unique and inside the plan's entries, and the slices of
     /// each cut entry agree on their number and fit in it.
     fn well_ordered(&self) -> bool {
         let entries = self.entries();
@@ -636,13 +636,13 @@ impl Journal {
     }
 
     /// Checks that this journal was written for `plan` (cut as the file says, [`Journal::cuts`])
-    /// and `shard`, and that its sums are those of its pieces; returns the pieces by the ids of
+    /// and `shard`, and that its sums are those of its subproblems; returns the subproblems by the ids of
     /// `plan` ([`Journal::piece_map`]), which the checks made.
     pub fn check_against(
         &self,
         plan: &Plan,
         shard: Option<Shard>,
-    ) -> Result<BTreeMap<u64, Piece>, Problem> {
+    ) -> Result<BTreeMap<u64, Counted>, Problem> {
         if self.n != plan.n() {
             return Err(Problem::Board {
                 file: self.n,
@@ -718,7 +718,7 @@ mod tests {
 
     fn finished_journal(plan: &Plan) -> Journal {
         let mut j = Journal::new(Kind::Checkpoint, plan, None);
-        let pieces: BTreeMap<u64, Piece> = plan
+        let pieces: BTreeMap<u64, Counted> = plan
             .subproblems()
             .take(5)
             .map(|s| (s.id, solve_one(plan, &s)))
@@ -727,7 +727,7 @@ mod tests {
         j
     }
 
-    /// A journal of five pieces of n = 9 written to a fresh folder.
+    /// A journal of five subproblems of n = 9 written to a fresh folder.
     fn written() -> (Plan, tempfile::TempDir, PathBuf, Journal) {
         let plan = Plan::build(9, Algorithm::Symmetry, None).unwrap();
         let dir = tempfile::tempdir().unwrap();

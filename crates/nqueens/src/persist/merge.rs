@@ -1,5 +1,5 @@
 //! The merge: the result files of every shard of a count, put back together only when every
-//! piece is there exactly once and intact. It rebuilds the plan from what the files say, checks
+//! subproblem is there exactly once and intact. It rebuilds the plan from what the files say, checks
 //! every file against it, and adds the sums in `u128`.
 
 use std::collections::BTreeMap;
@@ -50,7 +50,7 @@ pub enum Tags {
 pub struct MergeOptions<'a> {
     /// The constrained board whose count the shards share, which rebuilds its plan.
     pub board: Option<&'a Board>,
-    /// Pieces to draw at random for a recount.
+    /// Subproblems to draw at random for a recount.
     pub keep: usize,
     /// The draw's seed.
     pub seed: u64,
@@ -193,16 +193,16 @@ pub enum MergeProblem {
         /// What is wrong.
         problem: Problem,
     },
-    /// A shard that stopped before its last piece.
-    #[error("incomplete: shard {index} ({}) has {have} of its {want} pieces", .path.display())]
+    /// A shard that stopped before its last subproblem.
+    #[error("incomplete: shard {index} ({}) has {have} of its {want} subproblems", .path.display())]
     Incomplete {
         /// Its shard index.
         index: u64,
         /// The file.
         path: PathBuf,
-        /// Pieces in the file.
+        /// Subproblems in the file.
         have: usize,
-        /// Pieces the shard owns.
+        /// Subproblems the shard owns.
         want: usize,
     },
     /// The same shard given more than once.
@@ -215,7 +215,7 @@ pub enum MergeProblem {
     },
     /// Complete sums that fail the check of Burnside's lemma ([`Sums::burnside_holds`]).
     #[error(
-        "the merged counts fail the Burnside check (Q + P + 2R = {} + {} + 2 x {} must be a multiple of 8, with P >= R): a shard's pieces were altered or miscounted; recount the shards",
+        "the merged counts fail the Burnside check (Q + P + 2R = {} + {} + 2 x {} must be a multiple of 8, with P >= R): a shard's subproblems were altered or miscounted; recount the shards",
         .0.total, .0.half_turn, .0.quarter_turn
     )]
     Integrity(Sums),
@@ -329,10 +329,10 @@ impl fmt::Display for MergeProblems {
 
 impl std::error::Error for MergeProblems {}
 
-/// A finished piece as a file gives it: what a recount checks.
+/// A finished subproblem as a file gives it: what a recount checks.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Claim {
-    /// The piece.
+    /// The subproblem.
     pub id: u64,
     /// Its count, before its weight.
     pub count: u128,
@@ -349,9 +349,9 @@ pub struct Sampled {
     pub skipped: Vec<Skipped>,
     /// The plan the files were checked against.
     pub(crate) plan: Plan,
-    /// A uniform random sample of the files' pieces, in a random order.
+    /// A uniform random sample of the files' subproblems, in a random order.
     pub(crate) sample: Vec<Claim>,
-    /// The pieces the sample was drawn from.
+    /// The subproblems the sample was drawn from.
     pub(crate) pieces: u64,
     /// The seed of the sample's draw.
     pub(crate) seed: u64,
@@ -381,7 +381,7 @@ pub(crate) fn merge_board(
 /// Checks the result files of a count's shards (every shard once, intact, of one plan:
 /// the plan is rebuilt, from `options.board` for a constrained board's count) and adds them up,
 /// as `options` say: with a key, every file must carry its tag; with `keep`,
-/// that many of the files' pieces are drawn at random (seeded) for a recount. Checkpoints
+/// that many of the files' subproblems are drawn at random (seeded) for a recount. Checkpoints
 /// and files that are no journals are left out ([`Skipped`]); a damaged journal is not.
 pub fn merge(files: &[PathBuf], options: MergeOptions) -> Result<Sampled, MergeProblems> {
     let MergeOptions {
@@ -422,7 +422,7 @@ pub fn merge(files: &[PathBuf], options: MergeOptions) -> Result<Sampled, MergeP
     };
     // The plan cut as the files' runs cut it: each entry belongs to one shard, so its file
     // says how it was cut (a file that says otherwise than the first to name an entry is
-    // refused below, as a piece of another cut).
+    // refused below, as a subproblem of another cut).
     let mut cuts: Vec<u32> = vec![1; plan.entry_count() as usize];
     let mut named = vec![false; cuts.len()];
     for (_, j) in good.iter().filter(|(_, j)| PlanKey::of(j) == reference) {
@@ -562,7 +562,7 @@ pub(crate) fn reference_plan<'a>(
             board_given: board.is_some(),
         });
     }
-    // A default kernel plan of a large board refines its largest pieces, which a plan of the
+    // A default kernel plan of a large board refines its largest subproblems, which a plan of the
     // same split depth chosen does not: the default plan first, where it is the files'.
     let default = match (board, algorithm) {
         (None, Algorithm::Plain | Algorithm::Symmetry) => Plan::build(key.n, algorithm, None)

@@ -1,4 +1,4 @@
-//! A checkpoint kept up to date while a run goes on: finished pieces are recorded as they come
+//! A checkpoint kept up to date while a run goes on: finished subproblems are recorded as they come
 //! and the file is rewritten at most every so often, and once more at the end. A save that
 //! fails (a full disk) leaves the previous file as it was and does not stop the run: the
 //! first failure is told to the caller's [`Recorder::on_failure`], and the next saves try
@@ -11,12 +11,12 @@ use std::time::{Duration, Instant};
 
 use super::{Journal, JournalError};
 use crate::plan::Plan;
-use crate::tally::Piece;
+use crate::tally::Counted;
 
 /// What a recorder calls with the first save that fails.
 pub type SaveFailure<'a> = &'a (dyn Fn(&JournalError) + Sync);
 
-/// A journal written to a file while pieces arrive.
+/// A journal written to a file while subproblems arrive.
 pub struct Recorder<'a> {
     plan: &'a Plan,
     path: PathBuf,
@@ -27,7 +27,7 @@ pub struct Recorder<'a> {
 
 struct State {
     journal: Journal,
-    pieces: BTreeMap<u64, Piece>,
+    pieces: BTreeMap<u64, Counted>,
     last_save: Instant,
     save_cost: Duration,
     dirty: bool,
@@ -43,7 +43,7 @@ impl<'a> Recorder<'a> {
         plan: &'a Plan,
         path: &Path,
         journal: Journal,
-        pieces: BTreeMap<u64, Piece>,
+        pieces: BTreeMap<u64, Counted>,
         interval: Duration,
     ) -> Self {
         Recorder {
@@ -74,8 +74,8 @@ impl<'a> Recorder<'a> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Records a finished piece; saves when the last save is older than the interval.
-    pub fn record(&self, piece: &Piece) {
+    /// Records a finished subproblem; saves when the last save is older than the interval.
+    pub fn record(&self, piece: &Counted) {
         let mut st = self.lock();
         st.pieces.insert(piece.id, *piece);
         st.dirty = true;

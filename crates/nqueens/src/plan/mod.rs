@@ -1,7 +1,7 @@
 //! The plan: the list of independent subproblems a count is made of, each with a stable id.
 //!
 //! A plan is a pure value, a function of the board size, the algorithm and the split depth
-//! alone (never of the thread count or the machine), so the same id names the same piece of
+//! alone (never of the thread count or the machine), so the same id names the same subproblem of
 //! work in every run, checkpoint and shard. Its [`Plan::hash`] fingerprints the whole list, so
 //! that results made for one plan are never mixed into another. What the engines prepare to
 //! count a plan (the join algorithm's quadrant lists) belongs to the run, not to the plan.
@@ -240,7 +240,7 @@ impl Work {
     }
 }
 
-/// One independent piece of a count.
+/// One independent subproblem of a count.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Subproblem {
     /// Position in the plan; stable for a given n, algorithm and split depth.
@@ -325,7 +325,7 @@ pub(crate) const FORMAT_VERSION: u32 = 2;
 pub(crate) const MAX_SPLIT_DEPTH: usize = 8;
 
 /// How many subproblems a default plan aims for: enough for a large machine's threads to get
-/// many each, and for large boards small enough pieces that a run can stop (and a checkpoint
+/// many each, and for large boards small enough subproblems that a run can stop (and a checkpoint
 /// be saved) quickly. It depends on the board alone, so that every machine and every task of
 /// an array job cuts a count the same way.
 pub(crate) fn target_subproblems(n: usize) -> usize {
@@ -363,7 +363,7 @@ impl Plan {
     }
 
     /// Builds the plan for `n` with `algorithm`; `split_depth: None` picks a depth that makes
-    /// at least `target_subproblems` pieces.
+    /// at least `target_subproblems` subproblems.
     pub fn build(
         n: usize,
         algorithm: Algorithm,
@@ -584,7 +584,7 @@ impl Plan {
         s.slice_after(id - s.id)
     }
 
-    /// The most solutions piece `s` can count before its weight (a checked result never
+    /// The most solutions subproblem `s` can count before its weight (a checked result never
     /// passes it): a search completes its empty rows with one queen in each of as many free
     /// columns, at most (rows left)! ways; a join unit pairs, for each of its row sets, a
     /// west and an east half-board, each h queens on h rows and h columns, at most (h!)²;
@@ -610,7 +610,7 @@ impl Plan {
         PlanHash(self.hash)
     }
 
-    /// The row layout the kernel searches for frame `frame` of a [`Work::Complete`] piece.
+    /// The row layout the kernel searches for frame `frame` of a [`Work::Complete`] subproblem.
     pub(crate) fn frame(&self, frame: u32) -> &Frame {
         &self.frames[frame as usize]
     }
@@ -620,7 +620,7 @@ impl Plan {
         self.families.get(frame as usize).copied()
     }
 
-    /// What kind of work piece `id` is, in words, for reports of where a count's time goes:
+    /// What kind of work subproblem `id` is, in words, for reports of where a count's time goes:
     /// the family of a kernel search (`corner queen`, `plain prefixes`, ...), the kind of a
     /// join unit (`join: row sets`, `join: two middle queens`, `join: centre queen`), a search
     /// of the unique count or of a constrained board.
@@ -643,7 +643,7 @@ impl Plan {
         }
     }
 
-    /// The solutions each raw count of piece `id` stands for (its orbit or mirror class).
+    /// The solutions each raw count of subproblem `id` stands for (its orbit or mirror class).
     pub fn weight_of(&self, id: u64) -> u8 {
         self.subproblem(id).work.weight()
     }

@@ -57,8 +57,8 @@ pub(super) fn roots(n: usize) -> (Vec<Frame>, Vec<Family>, Vec<Root>) {
 }
 
 /// Deepens `roots` by `split_depth - lowest` rows (the depth `roots` already stand at is
-/// `lowest`); without a split depth, until there are at least [`target_subproblems`] pieces.
-/// Returns the depth reached and the pieces.
+/// `lowest`); without a split depth, until there are at least [`target_subproblems`] subproblems.
+/// Returns the depth reached and the subproblems.
 pub(super) fn split(
     frames: &[Frame],
     roots: Vec<Root>,
@@ -97,7 +97,7 @@ pub(super) fn split(
         }
         let deeper = deepen(frames, &pieces);
         // For large boards, a default plan that already has half its target stops short of
-        // overshooting it by far: millions of pieces cost memory and make checkpoints slow
+        // overshooting it by far: millions of subproblems cost memory and make checkpoints slow
         // to write. (Small targets always split: a few huge frames would run alone.)
         let overshoot =
             target >= 1 << 16 && 2 * pieces.len() >= target && deeper.len() > 4 * target;
@@ -113,17 +113,17 @@ pub(super) fn split(
     Ok((depth, pieces))
 }
 
-/// Boards from which a default plan also splits its largest pieces further ([`refine`]); below
-/// it every piece takes well under a second.
+/// Boards from which a default plan also splits its largest subproblems further ([`refine`]); below
+/// it every subproblem takes well under a second.
 const REFINED_FROM: usize = 20;
 
-/// How many times the mean share of the work a piece of a refined plan may hold.
+/// How many times the mean share of the work a subproblem of a refined plan may hold.
 const LARGEST_SHARE: u128 = 8;
 
-/// Splits the pieces whose [`size`] is above [`LARGEST_SHARE`] times `1 / target` of the
-/// whole, a row at a time, until none is (or a piece has no row left, or the plan would grow
+/// Splits the subproblems whose [`size`] is above [`LARGEST_SHARE`] times `1 / target` of the
+/// whole, a row at a time, until none is (or a subproblem has no row left, or the plan would grow
 /// past [`MAX_SUBPROBLEMS`]). The estimates of a uniform split are very uneven (at n = 24 the
-/// largest 1% of the pieces hold nine tenths of the work), so without this the largest pieces
+/// largest 1% of the subproblems hold nine tenths of the work), so without this the largest subproblems
 /// take hours while most take milliseconds: a run could not stop or show progress in time.
 /// Children replace their parent in place, so the order of the plan stays deterministic.
 fn refine(frames: &[Frame], pieces: Vec<Root>, target: usize) -> Vec<Root> {
@@ -158,7 +158,7 @@ fn refine(frames: &[Frame], pieces: Vec<Root>, target: usize) -> Vec<Root> {
     }
 }
 
-/// How many pieces [`deepen`] would make.
+/// How many subproblems [`deepen`] would make.
 fn children(frames: &[Frame], pieces: &[Root]) -> usize {
     pieces
         .iter()
@@ -173,7 +173,7 @@ fn children(frames: &[Frame], pieces: &[Root]) -> usize {
         .sum()
 }
 
-/// The pieces [`split`] makes of `roots` at split depth `depth` (from `lowest`), counted by a
+/// The subproblems [`split`] makes of `roots` at split depth `depth` (from `lowest`), counted by a
 /// walk that keeps none of them: a plan of a chosen depth is sized before it is built. More
 /// than [`MAX_SUBPROBLEMS`] is refused as the build would refuse it.
 pub(super) fn count_at(

@@ -44,13 +44,13 @@ pub fn build_bytes(n: usize, algorithm: Algorithm) -> Option<u64> {
     (mib >= CHECKED_FROM_MIB).then(|| (u64::from(mib) * 3 / 2) << 20)
 }
 
-/// The bytes a kernel plan of a chosen split depth takes while it is built, a piece: 120
-/// measured (`20 -a plain --split-depth 6`, 2.97 million pieces, a peak of 341 MiB with the
+/// The bytes a kernel plan of a chosen split depth takes while it is built, a subproblem: 120
+/// measured (`20 -a plain --split-depth 6`, 2.97 million subproblems, a peak of 341 MiB with the
 /// process's own few), and half again.
 const FIXED_PIECE_BYTES: u64 = 180;
 
 /// The bytes building the plan of `algorithm` at split depth `depth` for an n×n board needs,
-/// about, where that is enough to check; its pieces are counted, not made. A depth the build
+/// about, where that is enough to check; its subproblems are counted, not made. A depth the build
 /// would refuse is refused here.
 pub fn fixed_build_bytes(
     n: usize,

@@ -227,11 +227,11 @@ fn no_honest_piece_passes_its_bound() {
             let (count, bound) = (solve_one(plan, &s).count, plan.count_bound(&s));
             assert!(
                 count <= bound,
-                "n = {}, {}: piece {id}",
+                "n = {}, {}: subproblem {id}",
                 plan.n,
                 plan.algorithm
             );
-            assert!(bound <= whole_board, "n = {}: piece {id}", plan.n);
+            assert!(bound <= whole_board, "n = {}: subproblem {id}", plan.n);
         }
     }
 }

@@ -5,10 +5,10 @@
 //! `N_h S_h / sqrt(c_h)`; Cochran, *Sampling Techniques*, 3rd ed., section 5.5), taken one
 //! sample at a time with the spreads and costs measured so far. At n = 28 one stratum of 16
 //! carries half of the cost and most of the spread between units; a round-robin sample gave
-//! it one piece in sixteen.
+//! it one subproblem in sixteen.
 
 /// The state of the sampling: each stratum's size, its sample ids still to time, the
-/// projected seconds of the pieces timed, what timing them cost, and the pieces in flight.
+/// projected seconds of the subproblems timed, what timing them cost, and the subproblems in flight.
 #[derive(Debug)]
 pub(super) struct Allocation {
     sizes: Vec<f64>,
@@ -20,7 +20,7 @@ pub(super) struct Allocation {
 }
 
 impl Allocation {
-    /// Strata of `sizes` pieces, with `queues` of ids to sample (each in its order: the
+    /// Strata of `sizes` subproblems, with `queues` of ids to sample (each in its order: the
     /// first is taken first) and `first`, the order in which the strata are first sampled.
     pub(super) fn new(sizes: &[usize], queues: Vec<Vec<u64>>, first: Vec<usize>) -> Allocation {
         let mut queues = queues;
@@ -38,7 +38,7 @@ impl Allocation {
         }
     }
 
-    /// The next piece to time, `(stratum, id)`, or `None` when every sample id is taken.
+    /// The next subproblem to time, `(stratum, id)`, or `None` when every sample id is taken.
     pub(super) fn next(&mut self) -> Option<(usize, u64)> {
         let k = self.pick()?;
         let id = self.queues[k].pop()?;
@@ -46,14 +46,14 @@ impl Allocation {
         Some((k, id))
     }
 
-    /// A piece of stratum `k` was timed: `secs` projected, `wall` seconds spent timing it.
+    /// A subproblem of stratum `k` was timed: `secs` projected, `wall` seconds spent timing it.
     pub(super) fn record(&mut self, k: usize, secs: f64, wall: f64) {
         self.in_flight[k] -= 1;
         self.times[k].push(secs);
         self.cost[k] += wall;
     }
 
-    /// A piece of stratum `k` was given out but not timed (the sampling stopped).
+    /// A subproblem of stratum `k` was given out but not timed (the sampling stopped).
     pub(super) fn abandon(&mut self, k: usize) {
         self.in_flight[k] -= 1;
     }
@@ -107,8 +107,8 @@ pub(super) fn largest_spread(by: &[Vec<f64>]) -> f64 {
         .fold(0.5f64, f64::max)
 }
 
-/// A stratum's mean and variance from its sample `xs`: the sample's own from two pieces on;
-/// from one, that piece with the relative `spread` of the others; from none, the mean of all
+/// A stratum's mean and variance from its sample `xs`: the sample's own from two subproblems on;
+/// from one, that subproblem with the relative `spread` of the others; from none, the mean of all
 /// samples `all_mean` with a spread as large as it.
 pub(super) fn mean_variance(xs: &[f64], all_mean: f64, spread: f64) -> (f64, f64) {
     match xs.len() {
@@ -140,17 +140,17 @@ mod tests {
 
     #[test]
     fn later_samples_go_where_the_variance_is() {
-        // Stratum 0: many pieces that vary a lot; stratum 1: few, alike; both cheap to time.
+        // Stratum 0: many subproblems that vary a lot; stratum 1: few, alike; both cheap to time.
         let queues = vec![(0..20).collect(), (100..120).collect()];
         let mut a = Allocation::new(&[1000, 10], queues, vec![0, 1]);
         for (k, secs) in [(0, 1.0), (1, 1.0)] {
-            let (got, _) = a.next().expect("a piece");
+            let (got, _) = a.next().expect("a subproblem");
             assert_eq!(got, k);
             a.record(k, secs, 0.1);
         }
         let mut to = [0usize; 2];
         for i in 0..10 {
-            let (k, _) = a.next().expect("a piece");
+            let (k, _) = a.next().expect("a subproblem");
             to[k] += 1;
             let secs = if k == 0 { [0.2, 3.0][i % 2] } else { 1.0 };
             a.record(k, secs, 0.1);
@@ -160,12 +160,12 @@ mod tests {
 
     #[test]
     fn dear_strata_are_sampled_less() {
-        // Alike strata but for the cost of timing one of their pieces.
+        // Alike strata but for the cost of timing one of their subproblems.
         let queues = vec![(0..40).collect(), (100..140).collect()];
         let mut a = Allocation::new(&[100, 100], queues, vec![0, 1]);
         let mut to = [0usize; 2];
         for i in 0..40 {
-            let (k, _) = a.next().expect("a piece");
+            let (k, _) = a.next().expect("a subproblem");
             to[k] += 1;
             let secs = [1.0, 2.0][i % 2];
             a.record(k, secs, if k == 0 { 1.0 } else { 16.0 });

@@ -1,4 +1,4 @@
-//! The memory check of a run: what its engines, its plan and its pieces' bookkeeping need
+//! The memory check of a run: what its engines, its plan and its subproblems' bookkeeping need
 //! against the bytes it may use, and, where it does not fit,
 //! the advice (fewer threads, more shards, another algorithm) that the refusal carries.
 
@@ -8,7 +8,7 @@ use crate::shard::Shard;
 use crate::system::Bytes;
 use nqueens_engine::join;
 
-/// What a count may use: its threads, the pieces it keeps account of, the shards the plan is
+/// What a count may use: its threads, the subproblems it keeps account of, the shards the plan is
 /// cut into (1 for a whole count) and the bytes available (unknown: no limit).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Budget {
@@ -19,19 +19,19 @@ pub(super) struct Budget {
     pub available: Option<u64>,
 }
 
-/// Bytes of bookkeeping a run keeps for each of its pieces: the schedule, the progress weights,
-/// the finished pieces and their sums (about 128 bytes).
+/// Bytes of bookkeeping a run keeps for each of its subproblems: the schedule, the progress weights,
+/// the finished subproblems and their sums (about 128 bytes).
 pub(super) const BYTES_PER_PIECE: u64 = 128;
 
-/// Bytes a run of `pieces` pieces of `plan` keeps besides its engines: the plan and the
-/// pieces' bookkeeping.
+/// Bytes a run of `pieces` subproblems of `plan` keeps besides its engines: the plan and the
+/// subproblems' bookkeeping.
 pub(super) fn bookkeeping(plan: &Plan, pieces: usize) -> u64 {
     plan.bytes()
         .saturating_add((pieces as u64).saturating_mul(BYTES_PER_PIECE))
 }
 
 /// Checks a count of `plan` against its [`Budget`]: the join's memory-bounded layout (its
-/// threads' buffers), the plan and the bookkeeping of the pieces. A refusal advises fewer
+/// threads' buffers), the plan and the bookkeeping of the subproblems. A refusal advises fewer
 /// threads, or more shards where the plan's bookkeeping is what does not fit.
 pub(super) fn fit_budget(plan: &Plan, budget: Budget) -> Result<(), Error> {
     let Budget {
@@ -61,7 +61,7 @@ pub(super) fn fit_budget(plan: &Plan, budget: Budget) -> Result<(), Error> {
             _ => Ok(()),
         };
     }
-    // The threads' buffers and the bookkeeping of the pieces of this run.
+    // The threads' buffers and the bookkeeping of the subproblems of this run.
     let needs_for = |t: usize, pieces: usize| {
         join::memory_needed(n, t, super::cost::join_layout(n))
             .saturating_add(bookkeeping(plan, pieces))
@@ -124,10 +124,10 @@ fn fewer_threads_in_shards(
 
 /// The smallest power of two `s` such that cutting `shard` of `plan` (the whole plan for
 /// [`Shard::WHOLE`]) into `s` (shards `index + count × j` of `count × s`) leaves no part
-/// whose pieces' bookkeeping does not `fit`. A part owns whole entries of the plan
+/// whose subproblems' bookkeeping does not `fit`. A part owns whole entries of the plan
 /// ([`Plan::shard_entries`]), so the largest part is found entry by entry, not as an average
 /// (a plan has at most some ten million entries, the units of n = 28). If no cut will do, the
-/// pieces of the largest entry, which no cut divides.
+/// subproblems of the largest entry, which no cut divides.
 pub(super) fn more_shards(
     plan: &Plan,
     shard: Shard,

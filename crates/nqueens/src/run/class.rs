@@ -1,4 +1,4 @@
-//! The classes of pieces alike in cost: one classing for the two places that group pieces by
+//! The classes of subproblems alike in cost: one classing for the two places that group subproblems by
 //! cost, the estimate (which samples each class apart, stratified sampling) and the pool's
 //! time left (which paces each class by its own measured rate). A run-time matter: the
 //! kernel's classes follow the cost model's estimates ([`super::cost`]).
@@ -7,7 +7,7 @@ use super::cost::CostModel;
 use crate::plan::{Family, Plan, Subproblem, Work};
 use nqueens_engine::join::{self, Stratum};
 
-/// A class of pieces alike in cost ([`class_of`]).
+/// A class of subproblems alike in cost ([`class_of`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Class {
     /// Join units of one stratum: their row sets split alike between the quadrants.
@@ -35,7 +35,7 @@ fn half_octave(estimate: f64) -> u32 {
     (2.0 * estimate.max(1.0).log2()).floor() as u32
 }
 
-/// The class of piece or entry `s` of `plan`, whose estimates `costs` gives.
+/// The class of subproblem or entry `s` of `plan`, whose estimates `costs` gives.
 pub fn class_of(plan: &Plan, costs: &CostModel, s: &Subproblem) -> Class {
     match s.work {
         Work::Join { unit, .. } => Class::Join(join::stratum(plan.n(), &unit)),

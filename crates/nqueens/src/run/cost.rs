@@ -17,7 +17,7 @@ use nqueens_engine::kernel::{Frame, Start};
 /// run loses little and the progress moves.
 pub(crate) use crate::config::SLICE_SECONDS;
 
-/// The most slices one entry is cut into: 2^20, whose bookkeeping (some 128 bytes a piece)
+/// The most slices one entry is cut into: 2^20, whose bookkeeping (some 128 bytes a subproblem)
 /// is 128 MiB, which one shard, owning whole entries, must hold. Only the largest kernel
 /// searches from n = 30 on reach it (they would take up to 88 million slices of the slice
 /// time), and their slices then take minutes.
@@ -223,7 +223,7 @@ pub fn search_estimate(frame: &Frame, start: &Start) -> f64 {
 }
 
 /// Seconds of one core of the reference machine per unit of [`search_estimate`], at most:
-/// pieces of n = 18 to 23 took 0.5 to 1.2 × 10^-10 s per unit, a few far less
+/// subproblems of n = 18 to 23 took 0.5 to 1.2 × 10^-10 s per unit, a few far less
 /// (`results/large-n.md`).
 const SECONDS_PER_ESTIMATE: f64 = 1.2e-10;
 

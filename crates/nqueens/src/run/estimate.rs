@@ -46,7 +46,7 @@ pub struct Estimate {
     pub subproblems: usize,
     /// Subproblems timed.
     pub sampled: usize,
-    /// Strata (classes of pieces alike in cost) the subproblems fell into.
+    /// Strata (classes of subproblems alike in cost) the subproblems fell into.
     pub strata: usize,
     /// Strata of which at least one subproblem was timed.
     pub strata_sampled: usize,
@@ -57,7 +57,7 @@ pub struct Estimate {
     /// Seconds spent before the subproblems start (building the join's lists), measured.
     pub setup_seconds: f64,
     /// Bytes the count needs by the memory model: the engines (with the partitions each thread
-    /// may keep in the join's memory-bounded layout), the plan and the pieces' bookkeeping.
+    /// may keep in the join's memory-bounded layout), the plan and the subproblems' bookkeeping.
     pub memory_needed: u64,
     /// The peak resident memory of this process after sampling, when known.
     pub peak_memory: Option<u64>,
@@ -185,13 +185,13 @@ struct Drawn {
 
 /// One stratum's size and a uniform random sample of at most [`PER_STRATUM`] of its ids.
 struct Stratum {
-    /// Pieces of the stratum.
+    /// Subproblems of the stratum.
     size: usize,
     kept: Reservoir<u64>,
 }
 
 impl Stratum {
-    /// Offers an entry of `slices` pieces from `first` on. The slices of an entry (a join
+    /// Offers an entry of `slices` subproblems from `first` on. The slices of an entry (a join
     /// unit, a kernel search) are alike but for the slice, and a stratum holds slices alike in
     /// cost (the join units of a stratum are cut alike; kernel searches fall into strata by
     /// the size of a slice): one entry stands for all its slices, and one of them is drawn if
@@ -204,7 +204,7 @@ impl Stratum {
 }
 
 impl Job {
-    /// Draws the sample of the pieces this job would count, stratum by stratum.
+    /// Draws the sample of the subproblems this job would count, stratum by stratum.
     fn draw(&self, rng: &mut XorShift) -> Drawn {
         let plan = &self.plan;
         let mut strata: BTreeMap<Class, Stratum> = BTreeMap::new();
@@ -250,19 +250,19 @@ impl Job {
     }
 }
 
-/// What [`Job::time_sample`] times: the drawn pieces still to time and the engines that time
+/// What [`Job::time_sample`] times: the drawn subproblems still to time and the engines that time
 /// them, with the sizes that decide when the sample has taken long enough.
 struct Sample<'a> {
     allocation: &'a Mutex<Allocation>,
     engines: &'a Prepared<'a>,
-    /// Pieces the count would do.
+    /// Subproblems the count would do.
     todo: usize,
     /// Strata they fall into.
     strata: usize,
 }
 
 impl Job {
-    /// Times the pieces `sample` hands out on every thread of `pool` until they run dry,
+    /// Times the subproblems `sample` hands out on every thread of `pool` until they run dry,
     /// `stop` rises, or sampling has taken a quarter of the count's projected wall time with
     /// every stratum reached (counting would then take little longer). Returns each timed
     /// piece's stratum and projected seconds.
@@ -310,7 +310,7 @@ fn join_memory(plan: &Plan, threads: usize) -> u64 {
 /// The stratified total of the times (`(stratum, seconds)`) for strata of `sizes`, its 95%
 /// half-width, and the strata sampled. A stratum sampled once borrows the largest relative
 /// spread of the others; one not sampled at all (the budget ran out) the mean of all samples,
-/// with a spread as large as that mean. With `whole` (the pieces were timed whole), a stratum
+/// with a spread as large as that mean. With `whole` (the subproblems were timed whole), a stratum
 /// timed in full carries no error (the finite-population correction); otherwise it does.
 fn project(sizes: &[usize], times: &[(usize, f64)], whole: bool) -> (f64, f64, usize) {
     let mut by: Vec<Vec<f64>> = vec![Vec::new(); sizes.len()];
@@ -345,7 +345,7 @@ mod tests {
 
     #[test]
     fn a_stratified_projection_adds_up_the_strata() {
-        // Two strata: 10 pieces of about 1 s and 100 of about 0.1 s.
+        // Two strata: 10 subproblems of about 1 s and 100 of about 0.1 s.
         let times = [(0, 0.9), (0, 1.1), (1, 0.1), (1, 0.1), (1, 0.1)];
         let (total, margin, sampled) = project(&[10, 100], &times, true);
         assert!((total - 20.0).abs() < 1e-9, "{total}");
@@ -354,7 +354,7 @@ mod tests {
         // A stratum sampled whole carries no error.
         let (total, margin, _) = project(&[2], &[(0, 1.0), (0, 3.0)], true);
         assert_eq!((total, margin), (4.0, 0.0));
-        // Unless the pieces were timed on a share of their work.
+        // Unless the subproblems were timed on a share of their work.
         let (_, margin, _) = project(&[2], &[(0, 1.0), (0, 3.0)], false);
         assert!(margin > 0.0);
         // An unsampled stratum is counted at the mean, with a wide margin.
@@ -397,7 +397,7 @@ mod tests {
             assert!(e.sampled > 0 && e.sampled <= e.subproblems);
             assert!(e.cpu_seconds > 0.0 && e.cpu_seconds < 60.0, "{e:?}");
             assert!(e.strata_sampled <= e.strata);
-            // The memory the count needs covers its plan and its pieces' bookkeeping, as the
+            // The memory the count needs covers its plan and its subproblems' bookkeeping, as the
             // run's own check counts them.
             let book = crate::run::budget::bookkeeping(job.plan(), e.subproblems);
             assert!(e.memory_needed > book);

@@ -2,10 +2,10 @@
 //! [`crate::count`], the command line, benchmarks, checkpoints, shards).
 //!
 //! A [`Job`] is a plan with the choices of one run: the threads, the shard it covers, the
-//! pieces it resumes from and the checkpoint it keeps. [`Job::run`] counts what is left on a
+//! subproblems it resumes from and the checkpoint it keeps. [`Job::run`] counts what is left on a
 //! local pool ([`pool`]), with the engines prepared once ([`prepared`]), lets the caller observe
-//! every finished piece and cancel between pieces, and returns an [`Outcome`]: the sums of every
-//! finished piece, resumed ones included, from which the [`Counts`] of a whole count or the
+//! every finished subproblem and cancel between subproblems, and returns an [`Outcome`]: the sums of every
+//! finished subproblem, resumed ones included, from which the [`Counts`] of a whole count or the
 //! result file of a shard are made.
 
 mod allocation;
@@ -44,7 +44,7 @@ use crate::persist::{
 };
 use crate::plan::{Algorithm, Plan, PlanError};
 use crate::system::{self, Bytes};
-use crate::tally::{Piece, Sums};
+use crate::tally::{Counted, Sums};
 use nqueens_engine::join;
 
 /// How often a checkpoint is rewritten while a run goes on, unless told otherwise.
@@ -59,14 +59,14 @@ const CACHE_BYTES: u64 = 64 << 20;
 /// How the caller steers and observes a run.
 #[derive(Default, Clone, Copy)]
 pub struct Control<'a> {
-    /// Set to stop the run within milliseconds (finished pieces are kept and saved; pieces in
+    /// Set to stop the run within milliseconds (finished subproblems are kept and saved; subproblems in
     /// flight are dropped and counted again on resume).
     pub cancel: Option<&'a AtomicBool>,
-    /// Called from the worker threads with every piece this run finishes, and where the run
+    /// Called from the worker threads with every subproblem this run finishes, and where the run
     /// stands after it.
     // Written out rather than named by an alias, so that the one page of the API shows it.
     #[allow(clippy::type_complexity)]
-    pub observer: Option<&'a (dyn Fn(&Piece, &Status) + Sync)>,
+    pub observer: Option<&'a (dyn Fn(&Counted, &Status) + Sync)>,
     /// Called once, from a worker thread, when a periodic save of the checkpoint first fails
     /// (a full disk): the run goes on, the previous file stays as it was, and the next saves
     /// try again; the last save's error comes back in [`Outcome::unsaved`].
@@ -85,7 +85,7 @@ pub struct Job {
     threads: usize,
     memory: Option<u64>,
     shard: Option<Shard>,
-    resumed: BTreeMap<u64, Piece>,
+    resumed: BTreeMap<u64, Counted>,
     checkpoint: Option<(PathBuf, Journal)>,
     save_every: Duration,
     /// The key that tags the checkpoint and the shard's result, and checks a resumed one.
@@ -136,7 +136,7 @@ impl Job {
     }
 
     /// The same job with `pieces` already done (from an earlier run of the same plan).
-    pub fn resume(mut self, pieces: impl IntoIterator<Item = Piece>) -> Result<Job, Error> {
+    pub fn resume(mut self, pieces: impl IntoIterator<Item = Counted>) -> Result<Job, Error> {
         for p in pieces {
             let inside = (p.id as usize) < self.plan.len();
             if !inside || self.shard.is_some_and(|s| !s.owns(&self.plan, p.id)) {
@@ -157,7 +157,7 @@ impl Job {
     }
 
     /// The same job keeping a checkpoint at `path`: when the file exists, it must be a
-    /// checkpoint of this plan and shard, and the run resumes from it; finished pieces are
+    /// checkpoint of this plan and shard, and the run resumes from it; finished subproblems are
     /// saved every few seconds, when the run is cancelled, and at its end.
     pub fn checkpoint(self, path: &Path) -> Result<Job, Error> {
         let existing = if path.exists() {
@@ -191,7 +191,7 @@ impl Job {
                     path: path.to_path_buf(),
                     problem,
                 };
-                // An empty checkpoint has no piece to forge.
+                // An empty checkpoint has no subproblem to forge.
                 if let Some(key) = &self.key
                     && j.piece_count() > 0
                 {
@@ -267,8 +267,8 @@ impl Job {
         self.plan.shard_ids(self.shard.unwrap_or(Shard::WHOLE))
     }
 
-    /// The pieces resumed from earlier runs.
-    pub fn resumed(&self) -> &BTreeMap<u64, Piece> {
+    /// The subproblems resumed from earlier runs.
+    pub fn resumed(&self) -> &BTreeMap<u64, Counted> {
         &self.resumed
     }
 
@@ -303,7 +303,7 @@ impl Job {
         self.check_memory_for(self.todo_len())
     }
 
-    /// [`Job::check_memory`] for a run keeping the bookkeeping of `pieces` pieces.
+    /// [`Job::check_memory`] for a run keeping the bookkeeping of `pieces` subproblems.
     fn check_memory_for(&self, pieces: usize) -> Result<(), Error> {
         let available = self.memory.or_else(system::available_memory);
         let budget = Budget {
@@ -360,7 +360,7 @@ impl Job {
             Some(tell) => r.on_failure(tell),
             None => r,
         });
-        let record = |p: &Piece, s: &Status| {
+        let record = |p: &Counted, s: &Status| {
             if let Some(r) = &recorder {
                 r.record(p);
             }
@@ -422,12 +422,12 @@ impl Job {
             elapsed: begun.elapsed(),
             busy: worked.busy,
             peak_memory: system::peak_memory(),
-            pieces,
+            counted: pieces,
             unsaved,
         })
     }
 
-    /// The result file of a finished (or partial) shard run: its pieces, with the program,
+    /// The result file of a finished (or partial) shard run: its subproblems, with the program,
     /// host and seconds in `meta`.
     pub fn shard_result(&self, outcome: &Outcome) -> Journal {
         let mut j = Journal::new(Kind::ShardResult, &self.plan, self.shard);
@@ -437,7 +437,7 @@ impl Job {
         j.set_meta("program", program());
         j.set_meta("host", system::host_name());
         j.set_meta("seconds", format!("{:.3}", outcome.elapsed.as_secs_f64()));
-        j.set_pieces(&self.plan, &outcome.pieces);
+        j.set_pieces(&self.plan, &outcome.counted);
         j
     }
 }
@@ -495,7 +495,7 @@ pub fn count(config: &Config) -> Result<Counts, Error> {
     let outcome = Job::new(config)?.run(Control::default())?;
     Ok(outcome
         .counts()
-        .expect("an uncancelled whole run finishes every piece"))
+        .expect("an uncancelled whole run finishes every subproblem"))
 }
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! What a run returns: every finished piece of its share and their sums ([`Outcome`]), and
+//! What a run returns: every finished subproblem of its share and their sums ([`Outcome`]), and
 //! the counts of a whole count made from them ([`Counts`]).
 
 use std::collections::BTreeMap;
@@ -6,9 +6,9 @@ use std::time::Duration;
 
 use crate::plan::Algorithm;
 use crate::shard::Shard;
-use crate::tally::{Piece, Sums};
+use crate::tally::{Counted, Sums};
 
-/// What a run did: every finished piece of its share (resumed ones included) and their sums.
+/// What a run did: every finished subproblem of its share (resumed ones included) and their sums.
 #[non_exhaustive]
 #[derive(Clone, Debug)]
 pub struct Outcome {
@@ -22,17 +22,17 @@ pub struct Outcome {
     pub split_depth: usize,
     /// The shard covered, if any.
     pub shard: Option<Shard>,
-    /// Every finished piece of the run's share, by id.
-    pub pieces: BTreeMap<u64, Piece>,
+    /// Every finished subproblem of the run's share, by id.
+    pub counted: BTreeMap<u64, Counted>,
     /// Their sums.
     pub sums: Sums,
     /// The unique count, when the plan makes one and the whole count is done.
     pub unique: Option<u128>,
-    /// Nodes of the pieces this run counted (resumed ones not included).
+    /// Nodes of the subproblems this run counted (resumed ones not included).
     pub nodes: u128,
-    /// Pieces this run counted.
+    /// Subproblems this run counted.
     pub fresh: usize,
-    /// Whether every piece of the share is done.
+    /// Whether every subproblem of the share is done.
     pub complete: bool,
     /// Whether the run was cancelled before the end.
     pub cancelled: bool,
@@ -79,7 +79,7 @@ pub struct Counts {
     /// Number of solutions up to rotation and reflection (OEIS A002562), when the algorithm
     /// computes it.
     pub unique: Option<u128>,
-    /// Search nodes visited by this run (resumed pieces not included).
+    /// Search nodes visited by this run (resumed subproblems not included).
     pub nodes: u128,
     /// Counting method.
     pub algorithm: Algorithm,

@@ -1,10 +1,10 @@
 //! The worker pool: a local pool of exactly T threads works through a list of subproblems,
-//! every class of pieces at one pace and the largest of each first (each worker takes the
-//! next block of them from a shared counter), and hands every finished piece to an observer
+//! every class of subproblems at one pace and the largest of each first (each worker takes the
+//! next block of them from a shared counter), and hands every finished subproblem to an observer
 //! as it completes.
 //!
 //! Cancellation is checked between subproblems and, every few milliseconds, inside the
-//! backtracking kernel: a cancelled run stops at once, dropping the pieces in flight (they are
+//! backtracking kernel: a cancelled run stops at once, dropping the subproblems in flight (they are
 //! counted again when the run resumes) and keeping every finished one. The pool is built for the run and dropped after it:
 //! rayon's global pool is never touched, so the library can be embedded anywhere.
 
@@ -23,14 +23,14 @@ use crate::constraint::PieceKind;
 use crate::error::Error;
 use crate::plan::{Plan, Subproblem, Work};
 use crate::system;
-use crate::tally::Piece;
+use crate::tally::Counted;
 use nqueens_engine::constrained;
 
 /// What the workers did.
 #[derive(Clone, Debug)]
 pub(super) struct Worked {
-    /// Pieces finished, in no particular order.
-    pub pieces: Vec<Piece>,
+    /// Subproblems finished, in no particular order.
+    pub pieces: Vec<Counted>,
     /// Whether the run stopped before every asked-for subproblem was done.
     pub cancelled: bool,
     /// Time each worker thread spent inside subproblems.
@@ -38,8 +38,8 @@ pub(super) struct Worked {
 }
 
 impl Worked {
-    /// No piece done on `threads` threads: nothing to do, or stopped (`cancelled`) before any
-    /// piece began.
+    /// No subproblem done on `threads` threads: nothing to do, or stopped (`cancelled`) before any
+    /// subproblem began.
     fn nothing(threads: usize, cancelled: bool) -> Worked {
         Worked {
             pieces: Vec::new(),
@@ -108,8 +108,8 @@ pub(super) fn execute(
     let Some(engines) = prepare(&pool, plan, cache, stop) else {
         return Ok(Worked::nothing(threads, true));
     };
-    // The time left weighs each block by the cost model's estimate of its pieces, and paces
-    // each class of pieces by the rate its own finished pieces show ([`Tracker`]).
+    // The time left weighs each block by the cost model's estimate of its subproblems, and paces
+    // each class of subproblems by the rate its own finished subproblems show ([`Tracker`]).
     let costs: Vec<f64> = order.iter().map(|b| b.estimate).collect();
     let (classes, class_totals) = classes_of(&order, &costs);
     let total = order
@@ -123,12 +123,12 @@ pub(super) fn execute(
     let next = AtomicUsize::new(0);
     let stopped = AtomicBool::new(false);
     // Every worker takes the next block in the shared order ([`schedule`]: classes at one
-    // pace, largest estimate first within a class), so the small pieces fill the last
+    // pace, largest estimate first within a class), so the small subproblems fill the last
     // seconds of the run on every thread.
-    // Each thread's CPU time before the work: a piece may share its work among the pool's
+    // Each thread's CPU time before the work: a subproblem may share its work among the pool's
     // threads (a rook board's sum), which their own pieces' times would not show.
     let cpu_before: Vec<Option<Duration>> = pool.broadcast(|_| system::thread_cpu_time());
-    let collected: Vec<Vec<Piece>> = pool.broadcast(|ctx| {
+    let collected: Vec<Vec<Counted>> = pool.broadcast(|ctx| {
         let mut mine = Vec::new();
         'blocks: loop {
             let b = next.fetch_add(1, Ordering::Relaxed);
@@ -139,7 +139,7 @@ pub(super) fn execute(
                     break 'blocks;
                 }
                 let t0 = Instant::now();
-                // A piece given up half-way is dropped: it is counted again by the next run.
+                // A subproblem given up half-way is dropped: it is counted again by the next run.
                 let Some(piece) = engines.solve_until(&block.first.slice_after(u64::from(i)), stop)
                 else {
                     stopped.store(true, Ordering::Relaxed);
@@ -157,8 +157,8 @@ pub(super) fn execute(
         mine
     });
     let cpu_after: Vec<Option<Duration>> = pool.broadcast(|_| system::thread_cpu_time());
-    let pieces: Vec<Piece> = collected.into_iter().flatten().collect();
-    // A thread was busy with its own pieces, or with work it took from others' (the larger,
+    let pieces: Vec<Counted> = collected.into_iter().flatten().collect();
+    // A thread was busy with its own subproblems, or with work it took from others' (the larger,
     // as the CPU clock counts in hundredths of a second).
     let busy = busy.iter().enumerate().map(|(i, b)| {
         let own = Duration::from_nanos(b.load(Ordering::Relaxed));
@@ -190,12 +190,12 @@ pub(super) fn prepare<'p>(
 /// The blocks of subproblems ([`Block`]) in the order the workers take them, each with its
 /// class for the time left.
 ///
-/// Within a class of pieces ([`class_key`]), largest estimate first, so that the small pieces
+/// Within a class of subproblems ([`class_key`]), largest estimate first, so that the small subproblems
 /// fill the last seconds on every thread. The classes are interleaved so that each has the
-/// same share of its estimate handed out at any time: then the pieces a class is costed by
-/// ran beside the same mix of others as the rest of it will (small kernel pieces were measured
+/// same share of its estimate handed out at any time: then the subproblems a class is costed by
+/// ran beside the same mix of others as the rest of it will (small kernel subproblems were measured
 /// to run much slower beside the largest ones than beside each other, so a class measured early
-/// and run late was misjudged; `results/eta-checks.md`). Pieces of equal estimate come in runs of
+/// and run late was misjudged; `results/eta-checks.md`). Subproblems of equal estimate come in runs of
 /// [`RUN`] consecutive ids (neighbours share cached quadrant groups), the runs in a fixed
 /// pseudo-random order, so that the share of them done is a fair measure of the work done
 /// (neighbouring ids are often alike in cost); the join units of one middle-queen pair stay
@@ -219,9 +219,9 @@ fn schedule(plan: &Plan, costs: &CostModel, todo: &[u64], threads: usize) -> Vec
             .then(mix(a.id / RUN).cmp(&mix(b.id / RUN)))
             .then(a.id.cmp(&b.id))
     });
-    // Every class of pieces advances at the same pace (the share of its estimate handed
-    // out), so that at any time the threads run the same mix of pieces: the time left can cost
-    // each class at a rate measured on many of its pieces, in the company they will keep.
+    // Every class of subproblems advances at the same pace (the share of its estimate handed
+    // out), so that at any time the threads run the same mix of subproblems: the time left can cost
+    // each class at a rate measured on many of its subproblems, in the company they will keep.
     let weight = |b: &Block| b.estimate.max(f64::MIN_POSITIVE) * f64::from(b.len);
     let mut queues: HashMap<Option<Class>, (f64, f64, VecDeque<usize>)> = HashMap::new();
     for (i, b) in order.iter().enumerate() {
@@ -229,8 +229,8 @@ fn schedule(plan: &Plan, costs: &CostModel, todo: &[u64], threads: usize) -> Vec
         q.0 += weight(b);
         q.2.push_back(i);
     }
-    // The largest pieces first: each thread's first piece warms its caches, which would make
-    // a class's first small piece look slow.
+    // The largest subproblems first: each thread's first subproblem warms its caches, which would make
+    // a class's first small subproblem look slow.
     let warm = (WARM_UP * threads).min(order.len());
     let mut positions: Vec<usize> = (0..warm).collect();
     let mut heap: BinaryHeap<(Reverse<Paced>, Option<Class>)> = BinaryHeap::new();
@@ -259,17 +259,17 @@ fn schedule(plan: &Plan, costs: &CostModel, todo: &[u64], threads: usize) -> Vec
 
 /// What one worker takes at a time: up to [`BLOCK`] consecutive slices of one entry of the
 /// plan (a join unit's slices share its half-boards, which the worker makes once for all of
-/// them), every other piece alone. The schedule orders blocks, not pieces, so that a shard of
+/// them), every other subproblem alone. The schedule orders blocks, not subproblems, so that a shard of
 /// billions of slices is ordered as fast as its entries.
 #[derive(Clone, Copy, Debug)]
 struct Block {
-    /// The first piece.
+    /// The first subproblem.
     first: Subproblem,
-    /// The pieces: `first` and the slices after it.
+    /// The subproblems: `first` and the slices after it.
     len: u32,
-    /// The estimate of each of its pieces ([`CostModel::estimate`]).
+    /// The estimate of each of its subproblems ([`CostModel::estimate`]).
     estimate: f64,
-    /// The class of its pieces for the time left ([`class_key`]).
+    /// The class of its subproblems for the time left ([`class_key`]).
     key: Option<Class>,
 }
 
@@ -319,11 +319,11 @@ impl Ord for Paced {
     }
 }
 
-/// Pieces a thread the schedule gives, largest first, before the classes start their pace.
+/// Subproblems a thread the schedule gives, largest first, before the classes start their pace.
 const WARM_UP: usize = 2;
 
-/// The class a piece is paced with for the time left ([`Tracker`]): its [`Class`], each at
-/// the rate its own finished pieces show; but the join units all together (`None`), in runs
+/// The class a subproblem is paced with for the time left ([`Tracker`]): its [`Class`], each at
+/// the rate its own finished subproblems show; but the join units all together (`None`), in runs
 /// of consecutive units in a fixed pseudo-random order ([`schedule`]), so that neighbours
 /// share the partitions a thread keeps and the share of units done is a fair measure of the
 /// work done. (Paced stratum by stratum, a whole n = 16 took 13% longer, its neighbours
@@ -335,8 +335,8 @@ fn class_key(plan: &Plan, costs: &CostModel, s: &Subproblem) -> Option<Class> {
     }
 }
 
-/// The dense class index of each block (of cost `costs[i]` a piece), and the cost and the
-/// number of pieces of each class.
+/// The dense class index of each block (of cost `costs[i]` a subproblem), and the cost and the
+/// number of subproblems of each class.
 fn classes_of(blocks: &[Block], costs: &[f64]) -> (Vec<usize>, Classes) {
     let mut index: HashMap<Option<Class>, usize> = HashMap::new();
     let mut totals = Vec::new();
@@ -407,7 +407,7 @@ mod tests {
         assert_eq!(Some(sums.total), crate::known::total(9));
     }
 
-    /// Every piece of a schedule in order, with its class.
+    /// Every subproblem of a schedule in order, with its class.
     fn pieces(order: &[Block]) -> Vec<(Subproblem, Option<Class>, f64)> {
         order
             .iter()
@@ -472,7 +472,7 @@ mod tests {
                     .iter()
                     .all(|(s, k, _)| class_key(&plan, &costs, s) == *k)
             );
-            // Halfway through the schedule, every class of many pieces has had about half of
+            // Halfway through the schedule, every class of many subproblems has had about half of
             // its estimate handed out.
             let mut total: HashMap<Option<Class>, (f64, usize)> = HashMap::new();
             for (_, k, e) in &order {

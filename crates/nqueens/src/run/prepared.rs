@@ -5,7 +5,7 @@ use std::sync::atomic::AtomicBool;
 
 use crate::constraint::PieceKind;
 use crate::plan::{Algorithm, Plan, Subproblem, Work};
-use crate::tally::Piece;
+use crate::tally::Counted;
 use nqueens_engine::Found;
 use nqueens_engine::join::{self, Quadrants};
 use nqueens_engine::{Slice, constrained, half_turn, invariant, kernel};
@@ -59,7 +59,7 @@ impl<'p> Prepared<'p> {
 
     /// Counts one subproblem of the plan.
     #[cfg(test)]
-    pub fn solve(&self, sub: &Subproblem) -> Piece {
+    pub fn solve(&self, sub: &Subproblem) -> Counted {
         static NEVER: AtomicBool = AtomicBool::new(false);
         self.solve_until(sub, &NEVER)
             .expect("a count that is never stopped ends")
@@ -67,7 +67,7 @@ impl<'p> Prepared<'p> {
 
     /// Counts one subproblem of the plan, giving up (`None`) soon after `stop` is raised: within
     /// milliseconds in the kernel, within a small share of a unit in the join.
-    pub fn solve_until(&self, sub: &Subproblem, stop: &AtomicBool) -> Option<Piece> {
+    pub fn solve_until(&self, sub: &Subproblem, stop: &AtomicBool) -> Option<Counted> {
         let found = match sub.work {
             Work::Complete {
                 frame,
@@ -93,7 +93,7 @@ impl<'p> Prepared<'p> {
                 join::count_unit_until(q, &unit, stop)?
             }
         };
-        Some(Piece {
+        Some(Counted {
             id: sub.id,
             count: found.count.into(),
             nodes: found.nodes,
@@ -108,7 +108,7 @@ impl<'p> Prepared<'p> {
         start: &kernel::Start,
         slice: Slice,
         stop: &AtomicBool,
-    ) -> Option<Piece> {
+    ) -> Option<Counted> {
         let board = self.plan.board()?;
         let allowed = &self.allowed;
         let done = match board.piece() {
@@ -118,7 +118,7 @@ impl<'p> Prepared<'p> {
             PieceKind::Rook if slice.index > 0 => constrained::Completed::default(),
             PieceKind::Rook => constrained::count_rooks(allowed, start, stop)?,
         };
-        Some(Piece {
+        Some(Counted {
             id,
             count: done.count,
             nodes: done.nodes,
@@ -129,6 +129,6 @@ impl<'p> Prepared<'p> {
 /// Counts one subproblem of `plan` on its own, preparing the engines for it (for tests and
 /// tools; a run prepares once for all its subproblems).
 #[cfg(test)]
-pub(crate) fn solve_one(plan: &Plan, sub: &Subproblem) -> Piece {
+pub(crate) fn solve_one(plan: &Plan, sub: &Subproblem) -> Counted {
     Prepared::new(plan, 0).solve(sub)
 }

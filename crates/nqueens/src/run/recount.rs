@@ -1,9 +1,9 @@
-//! Counting accepted pieces again. A checksum only shows that a file is as its writer left
-//! it, and the Burnside check and the per-piece bounds catch only some edits: a piece whose
+//! Counting accepted subproblems again. A checksum only shows that a file is as its writer left
+//! it, and the Burnside check and the per-subproblem bounds catch only some edits: a subproblem whose
 //! count was changed (by hand, by faulty memory, by a broken node) with its file resealed
 //! passes them. What the distributed counts that are trusted do is recount: a merge or a
-//! resume counts a random sample of the pieces it accepts again, and refuses on the first
-//! that differs, naming it and its file. A forged piece is caught with the probability that
+//! resume counts a random sample of the subproblems it accepts again, and refuses on the first
+//! that differs, naming it and its file. A forged subproblem is caught with the probability that
 //! the sample holds it, so the sample is drawn with a fresh seed unless one is given.
 
 use std::str::FromStr;
@@ -19,15 +19,15 @@ use crate::persist::{Claim, Sampled};
 use crate::plan::Plan;
 use nqueens_engine::random::{Reservoir, XorShift};
 
-/// How many accepted pieces are counted again before they are trusted.
+/// How many accepted subproblems are counted again before they are trusted.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Recount {
-    /// Pieces drawn at random, recounted until this much time is spent (pieces still in
+    /// Subproblems drawn at random, recounted until this much time is spent (subproblems still in
     /// flight then are dropped unchecked).
     For(Duration),
-    /// This many pieces drawn at random (0: none), however long they take.
-    Pieces(u64),
-    /// Every piece.
+    /// This many subproblems drawn at random (0: none), however long they take.
+    Subproblems(u64),
+    /// Every subproblem.
     All,
 }
 
@@ -35,12 +35,12 @@ impl Recount {
     /// The command line's default: a few seconds.
     pub const DEFAULT: Recount = Recount::For(Duration::from_secs(3));
 
-    /// The most pieces a merge or a resume draws for this recount: a time budget draws more
-    /// than it can use, so that it is never short of pieces.
+    /// The most subproblems a merge or a resume draws for this recount: a time budget draws more
+    /// than it can use, so that it is never short of subproblems.
     pub fn sample_size(self) -> usize {
         match self {
             Recount::For(_) => 1 << 16,
-            Recount::Pieces(k) => usize::try_from(k).unwrap_or(usize::MAX),
+            Recount::Subproblems(k) => usize::try_from(k).unwrap_or(usize::MAX),
             Recount::All => usize::MAX,
         }
     }
@@ -49,10 +49,11 @@ impl Recount {
 impl FromStr for Recount {
     type Err = String;
 
-    /// `all`, a number of pieces (`0`: none), or seconds with an `s` (`10s`).
+    /// `all`, a number of subproblems (`0`: none), or seconds with an `s` (`10s`).
     fn from_str(s: &str) -> Result<Recount, String> {
-        let bad =
-            || format!("'{s}' is not a recount: give a number of pieces, seconds as 10s, or all");
+        let bad = || {
+            format!("'{s}' is not a recount: give a number of subproblems, seconds as 10s, or all")
+        };
         if s == "all" {
             return Ok(Recount::All);
         }
@@ -62,16 +63,16 @@ impl FromStr for Recount {
                 .map(Recount::For)
                 .map_err(|_| bad());
         }
-        s.parse().map(Recount::Pieces).map_err(|_| bad())
+        s.parse().map(Recount::Subproblems).map_err(|_| bad())
     }
 }
 
 /// What a recount checked.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Recounted {
-    /// Pieces counted again, each equal to its claim.
+    /// Subproblems counted again, each equal to its claim.
     pub checked: u64,
-    /// Pieces accepted, of which they were drawn.
+    /// Subproblems accepted, of which they were drawn.
     pub of: u64,
     /// The seed of the draw.
     pub seed: u64,
@@ -92,9 +93,9 @@ impl Recount {
     }
 }
 
-/// Counts `claims` (pieces of `plan`, drawn at random, in that order) again on `threads`
+/// Counts `claims` (subproblems of `plan`, drawn at random, in that order) again on `threads`
 /// threads, as `how` says, and refuses on the first whose count differs
-/// ([`Error::Recount`]). `of` is the number of pieces they were drawn from and `seed` the
+/// ([`Error::Recount`]). `of` is the number of subproblems they were drawn from and `seed` the
 /// draw's seed, for the report. Raising `cancel` ends it with [`Error::RecountInterrupted`].
 pub fn recount(
     plan: &Plan,
@@ -106,7 +107,7 @@ pub fn recount(
     let begun = Instant::now();
     let wanted = match how {
         Recount::For(_) | Recount::All => claims.len(),
-        Recount::Pieces(k) => claims.len().min(usize::try_from(k).unwrap_or(usize::MAX)),
+        Recount::Subproblems(k) => claims.len().min(usize::try_from(k).unwrap_or(usize::MAX)),
     };
     let mut done = Recounted {
         of,
@@ -116,11 +117,11 @@ pub fn recount(
     if wanted == 0 {
         return Ok(done);
     }
-    // No lists: a few pieces are counted from partitions made on demand, at once.
+    // No lists: a few subproblems are counted from partitions made on demand, at once.
     let engines = Prepared::new(plan, 64 << 20);
     let deadline = match how {
         Recount::For(d) => Some(begun + d),
-        Recount::Pieces(_) | Recount::All => None,
+        Recount::Subproblems(_) | Recount::All => None,
     };
     let stop = AtomicBool::new(false);
     let next = AtomicUsize::new(0);
@@ -129,7 +130,7 @@ pub fn recount(
     let cancelled = || cancel.is_some_and(|c| c.load(Ordering::Relaxed));
     let recount_one = || {
         while !stop.load(Ordering::Relaxed) {
-            // The watcher raises `stop` at the deadline; a budget spent before a piece
+            // The watcher raises `stop` at the deadline; a budget spent before a subproblem
             // starts ends the recount here too, however soon the watcher looks.
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 break;
@@ -170,7 +171,7 @@ pub fn recount(
         return Err(e);
     }
     let checked = checked.into_inner();
-    // A budget of pieces (or all of them) that a stop cut short was interrupted; a time
+    // A budget of subproblems (or all of them) that a stop cut short was interrupted; a time
     // budget ends by itself.
     if cancelled() && (deadline.is_none() || checked < wanted) {
         return Err(Error::RecountInterrupted);
@@ -181,7 +182,7 @@ pub fn recount(
 }
 
 impl Sampled {
-    /// Counts the sampled pieces again on `threads` threads, as `how` says, and refuses on
+    /// Counts the sampled subproblems again on `threads` threads, as `how` says, and refuses on
     /// the first whose count differs ([`Error::Recount`], naming its file). Raising
     /// `cancel` ends it with [`Error::RecountInterrupted`].
     pub fn recount(
@@ -196,7 +197,7 @@ impl Sampled {
 }
 
 impl Job {
-    /// Counts a random sample of the pieces this job resumes again, as `how` says, drawn with
+    /// Counts a random sample of the subproblems this job resumes again, as `how` says, drawn with
     /// `seed`, and refuses on the first that differs ([`Error::Recount`], naming the
     /// checkpoint it came from).
     pub fn recount_resumed(
@@ -231,7 +232,7 @@ mod tests {
     use super::*;
     use crate::persist::{Journal, MergeOptions, merge as merge_sampled};
 
-    /// Merge options that draw `keep` pieces with seed 7.
+    /// Merge options that draw `keep` subproblems with seed 7.
     fn sampled(keep: usize) -> MergeOptions<'static> {
         MergeOptions {
             keep,
@@ -248,7 +249,7 @@ mod tests {
         crate::tests_support::write_shards(dir, 11, m)
     }
 
-    /// Adds 8 to the count of the first piece of the file at `path` that found any (the
+    /// Adds 8 to the count of the first subproblem of the file at `path` that found any (the
     /// Burnside check still holds), seals it again, and returns the piece's id.
     fn forge(path: &Path) -> u64 {
         let plan = Plan::build(11, Algorithm::Symmetry, None).unwrap();
@@ -271,9 +272,9 @@ mod tests {
         assert_eq!(s.sample.len() as u64, s.pieces);
         let done = recount(&s.plan, &s.sample, (all, s.pieces, 7), 2, None).unwrap();
         assert_eq!((done.checked, done.of, done.seed), (s.pieces, s.pieces, 7));
-        // Nothing asked, nothing counted; a few pieces, those.
+        // Nothing asked, nothing counted; a few subproblems, those.
         for k in [0, 5] {
-            let how = (Recount::Pieces(k), s.pieces, 7);
+            let how = (Recount::Subproblems(k), s.pieces, 7);
             assert_eq!(
                 recount(&s.plan, &s.sample, how, 2, None).unwrap().checked,
                 k
@@ -354,8 +355,8 @@ mod tests {
     #[test]
     fn recounts_are_read_as_pieces_seconds_or_all() {
         assert_eq!("all".parse(), Ok(Recount::All));
-        assert_eq!("0".parse(), Ok(Recount::Pieces(0)));
-        assert_eq!("12".parse(), Ok(Recount::Pieces(12)));
+        assert_eq!("0".parse(), Ok(Recount::Subproblems(0)));
+        assert_eq!("12".parse(), Ok(Recount::Subproblems(12)));
         assert_eq!(
             "2.5s".parse(),
             Ok(Recount::For(Duration::from_millis(2500)))

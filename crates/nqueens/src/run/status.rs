@@ -2,10 +2,10 @@
 //! time estimate that is only given once it can be trusted.
 //!
 //! Work is measured in modelled costs (the plan's size estimates
-//! ([`crate::plan::Subproblem::estimate`]) for the kernel's pieces, a model from the quadrant
-//! lists for the join's units), so a large piece counts for more than a small one. The remaining time is the time the work so
+//! ([`crate::plan::Subproblem::estimate`]) for the kernel's subproblems, a model from the quadrant
+//! lists for the join's units), so a large subproblem counts for more than a small one. The remaining time is the time the work so
 //! far took, scaled to the work left; it is withheld (`None`, "estimating") until enough
-//! pieces of enough of the work are done for the rate to mean something. The clock starts when
+//! subproblems of enough of the work are done for the rate to mean something. The clock starts when
 //! the engines are prepared, so that building shared tables is not taken for a rate.
 
 use std::sync::Mutex;
@@ -13,15 +13,15 @@ use std::time::{Duration, Instant};
 
 /// Share of the estimated work that must be done before a remaining time is given.
 const CALIBRATED_SHARE: f64 = 0.02;
-/// Pieces per thread that must be done before a remaining time is given.
+/// Subproblems per thread that must be done before a remaining time is given.
 const CALIBRATED_PIECES_PER_THREAD: usize = 4;
 
-/// Where a run stands, as passed to the observer with each finished piece.
+/// Where a run stands, as passed to the observer with each finished subproblem.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Status {
-    /// Pieces this run has finished.
+    /// Subproblems this run has finished.
     pub done: usize,
-    /// Pieces this run was asked to count.
+    /// Subproblems this run was asked to count.
     pub todo: usize,
     /// The share of this run's estimated work done, 0 to 1.
     pub fraction: f64,
@@ -34,10 +34,10 @@ pub struct Status {
 /// The running tally behind [`Status`], shared by the workers.
 ///
 /// The work left is costed class by class: each piece belongs to a class of pieces alike
-/// (the kernel's pieces by family and size), and a class's modelled cost is turned into
-/// seconds at the rate its finished pieces ran at, or at the run's rate while none has
-/// finished. So a class the model misjudges (the smallest kernel pieces cost more per unit of
-/// estimate than the largest) is corrected as soon as a few of its pieces are done, which the
+/// (the kernel's subproblems by family and size), and a class's modelled cost is turned into
+/// seconds at the rate its finished subproblems ran at, or at the run's rate while none has
+/// finished. So a class the model misjudges (the smallest kernel subproblems cost more per unit of
+/// estimate than the largest) is corrected as soon as a few of its subproblems are done, which the
 /// schedule arranges early ([`super::pool`]).
 #[derive(Debug)]
 pub(super) struct Tracker {
@@ -54,24 +54,24 @@ pub(super) struct Tracker {
 struct Tally {
     done: usize,
     work: f64,
-    /// Seconds the finished pieces took, on all threads together.
+    /// Seconds the finished subproblems took, on all threads together.
     busy: f64,
-    /// Per class: the modelled cost and the seconds of its finished pieces.
+    /// Per class: the modelled cost and the seconds of its finished subproblems.
     classes: Vec<(f64, f64)>,
 }
 
-/// The classes of the pieces to run, by dense index: the modelled cost of each and its
-/// number of pieces.
+/// The classes of the subproblems to run, by dense index: the modelled cost of each and its
+/// number of subproblems.
 #[derive(Debug, Default)]
 pub(super) struct Classes {
     /// Modelled cost of each class.
     pub cost: Vec<f64>,
-    /// Pieces of each class.
+    /// Subproblems of each class.
     pub pieces: Vec<usize>,
 }
 
 impl Tracker {
-    /// A tracker for `todo` pieces of `total` estimated work on `threads` threads, the work
+    /// A tracker for `todo` subproblems of `total` estimated work on `threads` threads, the work
     /// of each class in `class_totals`; its clock starts now.
     pub fn new(total: f64, todo: usize, threads: usize, classes: Classes) -> Tracker {
         let done = vec![(0.0, 0.0); classes.cost.len()];
@@ -88,7 +88,7 @@ impl Tracker {
         }
     }
 
-    /// Notes a finished piece of `work` in `class` that took `seconds` and returns the status
+    /// Notes a finished subproblem of `work` in `class` that took `seconds` and returns the status
     /// after it.
     pub fn finished(&self, work: f64, class: usize, seconds: f64) -> Status {
         let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
@@ -133,8 +133,8 @@ fn seconds_left(class_totals: &[f64], pieces: &[usize], st: &Tally) -> f64 {
         .zip(&st.classes)
         .zip(pieces)
         .map(|((&total, &(work, secs)), &count)| {
-            // A class's first pieces are weighed against the run's rate as if two of its
-            // average pieces had gone at that rate, so that one slow start (cold caches, a
+            // A class's first subproblems are weighed against the run's rate as if two of its
+            // average subproblems had gone at that rate, so that one slow start (cold caches, a
             // thread starting) does not set the rate of a whole class.
             let prior = 2.0 * total / count.max(1) as f64;
             let rate = (secs + prior * overall) / (work + prior);
@@ -143,7 +143,7 @@ fn seconds_left(class_totals: &[f64], pieces: &[usize], st: &Tally) -> f64 {
         .sum()
 }
 
-/// The status of `done` of `todo` pieces, `work_done` of `total` estimated work, after
+/// The status of `done` of `todo` subproblems, `work_done` of `total` estimated work, after
 /// `elapsed`, on `threads` threads.
 fn status(
     total: f64,
@@ -177,7 +177,7 @@ mod tests {
     #[test]
     fn no_time_is_promised_before_the_rate_is_known() {
         let s = status(100.0, 1000, 2, 1, 50.0, Duration::from_secs(10));
-        assert_eq!(s.remaining, None, "one piece is not a rate");
+        assert_eq!(s.remaining, None, "one subproblem is not a rate");
         let s = status(100.0, 1000, 2, 100, 1.0, Duration::from_secs(10));
         assert_eq!(s.remaining, None, "1% of the work is not a rate");
     }
@@ -189,7 +189,7 @@ mod tests {
         assert_eq!(s.remaining, Some(Duration::from_secs(90)));
         let end = status(100.0, 1000, 2, 1000, 100.0, Duration::from_secs(120));
         assert_eq!(end.remaining, Some(Duration::ZERO));
-        // A run of fewer pieces than the threads' share is calibrated by all of them.
+        // A run of fewer subproblems than the threads' share is calibrated by all of them.
         let few = status(4.0, 4, 8, 2, 2.0, Duration::from_secs(2));
         assert_eq!(few.remaining, None);
     }
@@ -209,7 +209,7 @@ mod tests {
         let s = t.finished(3.0, 0, 0.3);
         assert_eq!((s.done, s.todo), (2, 4));
         assert!((s.fraction - 0.5).abs() < 1e-12);
-        assert!(s.remaining.is_none(), "four pieces a thread calibrate");
+        assert!(s.remaining.is_none(), "four subproblems a thread calibrate");
         t.finished(1.0, 0, 0.1);
         assert!(t.finished(1.0, 0, 0.1).remaining.is_some());
     }
@@ -217,7 +217,7 @@ mod tests {
     #[test]
     fn each_class_is_costed_at_its_own_rate() {
         // Class 0: 10 units of cost, half done in 5 s; class 1: 10 units, 1 done in 3 s. With
-        // many pieces a class, the prior weighs little.
+        // many subproblems a class, the prior weighs little.
         let many = [1000, 1000];
         let mut st = Tally {
             classes: vec![(5.0, 5.0), (1.0, 3.0)],
@@ -233,8 +233,8 @@ mod tests {
         st.busy = 5.0;
         let left = seconds_left(&[10.0, 10.0], &many, &st);
         assert!((left - 15.0).abs() < 1e-9, "{left}");
-        // One slow first piece of a class of ten is weighed against the run's rate: 1 unit in
-        // 10 s, where the run goes at 1 s a unit, with a prior of two average pieces (2 units).
+        // One slow first subproblem of a class of ten is weighed against the run's rate: 1 unit in
+        // 10 s, where the run goes at 1 s a unit, with a prior of two average subproblems (2 units).
         let st = Tally {
             classes: vec![(9.0, 9.0), (1.0, 10.0)],
             work: 10.0,

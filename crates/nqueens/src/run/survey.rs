@@ -25,10 +25,10 @@ pub struct Survey {
     pub plan: PlanHash,
     /// Shards in all.
     pub shards: u64,
-    /// The shards whose result file holds every piece, increasing.
+    /// The shards whose result file holds every subproblem, increasing.
     pub done: Vec<u64>,
     /// The shards with no result yet and a checkpoint (or a partial result) of some of their
-    /// pieces: `(index, pieces done, pieces the shard owns)`, by index.
+    /// subproblems: `(index, pieces done, pieces the shard owns)`, by index.
     pub partial: Vec<(u64, usize, usize)>,
     /// The shards with no good file, increasing.
     pub missing: Vec<u64>,

@@ -18,11 +18,11 @@ fn config(n: usize, algorithm: Algorithm, threads: usize) -> Config {
     Config::new(n).algorithm(algorithm).threads(threads)
 }
 
-/// Runs `job` and cancels it from the observer once `k` pieces are done.
+/// Runs `job` and cancels it from the observer once `k` subproblems are done.
 fn run_cancelled_after(job: &Job, k: usize) -> Outcome {
     let flag = AtomicBool::new(false);
     let seen = AtomicUsize::new(0);
-    let observe = |_: &Piece, _: &Status| {
+    let observe = |_: &Counted, _: &Status| {
         if seen.fetch_add(1, Ordering::SeqCst) + 1 >= k {
             flag.store(true, Ordering::SeqCst);
         }
@@ -46,20 +46,20 @@ fn a_cancelled_run_keeps_its_pieces_and_resumes_to_the_exact_count() {
         let wanted = job.wanted().len();
         let first = run_cancelled_after(&job, 5);
         assert!(first.cancelled && !first.complete, "{algorithm}");
-        // The pieces in flight when the flag was raised finish: at most one more per thread.
+        // The subproblems in flight when the flag was raised finish: at most one more per thread.
         assert!(
-            (5..=7).contains(&first.pieces.len()),
+            (5..=7).contains(&first.counted.len()),
             "{}",
-            first.pieces.len()
+            first.counted.len()
         );
         assert!(first.counts().is_none());
         let rest = Job::new(&config(n, algorithm, 3))
             .unwrap()
-            .resume(first.pieces.values().copied())
+            .resume(first.counted.values().copied())
             .unwrap()
             .run(Control::default())
             .unwrap();
-        assert_eq!(rest.fresh, wanted - first.pieces.len());
+        assert_eq!(rest.fresh, wanted - first.counted.len());
         let counts = rest.counts().unwrap();
         assert_eq!(Some(counts.total), known::total(n), "{algorithm}");
         let unique = algorithm.has_unique().then(|| known::unique(n).unwrap());
@@ -79,14 +79,14 @@ fn a_run_cancelled_before_it_starts_does_nothing() {
         })
         .unwrap();
     assert!(outcome.cancelled);
-    assert!(outcome.pieces.is_empty());
+    assert!(outcome.counted.is_empty());
 }
 
 #[test]
 fn every_piece_is_observed_once() {
     let job = Job::new(&config(9, Algorithm::Symmetry, 3).split_depth(1)).unwrap();
     let seen = Mutex::new(Vec::new());
-    let record = |p: &Piece, _: &Status| seen.lock().unwrap().push(p.id);
+    let record = |p: &Counted, _: &Status| seen.lock().unwrap().push(p.id);
     let outcome = job
         .run(Control {
             cancel: None,
@@ -112,9 +112,9 @@ fn shards_cover_the_count_and_refuse_foreign_pieces() {
             .shard(shard);
         let outcome = job.run(Control::default()).unwrap();
         assert!(outcome.complete && outcome.counts().is_none());
-        assert!(outcome.pieces.keys().all(|&id| shard.owns(job.plan(), id)));
+        assert!(outcome.counted.keys().all(|&id| shard.owns(job.plan(), id)));
         total.merge(&outcome.sums);
-        let foreign = Piece {
+        let foreign = Counted {
             id: (i + 1) % m,
             count: 0,
             nodes: 0,
@@ -140,9 +140,9 @@ fn a_checkpoint_saves_a_cancelled_run_and_resumes_it() {
     let first = run_cancelled_after(&make(), 3);
     assert!(first.cancelled);
     let saved = Journal::read(&path).unwrap();
-    assert_eq!(saved.pieces.len(), first.pieces.len());
+    assert_eq!(saved.pieces.len(), first.counted.len());
     let job = make();
-    assert_eq!(job.resumed().len(), first.pieces.len());
+    assert_eq!(job.resumed().len(), first.counted.len());
     let outcome = job.run(Control::default()).unwrap();
     let counts = outcome.counts().unwrap();
     assert_eq!(counts.total, 14200);
@@ -187,9 +187,9 @@ fn a_checkpoint_cut_finely_resumes_with_another_slice_time_to_the_same_count() {
         !saved.slices.is_empty(),
         "the slices of cut entries are recorded"
     );
-    assert_eq!(saved.piece_count(), first.pieces.len());
+    assert_eq!(saved.piece_count(), first.counted.len());
     let job = make(None);
-    assert_eq!(job.resumed().len(), first.pieces.len());
+    assert_eq!(job.resumed().len(), first.counted.len());
     let counts = job.run(Control::default()).unwrap().counts().unwrap();
     assert_eq!((counts.total, counts.unique), (14200, Some(1787)));
 }
@@ -237,7 +237,7 @@ fn whole(plan: &Plan, threads: usize, available: Option<u64>) -> Budget {
     }
 }
 
-/// The most pieces any shard `index + count × j` of `count × split` holds.
+/// The most subproblems any shard `index + count × j` of `count × split` holds.
 fn largest_part(plan: &Plan, (index, count): (u64, u64), split: u64) -> u64 {
     (0..split)
         .map(|j| plan.shard_len(sh(index + count * j, count * split)) as u64)
@@ -359,7 +359,7 @@ fn every_board_counts_exactly_in_little_memory() {
 #[test]
 fn an_altered_resumed_piece_fails_the_burnside_check() {
     let plan = Plan::build(10, Algorithm::Symmetry, None).unwrap();
-    // A piece whose weight is not a multiple of 8, raised by one: the total moves by 2 or 4.
+    // A subproblem whose weight is not a multiple of 8, raised by one: the total moves by 2 or 4.
     let id = plan
         .subproblems()
         .find(|s| matches!(s.work, crate::plan::Work::Complete { weight, .. } if !weight.is_multiple_of(8)))
@@ -374,7 +374,7 @@ fn an_altered_resumed_piece_fails_the_burnside_check() {
     let err = job.run(Control::default()).unwrap_err();
     assert!(matches!(err, Error::Integrity { n: 10, .. }), "{err}");
     assert!(err.to_string().contains("Burnside"), "{err}");
-    // With a checkpoint, the message says that the file now holds every piece.
+    // With a checkpoint, the message says that the file now holds every subproblem.
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("c.json");
     let job = Job::new(&config(10, Algorithm::Symmetry, 2))
@@ -384,7 +384,7 @@ fn an_altered_resumed_piece_fails_the_burnside_check() {
         .checkpoint(&path)
         .unwrap();
     let err = job.run(Control::default()).unwrap_err().to_string();
-    assert!(err.contains("c.json holds every piece"), "{err}");
+    assert!(err.contains("c.json holds every subproblem"), "{err}");
     assert!(path.exists());
 }
 

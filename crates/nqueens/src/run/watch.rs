@@ -1,6 +1,6 @@
 //! A watcher beside a timed pass: the estimate's sample and the recount both run for a time
 //! budget or until the caller's cancel flag rises, and their workers look at one stop flag
-//! between pieces (and the engines inside them). This raises that flag, once, from a thread of
+//! between subproblems (and the engines inside them). This raises that flag, once, from a thread of
 //! its own, and ends with the work it watches.
 
 use std::sync::atomic::{AtomicBool, Ordering};
