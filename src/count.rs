@@ -441,6 +441,7 @@ fn count_one(
             Recount::Subproblems(0) => None,
             Recount::Subproblems(k) => Some(format!("recounting {k} of them at random")),
             Recount::All => Some("recounting every one of them".to_string()),
+            _ => Some("recounting a random sample of them".to_string()),
         };
         // On a terminal, where the silence would show; logs get the line after it.
         let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());

@@ -44,6 +44,7 @@ pub(crate) const MAX_QUEENS_N: usize = crate::board::MAX_N;
 pub(crate) const MAX_ROOKS_N: usize = 64;
 
 /// Which piece stands on the board.
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum PieceKind {
     /// Attacks along rows, columns and diagonals.

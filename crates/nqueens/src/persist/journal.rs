@@ -24,6 +24,7 @@ use crate::plan::{Algorithm, Plan, PlanHash};
 use crate::tally::{Counted, Sums};
 
 /// Why a journal file was refused or could not be written.
+#[non_exhaustive]
 #[derive(Debug, thiserror::Error)]
 pub enum JournalError {
     /// The file could not be read.

@@ -14,6 +14,7 @@ use crate::tally::Sums;
 use nqueens_engine::random::{Reservoir, XorShift};
 
 /// A verified merge.
+#[non_exhaustive]
 #[derive(Clone, Debug, PartialEq)]
 pub struct Merged {
     /// Board size.
@@ -258,6 +259,7 @@ impl MergeProblems {
 /// A file a merge read and left out, as no shard result: a checkpoint (a gnu-parallel or
 /// Slurm folder keeps one beside each shard's result), or a file that is no journal of this
 /// program at all (the merge's own JSON output).
+#[non_exhaustive]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Skipped {
     /// The file.

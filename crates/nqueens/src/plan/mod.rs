@@ -46,6 +46,7 @@ pub(crate) use size::{build_bytes, fixed_build_bytes};
 pub(crate) use prefix::bits;
 
 /// Which counting method a plan uses.
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Algorithm {
     /// Row-by-row search of the whole board with the left-right mirror only.

@@ -20,6 +20,7 @@ use crate::plan::Plan;
 use nqueens_engine::random::{Reservoir, XorShift};
 
 /// How many accepted subproblems are counted again before they are trusted.
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Recount {
     /// Subproblems drawn at random, recounted until this much time is spent (subproblems still in
@@ -68,6 +69,7 @@ impl FromStr for Recount {
 }
 
 /// What a recount checked.
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Recounted {
     /// Subproblems counted again, each equal to its claim.

@@ -17,6 +17,7 @@ const CALIBRATED_SHARE: f64 = 0.02;
 const CALIBRATED_PIECES_PER_THREAD: usize = 4;
 
 /// Where a run stands, as passed to the observer with each finished subproblem.
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Status {
     /// Subproblems this run has finished.

@@ -15,6 +15,7 @@ use crate::plan::{Algorithm, PlanHash};
 use crate::tally::Sums;
 
 /// Where the shards of one count stand.
+#[non_exhaustive]
 #[derive(Clone, Debug)]
 pub struct Survey {
     /// Board size.
