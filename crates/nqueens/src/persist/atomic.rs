@@ -133,6 +133,16 @@ fn remove_stale(dir: &Path, name: &str) {
     }
 }
 
+impl super::Journal {
+    /// Checks, before any work, that a journal can be written at `path`: what it names is a
+    /// regular file or nothing yet, in a folder that exists and takes new files (the temporary
+    /// file a write makes there is made and removed, so that a folder the user may not write
+    /// to, or a read-only file system, is found before hours of counting rather than after).
+    pub fn check_target(path: &Path) -> std::io::Result<()> {
+        check_target(path)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

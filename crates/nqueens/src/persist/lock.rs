@@ -105,6 +105,17 @@ impl Drop for FileLock {
     }
 }
 
+impl super::Journal {
+    /// Takes the advisory lock of the file at `path` (`NAME.lock` beside it, through its
+    /// symbolic links), without waiting, for as long as the value returned is kept: a second
+    /// count given the same file then refuses at once instead of both writing it in turn.
+    /// `Err` when another process holds it, naming its process id; where the file system
+    /// takes no locks, the value holds none and the count goes on.
+    pub fn lock(path: &Path) -> std::io::Result<impl Sized + use<>> {
+        FileLock::acquire(path).map_err(std::io::Error::other)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -596,6 +596,15 @@ pub(crate) fn reference_plan<'a>(
     Ok(plan)
 }
 
+impl super::Journal {
+    /// The files `paths` name: a file as it is, a folder as the `*.json` files in it (its
+    /// hidden files left out: the temporary files of a write in progress), in order of name.
+    /// What `merge` and `status` read.
+    pub fn files_in(paths: &[PathBuf]) -> Result<Vec<PathBuf>, JournalError> {
+        journal_files(paths)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

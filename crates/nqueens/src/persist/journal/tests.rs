@@ -1,0 +1,116 @@
+//! Tests of the journal: written files read back and check; keyed tags; damaged, foreign
+//! and edited files refused.
+
+use super::*;
+use crate::run::solve_one;
+
+fn finished_journal(plan: &Plan) -> Journal {
+    let mut j = Journal::new(Kind::Checkpoint, plan, None);
+    let pieces: BTreeMap<u64, Counted> = plan
+        .subproblems()
+        .take(5)
+        .map(|s| (s.id, solve_one(plan, &s)))
+        .collect();
+    j.set_pieces(plan, &pieces);
+    j
+}
+
+/// A journal of five subproblems of n = 9 written to a fresh folder.
+fn written() -> (Plan, tempfile::TempDir, PathBuf, Journal) {
+    let plan = Plan::build(9, Algorithm::Symmetry, None).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.json");
+    let j = finished_journal(&plan);
+    j.write(&path).unwrap();
+    (plan, dir, path, j)
+}
+
+#[test]
+fn a_written_journal_reads_back_and_checks() {
+    let (plan, dir, path, j) = written();
+    let back = Journal::read(&path).unwrap();
+    assert_eq!(back, j);
+    back.check_against(&plan, None).unwrap();
+    // No temporary file is left behind.
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+#[test]
+fn a_keyed_journal_stays_tagged_through_changes_and_checks_only_with_its_key() {
+    let (plan, _dir, path, untagged) = written();
+    assert!(!untagged.to_json().contains("\"tag\""));
+    let key = Key::new(b"sixteen bytes ok".to_vec()).unwrap();
+    let other = Key::new(b"sixteen bytes no".to_vec()).unwrap();
+    let mut j = untagged.clone().keyed(&key);
+    let first = j.tag().unwrap().to_string();
+    assert_eq!(first.len(), 64);
+    // A change reseals the tag too.
+    j.set_meta("host", "elsewhere");
+    assert_ne!(j.tag().unwrap(), first);
+    j.write(&path).unwrap();
+    let back = Journal::read(&path).unwrap();
+    back.check_against(&plan, None).unwrap();
+    back.check_tag(&key).unwrap();
+    assert!(matches!(back.check_tag(&other), Err(Problem::Tag)));
+    assert!(matches!(untagged.check_tag(&key), Err(Problem::Untagged)));
+    // Changed without the key, the checksum is redone but the tag is stale.
+    let mut forged = back.clone();
+    forged.set_meta("host", "forged");
+    assert!(matches!(forged.check_tag(&key), Err(Problem::Tag)));
+}
+
+#[test]
+fn an_edited_number_of_subproblems_is_named_as_such() {
+    let (plan, _dir, _path, mut j) = written();
+    j.entries = j.entries.map(|e| e + 1);
+    j.seal();
+    let err = j.check_against(&plan, None).unwrap_err();
+    assert!(matches!(err, Problem::Subproblems { .. }), "{err}");
+    let text = err.to_string();
+    assert!(text.contains("the file was edited"), "{text}");
+    assert!(!text.contains("another plan"), "{text}");
+}
+
+#[test]
+fn damaged_or_foreign_journals_are_refused() {
+    let (plan, _dir, path, j) = written();
+    let text = fs::read_to_string(&path).unwrap();
+
+    fs::write(&path, &text[..text.len() / 2]).unwrap();
+    assert!(Journal::read(&path).is_err(), "truncated");
+
+    let first = j.pieces[0];
+    let edited = text.replacen(
+        &format!("[{},{},", first.0, first.1),
+        &format!("[{},{},", first.0, first.1 + 1),
+        1,
+    );
+    assert_ne!(edited, text);
+    fs::write(&path, edited).unwrap();
+    let err = Journal::read(&path).unwrap_err().to_string();
+    assert!(err.contains("checksum"), "{err}");
+
+    fs::write(&path, "hello").unwrap();
+    assert!(Journal::read(&path).is_err(), "not json");
+
+    // A field this program does not write is refused, not ignored.
+    let extra = text.replacen("{", "{\"note\":\"hi\",", 1);
+    fs::write(&path, extra).unwrap();
+    let err = Journal::read(&path).unwrap_err().to_string();
+    assert!(err.contains("unknown field `note`"), "{err}");
+
+    let other = Plan::build(10, Algorithm::Symmetry, None).unwrap();
+    fs::write(&path, &text).unwrap();
+    let err = Journal::read(&path)
+        .unwrap()
+        .check_against(&other, None)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("n = 9"), "{err}");
+    let err = Journal::read(&path)
+        .unwrap()
+        .check_against(&plan, Some(Shard::new(1, 2).unwrap()))
+        .unwrap_err()
+        .to_string();
+    assert_eq!(err, "written for a whole run, not shard 1/2");
+}
