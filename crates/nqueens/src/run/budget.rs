@@ -2,8 +2,9 @@
 //! against the bytes it may use, and, where it does not fit,
 //! the advice (fewer threads, more shards, another algorithm) that the refusal carries.
 
+use super::prepared::Prepared;
 use crate::error::{Error, MemoryAdvice};
-use crate::plan::{Algorithm, Plan};
+use crate::plan::Plan;
 use crate::shard::Shard;
 use crate::system::Bytes;
 use nqueens_engine::join;
@@ -41,7 +42,7 @@ pub(super) fn fit_budget(plan: &Plan, budget: Budget) -> Result<(), Error> {
         available,
     } = budget;
     let n = plan.n();
-    if plan.algorithm() != Algorithm::Join {
+    if Prepared::engine_bytes(plan, threads).is_none() {
         // The kernel's searches need next to nothing; a plan of long searches cut into
         // billions of slices needs its bookkeeping.
         let needs = |pieces: usize| bookkeeping(plan, pieces);
@@ -63,7 +64,8 @@ pub(super) fn fit_budget(plan: &Plan, budget: Budget) -> Result<(), Error> {
     }
     // The threads' buffers and the bookkeeping of the subproblems of this run.
     let needs_for = |t: usize, pieces: usize| {
-        join::memory_needed(n, t, super::cost::join_layout(n))
+        Prepared::engine_bytes(plan, t)
+            .unwrap_or(0)
             .saturating_add(bookkeeping(plan, pieces))
     };
     let Some(available) = available else {

@@ -24,9 +24,8 @@ use super::class::{Class, class_of};
 use super::prepared::Prepared;
 use super::watch::watched;
 use crate::error::Error;
-use crate::plan::{Algorithm, Plan, Subproblem};
+use crate::plan::{Algorithm, Subproblem};
 use crate::system;
-use nqueens_engine::join;
 use nqueens_engine::random::{Reservoir, XorShift, shuffle};
 
 /// Samples drawn from one stratum at most.
@@ -150,9 +149,7 @@ impl Job {
                 }
             });
         }
-        // Join units are timed on a share of their work, so even a stratum timed whole keeps
-        // an error of its own.
-        let whole = plan.algorithm() != Algorithm::Join;
+        let whole = Prepared::times_whole(plan);
         let (cpu_seconds, cpu_margin, sampled_strata) = project(&sizes, &times, whole);
         Ok(Estimate {
             n: plan.n(),
@@ -165,7 +162,8 @@ impl Job {
             cpu_seconds,
             cpu_margin,
             setup_seconds,
-            memory_needed: join_memory(plan, self.threads)
+            memory_needed: Prepared::engine_bytes(plan, self.threads)
+                .unwrap_or(64 << 20)
                 .saturating_add(super::budget::bookkeeping(plan, todo))
                 .saturating_add((self.threads * self.cache_per_thread()) as u64),
             peak_memory: system::peak_memory(),
@@ -298,15 +296,6 @@ impl Job {
     }
 }
 
-/// The bytes the memory model gives a count (join plans; others need little).
-fn join_memory(plan: &Plan, threads: usize) -> u64 {
-    if plan.algorithm() == Algorithm::Join {
-        join::memory_needed(plan.n(), threads, super::cost::join_layout(plan.n()))
-    } else {
-        64 << 20
-    }
-}
-
 /// The stratified total of the times (`(stratum, seconds)`) for strata of `sizes`, its 95%
 /// half-width, and the strata sampled. A stratum sampled once borrows the largest relative
 /// spread of the others; one not sampled at all (the budget ran out) the mean of all samples,
@@ -404,7 +393,9 @@ mod tests {
             if alg == Algorithm::Symmetry {
                 assert_eq!(
                     e.memory_needed,
-                    join_memory(job.plan(), 2) + book + (2 * job.cache_per_thread()) as u64
+                    Prepared::engine_bytes(job.plan(), 2).unwrap_or(64 << 20)
+                        + book
+                        + (2 * job.cache_per_thread()) as u64
                 );
             }
         }

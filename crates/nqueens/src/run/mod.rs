@@ -36,6 +36,7 @@ pub use status::Status;
 pub use survey::Survey;
 
 use budget::{Budget, fit_budget};
+use prepared::Prepared;
 
 use crate::config::{Config, MAX_THREADS};
 use crate::error::{Error, MemoryAdvice};
@@ -45,7 +46,6 @@ use crate::persist::{
 use crate::plan::{Algorithm, Plan, PlanError};
 use crate::system::{self, Bytes};
 use crate::tally::{Counted, Sums};
-use nqueens_engine::join;
 
 /// How often a checkpoint is rewritten while a run goes on, unless told otherwise.
 pub const SAVE_EVERY: Duration = Duration::from_secs(3);
@@ -319,19 +319,8 @@ impl Job {
     /// of what the budget leaves once the layout's own need is met, at most [`CACHE_BYTES`] a
     /// thread (also where the budget is unknown); none for the other plans.
     pub(super) fn cache_per_thread(&self) -> usize {
-        if self.plan.algorithm() != Algorithm::Join {
-            return 0;
-        }
         let available = self.memory.or_else(system::available_memory);
-        let threads = self.threads as u64;
-        let cache = match available {
-            Some(a) => {
-                let need = join::memory_needed(self.plan.n(), self.threads, join::Layout::Bounded);
-                (a.saturating_sub(need) / threads / 2).min(CACHE_BYTES)
-            }
-            None => CACHE_BYTES,
-        };
-        cache as usize
+        Prepared::partition_cache(&self.plan, self.threads, available, CACHE_BYTES)
     }
 
     /// Counts what is left: checks the memory, saves the checkpoint once before the work (so

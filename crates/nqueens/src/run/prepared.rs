@@ -126,6 +126,51 @@ impl<'p> Prepared<'p> {
     }
 }
 
+/// What the run asks of the engines of a plan besides counting: the memory they keep and how
+/// a timed probe counts. With [`Prepared::solve_until`], the only place of the runner that
+/// knows which engine counts which plan.
+impl Prepared<'_> {
+    /// The bytes the engines of `plan` keep on `threads` threads besides the plan and its
+    /// bookkeeping: the join's buffers (its memory model, `join::memory_needed`, in the layout
+    /// the run uses); `None` where they keep next to nothing (the kernels' searches, a
+    /// constrained board's).
+    pub(super) fn engine_bytes(plan: &Plan, threads: usize) -> Option<u64> {
+        let n = plan.n();
+        (plan.algorithm() == Algorithm::Join)
+            .then(|| join::memory_needed(n, threads, super::cost::join_layout(n)))
+    }
+
+    /// The bytes of partitions each of `threads` threads may keep between the units of a join
+    /// plan in the memory-bounded layout: half of what `available` leaves once the layout's
+    /// own need is met, at most `most` a thread (also where `available` is unknown); none for
+    /// the other plans.
+    pub(super) fn partition_cache(
+        plan: &Plan,
+        threads: usize,
+        available: Option<u64>,
+        most: u64,
+    ) -> usize {
+        if plan.algorithm() != Algorithm::Join {
+            return 0;
+        }
+        let cache = match available {
+            Some(a) => {
+                let need = join::memory_needed(plan.n(), threads, join::Layout::Bounded);
+                (a.saturating_sub(need) / threads as u64 / 2).min(most)
+            }
+            None => most,
+        };
+        cache as usize
+    }
+
+    /// Whether [`Prepared::time`] counts a subproblem of `plan` whole: not a join unit's,
+    /// which it times on a share of its work, so that even a stratum timed whole keeps an
+    /// error of its own.
+    pub(super) fn times_whole(plan: &Plan) -> bool {
+        plan.algorithm() != Algorithm::Join
+    }
+}
+
 /// Counts one subproblem of `plan` on its own, preparing the engines for it (for tests and
 /// tools; a run prepares once for all its subproblems).
 #[cfg(test)]

@@ -8,6 +8,7 @@ use super::budget::*;
 use super::*;
 use crate::error::MemoryAdvice;
 use crate::known;
+use nqueens_engine::join;
 
 /// Shard `index` of `count`, unchecked.
 fn sh(index: u64, count: u64) -> Shard {
