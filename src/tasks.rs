@@ -3,29 +3,39 @@
 //! solutions), `trace` (the textbook search tree), and the shell completions and manual page
 //! made from the argument definitions.
 
+use std::path::PathBuf;
+
+use nqueens::constraint::Board;
 use nqueens::{Config, Recount, persist};
 
 use clap::CommandFactory;
 
-use crate::args::{Cli, ListArgs, ListFormat, MergeArgs, StatusArgs, TraceArgs};
+use crate::args::{BoardArgs, Cli, ListArgs, ListFormat, MergeArgs, StatusArgs, TraceArgs};
 use crate::exit::{self, Exit, out, say, to_stdout};
 use crate::output;
 
+/// The journal files `paths` name (folders read for their `*.json`), and the constrained board
+/// `constraints` describe: an empty rook board has no file, so its size is that of the first
+/// file that reads as a journal.
+fn shard_files(
+    paths: &[PathBuf],
+    constraints: &BoardArgs,
+) -> Result<(Vec<PathBuf>, Option<Board>), Exit> {
+    let files = persist::Journal::files_in(paths).map_err(|e| exit::fail(Exit::Failed, e))?;
+    let files_given = constraints.board.is_some() || constraints.allowed.is_some();
+    let n = files
+        .iter()
+        .filter(|_| !files_given)
+        .find_map(|f| persist::Journal::read(f).ok())
+        .map(|j| j.n());
+    let board = crate::boards::load(constraints, n)?;
+    Ok((files, board))
+}
+
 /// `merge`: verify and add up the shards' result files.
 pub fn merge(args: &MergeArgs) -> Exit {
-    let files = match persist::Journal::files_in(&args.files) {
-        Ok(files) => files,
-        Err(e) => return crate::exit::fail(Exit::Failed, e),
-    };
-    // An empty rook board has no file: its size is the shards' own.
-    let files_given = args.constraints.board.is_some() || args.constraints.allowed.is_some();
-    let n = files
-        .first()
-        .filter(|_| !files_given)
-        .and_then(|f| persist::Journal::read(f).ok())
-        .map(|j| j.n());
-    let board = match crate::boards::load(&args.constraints, n) {
-        Ok(b) => b,
+    let (files, board) = match shard_files(&args.files, &args.constraints) {
+        Ok(found) => found,
         Err(e) => return e,
     };
     if args.verify && board.is_some() {
@@ -89,18 +99,8 @@ pub fn merge(args: &MergeArgs) -> Exit {
 
 /// `status`: where the shards of a count stand, from a folder of their files.
 pub fn status(args: &StatusArgs) -> Exit {
-    let files = match persist::Journal::files_in(&args.files) {
-        Ok(files) => files,
-        Err(e) => return crate::exit::fail(Exit::Failed, e),
-    };
-    let files_given = args.constraints.board.is_some() || args.constraints.allowed.is_some();
-    let n = files
-        .iter()
-        .filter(|_| !files_given)
-        .find_map(|f| persist::Journal::read(f).ok())
-        .map(|j| j.n());
-    let board = match crate::boards::load(&args.constraints, n) {
-        Ok(b) => b,
+    let (files, board) = match shard_files(&args.files, &args.constraints) {
+        Ok(found) => found,
         Err(e) => return e,
     };
     match nqueens::Survey::of(&files, board.as_ref()) {

@@ -359,25 +359,10 @@ pub struct Sampled {
     pub(crate) seed: u64,
 }
 
-/// Reads, checks and adds up shard result files. On failure, every problem is named, with the
-/// files and the shard numbers to resubmit.
+/// [`merge`] of an empty board's shards with no key and no sample, for the tests.
 #[cfg(test)]
 pub(crate) fn merge_all(files: &[PathBuf]) -> Result<Merged, MergeProblems> {
-    merge_board(files, None)
-}
-
-/// [`merge`] for the shards of a constrained board's count: the plan is rebuilt from `board`
-/// (a file of another board is refused by the plan's hash).
-#[cfg(test)]
-pub(crate) fn merge_board(
-    files: &[PathBuf],
-    board: Option<&Board>,
-) -> Result<Merged, MergeProblems> {
-    let options = MergeOptions {
-        board,
-        ..MergeOptions::default()
-    };
-    merge(files, options).map(|s| s.merged)
+    merge(files, MergeOptions::default()).map(|s| s.merged)
 }
 
 /// Checks the result files of a count's shards (every shard once, intact, of one plan:
