@@ -1,7 +1,9 @@
-//! Files of the format version before this one (version 1, written by the last release of
-//! that format, `tests/data/v1/`): where their plan cut no entry they resume and merge as they
-//! are, mixed with this version's files, and are written back in this version; where it cut
-//! some, they are refused in one line that names version 1 and what to do.
+//! Files of the format versions before this one, written by the last release of each
+//! (`tests/data/v1/`, `tests/data/v2/`). Version 2's resume and merge as they are; those of an
+//! even join board from n = 18 on name the plan without the quarter turns, and are counted on
+//! with it. Version 1's, where their plan cut no entry, resume and merge as they are, mixed
+//! with this version's files, and are written back in this version; where it cut some, they
+//! are refused in one line that names version 1 and what to do.
 
 mod common;
 
@@ -11,10 +13,13 @@ use std::path::{Path, PathBuf};
 use common::cmd;
 use predicates::prelude::*;
 
-/// A copy of fixture `name` of `tests/data/v1/` in `dir`.
+/// A copy of fixture `name` of `tests/data/v1/` or, where it names it, of another version's
+/// folder (`v2/join18-s0.json`) in `dir`.
 fn fixture(dir: &Path, name: &str) -> PathBuf {
+    let (folder, name) = name.split_once('/').unwrap_or(("v1", name));
     let from = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/v1")
+        .join("tests/data")
+        .join(folder)
         .join(name);
     let to = dir.join(name);
     fs::copy(from, &to).unwrap();
@@ -45,7 +50,7 @@ fn version_one_shards_merge_alone_and_beside_this_versions() {
         .arg(&new)
         .assert()
         .success();
-    assert!(fs::read_to_string(&new).unwrap().contains("\"version\":2,"));
+    assert!(fs::read_to_string(&new).unwrap().contains("\"version\":3,"));
     cmd()
         .arg("merge")
         .args([&old[0], &old[1], &new])
@@ -79,7 +84,7 @@ fn a_version_one_checkpoint_resumes_and_is_written_back_in_this_version() {
         .stderr(predicate::str::contains("resumed"));
     let after = fs::read_to_string(&cp).unwrap();
     assert!(
-        after.contains("\"version\":2,") && after.contains("\"entries\":"),
+        after.contains("\"version\":3,") && after.contains("\"entries\":"),
         "{after}"
     );
     assert!(!after.contains("\"subproblems\":"));
@@ -111,4 +116,82 @@ fn a_version_one_file_of_a_plan_that_cut_entries_is_refused_in_one_line() {
     assert!(err.contains("format version 1"), "{err}");
     assert!(err.contains("release that wrote it"), "{err}");
     assert!(!out.exists());
+}
+
+/// The plan of n = 18 by `join` as format version 2 made it, without the quarter turns.
+const JOIN18_V2: &str = "ebefe7d0cf94fdc2";
+
+#[test]
+fn version_two_shards_of_an_even_join_board_merge_with_their_plan() {
+    let dir = tempfile::tempdir().unwrap();
+    let old: Vec<PathBuf> = (0..3)
+        .map(|i| fixture(dir.path(), &format!("v2/join18-s{i}.json")))
+        .collect();
+    assert!(
+        fs::read_to_string(&old[0])
+            .unwrap()
+            .contains("\"version\":2,")
+    );
+    cmd()
+        .arg("merge")
+        .args(&old)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(format!(
+            "n = 18: 666090624 solutions, 83263591 unique (3 shards of plan {JOIN18_V2}"
+        )));
+    cmd()
+        .arg("status")
+        .args(&old[..2])
+        .assert()
+        .stdout(predicate::str::contains(format!(
+            "plan {JOIN18_V2}, 3 shards"
+        )))
+        .stdout(predicate::str::contains("missing   1 shard: 2"));
+    // This version's shards count with the quarter turns, a plan of their own: they merge
+    // to the same total, and are not mixed with the old ones.
+    let new: Vec<PathBuf> = (0..3)
+        .map(|i| {
+            let out = dir.path().join(format!("new-s{i}.json"));
+            cmd()
+                .args(["18", "-t", "2", "--shard", &format!("{i}/3"), "--out"])
+                .arg(&out)
+                .assert()
+                .success();
+            out
+        })
+        .collect();
+    cmd()
+        .arg("merge")
+        .args(&new)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "n = 18: 666090624 solutions, 83263591 unique (3 shards of plan c2f2f0499d6c2734",
+        ));
+    cmd()
+        .arg("merge")
+        .args([&old[0], &new[1], &new[2]])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(JOIN18_V2));
+}
+
+#[test]
+fn a_version_two_checkpoint_of_an_even_join_board_finishes_with_its_plan() {
+    let dir = tempfile::tempdir().unwrap();
+    let cp = fixture(dir.path(), "v2/join18-checkpoint.json");
+    let before = fs::read_to_string(&cp).unwrap();
+    assert!(before.contains("\"version\":2,") && before.contains(JOIN18_V2));
+    cmd()
+        .args(["18", "-t", "2", "--no-progress", "--checkpoint"])
+        .arg(&cp)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("666090624").and(predicate::str::contains("83263591")))
+        .stderr(predicate::str::contains(
+            "resumed 5762 of 12319 subproblems",
+        ));
+    let after = fs::read_to_string(&cp).unwrap();
+    assert!(after.contains("\"version\":3,") && after.contains(JOIN18_V2));
 }

@@ -6,10 +6,11 @@
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::halves::{each_half, halves, halves_even, side_pairs};
-use super::matching::{count_part_until, time_fitting};
+use super::halves::{each_half, halves, halves_even, halves_onto, side_pairs};
+use super::matching::{count_part_until, count_unsieved, count_unsieved_streamed, time_fitting};
 use super::partition::{Cache, Key, Partition};
 use super::quadrant::View;
+use super::quarter::{self, Band};
 use super::sieve::{self, Part};
 use super::stream::{self, Reads};
 use super::units::{free_lines, next_row_set};
@@ -29,7 +30,7 @@ pub(super) const STREAM_ABOVE: u64 = 1 << 25;
 struct HalfSource<'a, 'v> {
     q: &'a Quadrants,
     view: &'a View<'v>,
-    sides: [usize; 2],
+    sides: ([usize; 2], Band),
     rows_cols: (u32, u32),
     buf: &'a mut Vec<u64>,
     stop: &'a AtomicBool,
@@ -51,6 +52,51 @@ struct Streamed {
     west_table: Option<bool>,
     /// Table patterns a group holds ([`stream::GROUP_PATTERNS`]).
     group: usize,
+}
+
+/// The ties of a unit counted with the quarter turns, its value `c` ([`quarter`]): the pairs
+/// with one side's split value at `c` and the other's at or below it, from sides held whole
+/// (`east` and `west`, the first `below` of each below `c`, the rest at it). With the east
+/// side's half-boards below `c` against the west ones at `c`, and the east ones at `c` against
+/// all the west ones, each tie is counted once.
+fn ties(
+    (east, west): (&[u64], &[u64]),
+    below: (usize, usize),
+    bits: usize,
+    t: &mut Tables,
+    stop: &AtomicBool,
+) -> Option<u64> {
+    let (east_below, east_at) = east.split_at(below.0);
+    let west_at = &west[below.1..];
+    Some(
+        count_unsieved(west_at, east_below, bits, t, stop)?
+            + count_unsieved(east_at, west, bits, t, stop)?,
+    )
+}
+
+/// [`ties`] of a streamed unit: the half-boards at `c` (few) are held, the others read
+/// block by block.
+fn streamed_ties(
+    east: &mut HalfSource<'_, '_>,
+    west: &mut HalfSource<'_, '_>,
+    c: u32,
+    bits: usize,
+    t: &mut Tables,
+    stop: &AtomicBool,
+) -> Option<u64> {
+    use stream::Source;
+    let held = |side: &mut HalfSource<'_, '_>| {
+        side.sides.1 = Band::At(c);
+        let mut out = Vec::new();
+        side.each(&mut |b| out.extend_from_slice(b)).map(|()| out)
+    };
+    let (east_at, west_at) = (held(east)?, held(west)?);
+    east.sides.1 = Band::Below(c);
+    west.sides.1 = Band::UpTo(c);
+    let count = count_unsieved_streamed(&west_at, east, bits, t, stop)?
+        + count_unsieved_streamed(&east_at, west, bits, t, stop)?;
+    west.sides.1 = Band::Below(c);
+    Some(count)
 }
 
 /// Counts (or times) a unit whose sides are read anew each time ([`STREAM_ABOVE`]): the
@@ -178,6 +224,7 @@ pub(super) fn count_unit_with(
         parts,
         made_for,
         streamed,
+        below: below_lens,
         ..
     } = s;
     let filtered = match (unit.middle, middle) {
@@ -192,8 +239,15 @@ pub(super) fn count_unit_with(
     let by_rows = unit.span > 1 && unit.slice.of > 1;
     let matching_slice = if by_rows { Slice::WHOLE } else { unit.slice };
     let bits = geo.pattern_bits();
+    // With the quarter turns (even n), each row set's value, and the bands of column splits
+    // its sides are made of ([`quarter`]): below the value counted twice, at it apart.
+    let turning = q.quarter_turns && unit.middle.is_none();
+    let times = if turning { 2 } else { 1 };
     for (i, east_rows) in row_sets(unit, free.rows, stride) {
         let begun = std::time::Instant::now();
+        let value = turning.then(|| quarter::row_set_value(geo.h, east_rows));
+        let (below, up_to) =
+            value.map_or((Band::All, Band::All), |c| (Band::Below(c), Band::UpTo(c)));
         let west_rows = free.rows & !east_rows;
         let east_side = (east_rows, free.east_cols);
         let west_side = (west_rows, free.west_cols);
@@ -220,8 +274,8 @@ pub(super) fn count_unit_with(
             };
             let view = View::parts([0, 1, 2, 3].map(|k| &*got[k]));
             let large = unit.span == 1
-                && side_pairs(q, &view, [1, 3], east_side.0, east_side.1)
-                    + side_pairs(q, &view, [0, 2], west_side.0, west_side.1)
+                && side_pairs(q, &view, ([1, 3], up_to), east_side.0, east_side.1)
+                    + side_pairs(q, &view, ([0, 2], up_to), west_side.0, west_side.1)
                     > stream_above;
             if large {
                 let source = |sides, rows_cols, buf| HalfSource {
@@ -239,15 +293,16 @@ pub(super) fn count_unit_with(
                     west_table: west_table_before,
                     group,
                 };
-                let (found, (reads, matching), reusable) = streamed_unit(
-                    &mut source([1, 3], east_side, east),
-                    &mut source([0, 2], west_side, west),
-                    how,
-                    tables,
-                    stop,
-                )?;
-                total.count += found.count;
+                let mut east_source = source(([1, 3], below), east_side, east);
+                let mut west_source = source(([0, 2], below), west_side, west);
+                let (found, (reads, matching), reusable) =
+                    streamed_unit(&mut east_source, &mut west_source, how, tables, stop)?;
+                total.count += times * found.count;
                 total.nodes += found.nodes;
+                if let Some(c) = value.filter(|_| probe.is_none() && matching_slice.index == 0) {
+                    let (e, w) = (&mut east_source, &mut west_source);
+                    total.count += streamed_ties(e, w, c, bits, tables, stop)?;
+                }
                 if probe.is_some() {
                     let of = unit.slice.of as f64;
                     seconds += f64::from(stride) * (reads.per_unit(of) + matching) / of;
@@ -258,32 +313,46 @@ pub(super) fn count_unit_with(
                 }
                 continue;
             }
-            halves(q, &view, [1, 3], east_side, east, stop)?;
-            halves(q, &view, [0, 2], west_side, west, stop)?;
+            halves(q, &view, ([1, 3], below), east_side, east, stop)?;
+            halves(q, &view, ([0, 2], below), west_side, west, stop)?;
+            *below_lens = (east.len(), west.len());
+            if let Some(c) = value {
+                halves_onto(q, &view, ([1, 3], Band::At(c)), east_side, east, stop)?;
+                halves_onto(q, &view, ([0, 2], Band::At(c)), west_side, west, stop)?;
+            }
         } else {
             match &filtered {
                 Some(view) => {
-                    halves(q, view, [1, 3], east_side, east, stop)?;
-                    halves(q, view, [0, 2], west_side, west, stop)?;
+                    halves(q, view, ([1, 3], Band::All), east_side, east, stop)?;
+                    halves(q, view, ([0, 2], Band::All), west_side, west, stop)?;
                 }
                 None => {
                     halves_even(q, true, east_rows, free.east_cols, south, east);
                     halves_even(q, false, west_rows, free.west_cols, south, west);
                 }
             }
+            *below_lens = (east.len(), west.len());
         }
         // The larger side becomes the tables, sieved into classes
-        // (`results/join-log.md`, section 15).
-        let (table, queries): (&[u64], &[u64]) = if east.len() >= west.len() {
-            (east, west)
+        // (`results/join-log.md`, section 15); with the quarter turns, of the half-boards
+        // below the unit's value, the ties apart.
+        let (east_below, west_below) = (&east[..below_lens.0], &west[..below_lens.1]);
+        let (table, queries) = if east_below.len() >= west_below.len() {
+            (east_below, west_below)
         } else {
-            (west, east)
+            (west_below, east_below)
         };
         total.nodes += (east.len() + west.len()) as u64;
+        let sides = (&east[..], &west[..]);
         if let Some(x) = probe {
             let made = begun.elapsed().as_secs_f64() - parted;
             let classes = (x.classes, x.seed + i as usize);
-            let matching = time_fitting(table, queries, bits, tables, stop, classes)?;
+            let mut matching = time_fitting(table, queries, bits, tables, stop, classes)?;
+            if value.is_some() {
+                let begun = std::time::Instant::now();
+                ties(sides, *below_lens, bits, tables, stop)?;
+                matching += begun.elapsed().as_secs_f64();
+            }
             // A slice of a one-row-set unit matches its share of the pairs; its half-boards
             // are made once for the slices a worker takes one after another, so it is charged
             // its share of them too.
@@ -296,8 +365,12 @@ pub(super) fn count_unit_with(
             sorted: held,
         };
         // A matching that ends has left the sides sorted wherever it sieves them; one that
-        // stopped may not have.
-        total.count += count_part_until(table, queries, bits, tables, part, stop)?;
+        // stopped may not have. The ties (counted with the first slice) build plain tables
+        // only, which leaves the sorted sides as they are.
+        if value.is_some() && matching_slice.index == 0 {
+            total.count += ties(sides, *below_lens, bits, tables, stop)?;
+        }
+        total.count += times * count_part_until(table, queries, bits, tables, part, stop)?;
         *made_for = key;
     }
     Some((total, seconds))

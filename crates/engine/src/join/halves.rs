@@ -7,22 +7,35 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::quadrant::{Quadrants, View};
+use super::quarter::{Band, split_value};
 use super::units::{Combinations, deposit};
 
 /// The patterns of one side's half-boards: queens on exactly `rows` (board rows) and `cols`
-/// (side-local columns), from the quadrants `[north, south]` of `view`; `None` (and `out`
-/// unfinished) if `stop` rose, which is looked at between groups (a side of n = 28 takes
-/// seconds).
+/// (side-local columns), from the quadrants `[north, south]` of `view`, those of the column
+/// splits in `band`; `None` (and `out` unfinished) if `stop` rose, which is looked at between
+/// groups (a side of n = 28 takes seconds).
 pub(super) fn halves(
     q: &Quadrants,
     view: &View<'_>,
-    sides: [usize; 2],
+    (sides, band): ([usize; 2], Band),
     (rows, cols): (u32, u32),
     out: &mut Vec<u64>,
     stop: &AtomicBool,
 ) -> Option<()> {
     out.clear();
-    for (ns, ss) in group_pairs(q, view, sides, rows, cols) {
+    halves_onto(q, view, (sides, band), (rows, cols), out, stop)
+}
+
+/// [`halves`], appended to what `out` holds.
+pub(super) fn halves_onto(
+    q: &Quadrants,
+    view: &View<'_>,
+    (sides, band): ([usize; 2], Band),
+    (rows, cols): (u32, u32),
+    out: &mut Vec<u64>,
+    stop: &AtomicBool,
+) -> Option<()> {
+    for (ns, ss) in group_pairs(q, view, (sides, band), rows, cols) {
         if stop.load(Ordering::Relaxed) {
             return None;
         }
@@ -38,14 +51,14 @@ pub(super) fn halves(
 pub(super) fn each_half(
     q: &Quadrants,
     view: &View<'_>,
-    sides: [usize; 2],
+    (sides, band): ([usize; 2], Band),
     (rows, cols): (u32, u32),
     buf: &mut Vec<u64>,
     stop: &AtomicBool,
     f: &mut dyn FnMut(&[u64]),
 ) -> Option<()> {
     buf.clear();
-    for (ns, ss) in group_pairs(q, view, sides, rows, cols) {
+    for (ns, ss) in group_pairs(q, view, (sides, band), rows, cols) {
         if stop.load(Ordering::Relaxed) {
             return None;
         }
@@ -72,7 +85,7 @@ const BLOCK: usize = 1 << 16;
 pub(super) fn side_pairs(
     q: &Quadrants,
     view: &View<'_>,
-    sides: [usize; 2],
+    sides: ([usize; 2], Band),
     rows: u32,
     cols: u32,
 ) -> u64 {
@@ -82,16 +95,19 @@ pub(super) fn side_pairs(
 }
 
 /// For each way to split the side's columns `cols` between the north rows and the south rows
-/// of `rows`, the north group and the south group that fill them (skipping empty north
-/// groups); nothing when the rows and columns cannot match.
+/// of `rows` whose split value is in `band` ([`super::quarter`]), the north group and the
+/// south group that fill them (skipping empty north groups); nothing when the rows and
+/// columns cannot match.
 #[inline]
 fn group_pairs<'v>(
     q: &'v Quadrants,
     view: &'v View<'_>,
-    [north, south]: [usize; 2],
+    ([north, south], band): ([usize; 2], Band),
     rows: u32,
     cols: u32,
 ) -> impl Iterator<Item = (&'v [u64], &'v [u64])> {
+    let west = north == 0;
+    let h = q.geo.h;
     let geo = &q.geo;
     let side = (1u32 << geo.h) - 1;
     let north_rows = rows & side;
@@ -101,6 +117,9 @@ fn group_pairs<'v>(
     let splits = fits.then(|| Combinations::new(cols.count_ones() as usize, a));
     splits.into_iter().flatten().filter_map(move |i| {
         let x = deposit(i, cols);
+        if !band.keeps(split_value(h, x, west)) {
+            return None;
+        }
         let ns = view.group(&q.index, north, north_rows, x);
         (!ns.is_empty()).then(|| (ns, view.group(&q.index, south, south_rows, cols & !x)))
     })
@@ -282,7 +301,15 @@ mod tests {
                         Some(lists) => {
                             let never = AtomicBool::new(false);
                             let view = View::of(lists);
-                            halves(&q, &view, sides, (rows, cols), &mut got, &never).unwrap();
+                            halves(
+                                &q,
+                                &view,
+                                (sides, Band::All),
+                                (rows, cols),
+                                &mut got,
+                                &never,
+                            )
+                            .unwrap();
                         }
                         None => halves_even(&q, !west, rows, cols, &mut Vec::new(), &mut got),
                     }
@@ -292,7 +319,9 @@ mod tests {
                     assert_eq!(got, want, "n = {n}, {unit:?}, west = {west}");
                     // The pairs counted are the ones tested, a superset.
                     let pairs = match &filtered {
-                        Some(lists) => side_pairs(&q, &View::of(lists), sides, rows, cols),
+                        Some(lists) => {
+                            side_pairs(&q, &View::of(lists), (sides, Band::All), rows, cols)
+                        }
                         None => side_pairs_even(&q, !west, rows, cols),
                     };
                     assert!(pairs >= got.len() as u64, "n = {n}, {unit:?}");

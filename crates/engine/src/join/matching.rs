@@ -7,6 +7,7 @@ use std::sync::atomic::AtomicBool;
 
 use super::rows::{CHUNK, Shape};
 use super::sieve::{self, Part};
+use super::stream::Source;
 use super::tables::{Tables, build_tables, query_until};
 use crate::Slice;
 
@@ -124,6 +125,51 @@ fn count_plain(
     let tables = &mut scratch.rows[..shape.size()];
     build_tables(table, shape, tables);
     query_until(shape, queries, tables, stop)
+}
+
+/// The fitting pairs of a few `table` patterns and any number of `queries`, never sieved
+/// (the ties of the quarter turns, [`super::quarter`]): pair by pair when there are few
+/// pairs, else `table` as one set of tables.
+pub(super) fn count_unsieved(
+    table: &[u64],
+    queries: &[u64],
+    bits: usize,
+    scratch: &mut Tables,
+    stop: &AtomicBool,
+) -> Option<u64> {
+    if table.is_empty() || queries.is_empty() {
+        return Some(0);
+    }
+    if table.len() * queries.len() <= PAIRWISE_LIMIT {
+        return Some(count_pairwise(table, queries));
+    }
+    count_plain(table, queries, bits, scratch, stop)
+}
+
+/// [`count_unsieved`] with queries read block by block from `queries` (a side too large to
+/// hold, [`super::stream`]).
+pub(super) fn count_unsieved_streamed(
+    table: &[u64],
+    queries: &mut dyn Source,
+    bits: usize,
+    scratch: &mut Tables,
+    stop: &AtomicBool,
+) -> Option<u64> {
+    if table.is_empty() {
+        return Some(0);
+    }
+    let shape = Shape::new(bits, CHUNK, table.len());
+    if scratch.rows.len() < shape.size() {
+        scratch.rows.resize(shape.size(), 0);
+    }
+    let tables = &mut scratch.rows[..shape.size()];
+    build_tables(table, shape, tables);
+    let (mut total, mut stopped) = (0, false);
+    queries.each(&mut |block| match query_until(shape, block, tables, stop) {
+        Some(c) => total += c,
+        None => stopped = true,
+    })?;
+    (!stopped).then_some(total)
 }
 
 /// Below this many candidate pairs, testing every pair beats building tables (the tables of

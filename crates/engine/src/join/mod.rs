@@ -62,6 +62,7 @@ mod matching;
 mod memory;
 mod partition;
 mod quadrant;
+mod quarter;
 mod sieve;
 mod split;
 mod stream;
@@ -98,6 +99,9 @@ struct Scratch {
     middle: Option<(usize, Middle, Arc<[Lists; 4]>)>,
     /// Memory-bounded layout: the partitions this thread keeps.
     parts: Cache,
+    /// How many of `east` and of `west` are below the unit's quarter-turn value (the rest are
+    /// at it, [`quarter`]); all of them without quarter turns.
+    below: (usize, usize),
     /// The one-row-set unit (board size, east rows, middle queens) whose half-boards `east` and
     /// `west` hold, with, where its matching is sieved, both sides sorted in `tables`: the
     /// next slice of the same unit starts from them.
@@ -261,7 +265,7 @@ pub fn unit_sides(q: &Quadrants, unit: &Unit) -> (Vec<u64>, Vec<u64>) {
     halves(
         q,
         &view,
-        [1, 3],
+        ([1, 3], quarter::Band::All),
         (east_rows, free.east_cols),
         &mut east,
         &NEVER,
@@ -270,7 +274,7 @@ pub fn unit_sides(q: &Quadrants, unit: &Unit) -> (Vec<u64>, Vec<u64>) {
     halves(
         q,
         &view,
-        [0, 2],
+        ([0, 2], quarter::Band::All),
         (west_rows, free.west_cols),
         &mut west,
         &NEVER,

@@ -389,6 +389,8 @@ pub struct Quadrants {
     by_middle: Mutex<Vec<(Middle, Arc<[Lists; 4]>)>>,
     /// Memory-bounded layout: the bytes of partitions each thread may keep.
     pub(super) cache: usize,
+    /// Even n: whether the units are counted with the quarter turns ([`super::quarter`]).
+    pub(super) quarter_turns: bool,
 }
 
 /// Filtered lists kept for the middle-queen pairs most recently asked for.
@@ -418,6 +420,7 @@ impl Quadrants {
                 quads: vec![nw],
                 by_middle: Mutex::new(Vec::new()),
                 cache: 0,
+                quarter_turns: false,
             };
         }
         // The two west lists are walked, the east ones are their mirror images. Inside a
@@ -439,6 +442,7 @@ impl Quadrants {
             quads: vec![nw, ne, sw, se],
             by_middle: Mutex::new(Vec::new()),
             cache: 0,
+            quarter_turns: false,
         }
     }
 
@@ -452,6 +456,19 @@ impl Quadrants {
             quads: Vec::new(),
             by_middle: Mutex::new(Vec::new()),
             cache,
+            quarter_turns: false,
+        }
+    }
+
+    /// The memory-bounded layout ([`Quadrants::bounded`]) counting the units of an even board
+    /// with the quarter turns where `quarter_turns` says so ([`super::quarter`]): each unit's
+    /// count then weighs its solutions by 0, 1 or 2, and the units, weighted as before, add up
+    /// to the board's total with about half the candidate pairs. Odd boards are counted as
+    /// ever.
+    pub fn bounded_turning(n: usize, cache: usize, quarter_turns: bool) -> Quadrants {
+        Quadrants {
+            quarter_turns: quarter_turns && n.is_multiple_of(2),
+            ..Quadrants::bounded(n, cache)
         }
     }
 

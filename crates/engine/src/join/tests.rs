@@ -199,3 +199,57 @@ fn a_raised_stop_gives_up_the_unit() {
         assert_eq!(count_unit_until(&q, &big, &stop), None);
     }
 }
+
+#[test]
+fn units_counted_with_quarter_turns_add_up_to_the_known_totals() {
+    for limits in [None, Some((0, 1 << 8))] {
+        streaming(limits, || {
+            for n in (1..=14).chain([16]) {
+                let q = Quadrants::bounded_turning(n, 1 << 20, true);
+                let total = weighted_total(&q, n);
+                assert_eq!(Some(total), crate::known::total(n), "n = {n}, {limits:?}");
+            }
+        });
+    }
+    // The units' own counts are not the plain ones: some solutions count twice, some not.
+    let (plain, turning) = (
+        Quadrants::bounded(12, 1 << 20),
+        Quadrants::bounded_turning(12, 1 << 20, true),
+    );
+    let differ = units(12)
+        .iter()
+        .filter(|(u, _)| count_unit(&plain, u).count != count_unit(&turning, u).count)
+        .count();
+    assert!(differ > 10, "{differ}");
+}
+
+#[test]
+fn units_with_quarter_turns_count_alike_in_slices_and_streamed() {
+    let mut ties = 0;
+    for n in [16, 18, 20] {
+        let q = Quadrants::bounded_turning(n, 1 << 20, true);
+        let all = units(n);
+        for (u, _) in all.iter().step_by(all.len() / 7) {
+            let whole = count_unit(&q, u);
+            let streamed = streaming(Some((0, 1 << 10)), || count_unit(&q, u));
+            assert_eq!(streamed.count, whole.count, "n = {n}, {u:?}");
+            for of in [3, 16] {
+                let slices = |limits| {
+                    streaming(limits, || {
+                        (0..of)
+                            .map(|index| {
+                                let slice = Slice { index, of };
+                                count_unit(&q, &Unit { slice, ..*u }).count
+                            })
+                            .sum::<u64>()
+                    })
+                };
+                assert_eq!(slices(None), whole.count, "n = {n}, {u:?}, {of}");
+                assert_eq!(slices(Some((0, 1 << 10))), whole.count, "n = {n}, {u:?}");
+            }
+            // Pairs below the value count twice, ties once: an odd count holds ties.
+            ties += usize::from(whole.count % 2 == 1);
+        }
+    }
+    assert!(ties >= 3, "only {ties} units with ties");
+}

@@ -563,6 +563,11 @@ pub(crate) fn reference_plan<'a>(
         (None, None) => Plan::build(key.n, algorithm, Some(key.split_depth)),
     }
     .map_err(MergeProblem::ImpossiblePlan)?;
+    // Files of a count begun under format version 2, before the quarter turns.
+    let plan = match plan.before_quarter_turns() {
+        Some(before) if before.hash() == key.plan => before,
+        _ => plan,
+    };
     if constrained && plan.hash() != key.plan {
         return Err(MergeProblem::OtherBoard {
             theirs: key.plan,

@@ -306,6 +306,9 @@ pub struct Plan {
     pieces: u64,
     /// The board of a constrained plan.
     board: Option<Board>,
+    /// Whether the join units of an even board are counted with the quarter turns
+    /// (`join.rs`): from [`join::QUARTER_TURNS_FROM`] on, since format version 3.
+    quarter_turns: bool,
     /// Fingerprint of everything above.
     hash: u64,
 }
@@ -320,7 +323,7 @@ pub(crate) const MAX_SUBPROBLEMS: usize = 1 << 22;
 /// the hash; where it cut no entry, its hashes and ids are this version's, and its files are
 /// read (`persist::journal`). Raise it with any change to [`Plan::hash`] of any board, and
 /// update the pinned hashes (`tests/data/plan-hashes.txt`) in the same commit.
-pub(crate) const FORMAT_VERSION: u32 = 2;
+pub(crate) const FORMAT_VERSION: u32 = 3;
 
 /// The deepest split a plan accepts.
 pub(crate) const MAX_SPLIT_DEPTH: usize = 8;
@@ -449,6 +452,7 @@ impl Plan {
             families,
             entries,
             pieces: 0,
+            quarter_turns: algorithm == Algorithm::Join && join::quarter_turns(n),
             board,
             hash: 0,
         };
@@ -600,7 +604,9 @@ impl Plan {
             Work::HalfTurn { .. } | Work::QuarterTurn { .. } => factorial(self.n - 1),
             Work::Join { unit, .. } => {
                 let half = factorial(self.n / 2);
-                u128::from(unit.span) * half * half
+                // A solution counts twice where the quarter turns weigh it so.
+                let times = 1 + u128::from(self.quarter_turns);
+                times * u128::from(unit.span) * half * half
             }
         }
     }
@@ -649,6 +655,25 @@ impl Plan {
         self.subproblem(id).work.weight()
     }
 
+    /// Whether the join units of an even board are counted with the quarter turns
+    /// (`join.rs`): what their counts mean, so part of the plan's identity.
+    pub(crate) fn quarter_turns(&self) -> bool {
+        self.quarter_turns
+    }
+
+    /// The plan format version 2 made of the same board, where it is another: a join plan of
+    /// an even board from [`join::QUARTER_TURNS_FROM`] on, without the quarter turns. Files
+    /// of that plan (written by version 2, or resumed and written back since) are read and
+    /// counted on with it, so that a count begun under version 2 finishes as it began.
+    pub(crate) fn before_quarter_turns(&self) -> Option<Plan> {
+        self.quarter_turns.then(|| {
+            let mut plan = self.clone();
+            plan.quarter_turns = false;
+            plan.hash = plan.fingerprint();
+            plan
+        })
+    }
+
     /// Whether the plan also yields the unique count.
     pub fn has_unique(&self) -> bool {
         self.algorithm.has_unique()
@@ -664,6 +689,10 @@ impl Plan {
         h.write_str("nqueens-plan-1");
         h.write_u64(self.n as u64);
         h.write_str(self.algorithm.name());
+        if self.quarter_turns {
+            // Since format version 3; the plans without keep the hash they had.
+            h.write_str("quarter-turns");
+        }
         h.write_u64(self.split_depth as u64);
         if let Some(b) = &self.board {
             b.fingerprint(&mut h);

@@ -185,6 +185,13 @@ impl Job {
                 {
                     self.plan = p;
                 }
+                // A count begun under format version 2 (before the quarter turns) goes on
+                // with the plan it began with.
+                if let Some(before) = self.plan.before_quarter_turns()
+                    && before.hash() == j.plan
+                {
+                    self.plan = before;
+                }
                 // The entries the file holds are cut as its run cut them.
                 cut(&mut self.plan, &self.costs, j.cuts());
                 let invalid = |problem| JournalError::Invalid {

@@ -23,16 +23,17 @@ pub struct Prepared<'p> {
 impl<'p> Prepared<'p> {
     /// Builds what `plan`'s subproblems share. A join plan's units make their own partitions
     /// of the quadrants (the memory-bounded layout, [`Quadrants::bounded`]), each thread
-    /// keeping up to `cache` bytes of them; on the smallest boards, where that is faster, the
-    /// whole quadrant lists are built once (`run::cost::join_layout`).
+    /// keeping up to `cache` bytes of them, and count with the quarter turns where the plan
+    /// says so; on the smallest boards, where that is faster, the whole quadrant lists are
+    /// built once (`run::cost::join_layout`).
     pub fn new(plan: &'p Plan, cache: usize) -> Prepared<'p> {
-        let quadrants =
-            (plan.algorithm() == Algorithm::Join).then(|| {
-                match super::cost::join_layout(plan.n()) {
-                    join::Layout::Lists => Quadrants::build(plan.n()),
-                    join::Layout::Bounded => Quadrants::bounded(plan.n(), cache),
-                }
-            });
+        let quadrants = (plan.algorithm() == Algorithm::Join).then(|| {
+            let turning = plan.quarter_turns();
+            match super::cost::join_layout(plan.n()) {
+                join::Layout::Lists if !turning => Quadrants::build(plan.n()),
+                _ => Quadrants::bounded_turning(plan.n(), cache, turning),
+            }
+        });
         let allowed = plan.board().map_or_else(Vec::new, |b| b.allowed());
         Prepared {
             plan,

@@ -7,10 +7,14 @@
 //! the entries the file holds as the file says ([`Journal::cuts`]), and the others as it
 //! likes, so that how finely a run cuts never decides which files agree.
 //!
-//! Format version 2 writes this. Version 1 numbered the subproblems by the subproblems of a plan
-//! that put its cut in its hash: where that plan cut no entry, its hash and numbers are
-//! version 2's, and its files are read as they are (and written back as version 2); where it
-//! cut some, its hash is no plan of this version's, and the file is refused with
+//! Format version 3 writes this, as version 2 did; version 3 counts the join units of even
+//! boards from n = 18 on with the quarter turns, a plan of its own. Version 2's files are read
+//! as they are: their plans are this version's, but for those even join boards, whose files
+//! name the plan without the quarter turns, and are counted on with it
+//! ([`Plan::before_quarter_turns`]). Version 1 numbered the subproblems by the subproblems of
+//! a plan that put its cut in its hash: where that plan cut no entry, its hash and numbers are
+//! version 2's, and its files are read as they are (and written back in this version); where
+//! it cut some, its hash is no plan of this version's, and the file is refused with
 //! [`Problem::FormatOne`].
 
 use std::collections::BTreeMap;
@@ -578,7 +582,9 @@ impl Journal {
         }
         let shaped = match j.version {
             1 => j.subproblems.is_some() && j.entries.is_none() && j.slices.is_empty(),
-            VERSION => j.subproblems.is_none() && j.entries.is_some(),
+            // Version 2 wrote what this one writes; its plans are this version's, but for an
+            // even join board's (`Plan::before_quarter_turns`).
+            2 | VERSION => j.subproblems.is_none() && j.entries.is_some(),
             v => return Err(invalid(Problem::Version(v))),
         };
         if j.checksum != j.expected_checksum() {
