@@ -34,7 +34,7 @@ pub struct Sums {
     pub quarter_turn: u128,
     /// Search nodes visited.
     pub nodes: u128,
-    /// Subproblems added (the files' field `pieces`, its name in format 2).
+    /// Subproblems added (the files' field `pieces`, its name in formats 2 and 3).
     #[serde(rename = "pieces")]
     pub counted: u64,
 }

@@ -27,6 +27,7 @@ pub(super) fn halves(
 }
 
 /// [`halves`], appended to what `out` holds.
+#[inline]
 pub(super) fn halves_onto(
     q: &Quadrants,
     view: &View<'_>,
@@ -35,13 +36,13 @@ pub(super) fn halves_onto(
     out: &mut Vec<u64>,
     stop: &AtomicBool,
 ) -> Option<()> {
-    for (ns, ss) in group_pairs(q, view, (sides, band), rows, cols) {
+    group_pairs(q, view, (sides, band), rows, cols, |ns, ss| {
         if stop.load(Ordering::Relaxed) {
             return None;
         }
         pair_up(ns, ss, out);
-    }
-    Some(())
+        Some(())
+    })
 }
 
 /// The patterns [`halves`] makes, handed to `f` a block at a time (of about [`BLOCK`]
@@ -58,7 +59,7 @@ pub(super) fn each_half(
     f: &mut dyn FnMut(&[u64]),
 ) -> Option<()> {
     buf.clear();
-    for (ns, ss) in group_pairs(q, view, (sides, band), rows, cols) {
+    group_pairs(q, view, (sides, band), rows, cols, |ns, ss| {
         if stop.load(Ordering::Relaxed) {
             return None;
         }
@@ -69,7 +70,8 @@ pub(super) fn each_half(
                 buf.clear();
             }
         }
-    }
+        Some(())
+    })?;
     if !buf.is_empty() {
         f(buf);
     }
@@ -89,40 +91,50 @@ pub(super) fn side_pairs(
     rows: u32,
     cols: u32,
 ) -> u64 {
-    group_pairs(q, view, sides, rows, cols)
-        .map(|(ns, ss)| (ns.len() * ss.len()) as u64)
-        .sum()
+    let mut pairs = 0;
+    group_pairs(q, view, sides, rows, cols, |ns, ss| {
+        pairs += (ns.len() * ss.len()) as u64;
+        Some(())
+    });
+    pairs
 }
 
-/// For each way to split the side's columns `cols` between the north rows and the south rows
-/// of `rows` whose split value is in `band` ([`super::quarter`]), the north group and the
-/// south group that fill them (skipping empty north groups); nothing when the rows and
-/// columns cannot match.
-#[inline]
+/// Calls `f` with each way to split the side's columns `cols` between the north rows and the
+/// south rows of `rows` whose split value is in `band` ([`super::quarter`]): the north group
+/// and the south group that fill them (skipping empty north groups); never when the rows and
+/// columns cannot match. Stops at the first `None` from `f`, and returns it. A loop with a
+/// closure rather than an iterator: this is the half-boards' inner loop over groups, and
+/// compiles to one loop in each caller.
+#[inline(always)]
 fn group_pairs<'v>(
     q: &'v Quadrants,
     view: &'v View<'_>,
     ([north, south], band): ([usize; 2], Band),
     rows: u32,
     cols: u32,
-) -> impl Iterator<Item = (&'v [u64], &'v [u64])> {
-    let west = north == 0;
-    let h = q.geo.h;
+    mut f: impl FnMut(&'v [u64], &'v [u64]) -> Option<()>,
+) -> Option<()> {
     let geo = &q.geo;
     let side = (1u32 << geo.h) - 1;
     let north_rows = rows & side;
     let south_rows = (rows >> geo.far) & side;
     let a = north_rows.count_ones() as usize;
-    let fits = a + south_rows.count_ones() as usize == cols.count_ones() as usize;
-    let splits = fits.then(|| Combinations::new(cols.count_ones() as usize, a));
-    splits.into_iter().flatten().filter_map(move |i| {
+    let m = cols.count_ones() as usize;
+    if a + south_rows.count_ones() as usize != m {
+        return Some(());
+    }
+    for i in Combinations::new(m, a) {
         let x = deposit(i, cols);
-        if !band.keeps(split_value(h, x, west)) {
-            return None;
+        // The split value only where a band asks for it (odd boards and the lists never do).
+        if band != Band::All && !band.keeps(split_value(geo.h, x, north == 0)) {
+            continue;
         }
         let ns = view.group(&q.index, north, north_rows, x);
-        (!ns.is_empty()).then(|| (ns, view.group(&q.index, south, south_rows, cols & !x)))
-    })
+        if !ns.is_empty() {
+            f(ns, view.group(&q.index, south, south_rows, cols & !x))?;
+        }
+    }
+    Some(())
 }
 
 /// Even n: the patterns of one side's half-boards (queens on exactly `rows`, board rows, and

@@ -28,7 +28,9 @@
 //!
 //! Symmetry: for even n the counts of east row sets `S`, its complement (left-right mirror) and
 //! both turned upside down (top-bottom mirror) are equal, so one of each orbit is counted with
-//! its orbit size as weight (about four times less work). For odd n the queen of the middle
+//! its orbit size as weight (about four times less work); with the quarter turns
+//! ([`Quadrants::bounded_turning`], `quarter.rs`) each unit also weighs its solutions by 0, 1
+//! or 2, which halves the pairs it matches. For odd n the queen of the middle
 //! column (row m) and the queen of the middle row (column k) are placed first; pairs (m, k) are
 //! taken one per orbit of the eight board symmetries and weighted by the orbit size; the centre
 //! queen (m = k = n/2) counts as one pair, whose row sets are reduced as for even n.
@@ -37,7 +39,8 @@
 //! ([`crate::symmetry`]).
 //!
 //! The files: `geometry.rs` (the dividing lines and patterns), `quadrant.rs` (the quadrant
-//! lists and their filtered copies), `units.rs` (the units and their weights), `halves.rs`
+//! lists and their filtered copies), `units.rs` (the units and their weights), `quarter.rs`
+//! (the quarter turns of even boards: which half-boards a unit makes), `halves.rs`
 //! (half-boards from quadrant groups), `matching.rs` (counting fitting pairs, portable) with
 //! `sieve.rs` (large units sorted into classes by a few of their diagonals first; which ones,
 //! `split.rs`; units too large to hold, `stream.rs`) and `x86.rs`

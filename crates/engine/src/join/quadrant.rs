@@ -369,7 +369,7 @@ impl View<'_> {
     }
 
     /// Patterns of quadrant `k`'s group of `rows` and `cols` (quadrant-local masks).
-    #[inline]
+    #[inline(always)]
     pub(super) fn group(&self, index: &QuadrantIndex, k: usize, rows: u32, cols: u32) -> &[u64] {
         let g = index.group(rows, cols) - self.base[k] as usize;
         &self.patterns[k][self.start[k][g] as usize..self.start[k][g + 1] as usize]

@@ -109,6 +109,22 @@ impl fmt::Display for PlanKey {
     }
 }
 
+/// What to say when two sets of shards are of the same board and shard count under two plans:
+/// files of an earlier release's plan (an even join board counted before the quarter turns,
+/// format version 2) merge only with their own.
+fn same_board(theirs: &PlanKey, ours: &PlanKey) -> &'static str {
+    let same = PlanKey {
+        plan: ours.plan,
+        ..theirs.clone()
+    };
+    if same == *ours {
+        "; the same board under another plan (shards begun by another release): merge each \
+         plan's shards apart, and count a plan's missing shards with the release that began it"
+    } else {
+        ""
+    }
+}
+
 /// One reason a set of shard files does not merge.
 #[derive(Debug, thiserror::Error)]
 pub enum MergeProblem {
@@ -175,7 +191,7 @@ pub enum MergeProblem {
         split_depth: usize,
     },
     /// A file of another count (or another shard count) than most of the files.
-    #[error("foreign: {} is for {theirs}, not {ours}", .path.display())]
+    #[error("foreign: {} is for {theirs}, not {ours}{}", .path.display(), same_board(.theirs, .ours))]
     Foreign {
         /// The file.
         path: PathBuf,
