@@ -461,7 +461,7 @@ impl Quadrants {
     }
 
     /// The memory-bounded layout ([`Quadrants::bounded`]) counting the units of an even board
-    /// with the quarter turns where `quarter_turns` says so ([`super::quarter`]): each unit's
+    /// with the quarter turns where `quarter_turns` says so (`join/quarter.rs`): each unit's
     /// count then weighs its solutions by 0, 1 or 2, and the units, weighted as before, add up
     /// to the board's total with about half the candidate pairs. Odd boards are counted as
     /// ever.
