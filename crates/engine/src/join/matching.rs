@@ -118,13 +118,19 @@ fn count_plain(
     scratch: &mut Tables,
     stop: &AtomicBool,
 ) -> Option<u64> {
+    let (shape, tables) = plain_tables(table, bits, scratch);
+    query_until(shape, queries, tables, stop)
+}
+
+/// `table` built into one set of tables (no sieve) in `scratch`: their shape and the tables.
+fn plain_tables<'s>(table: &[u64], bits: usize, scratch: &'s mut Tables) -> (Shape, &'s [u64]) {
     let shape = Shape::new(bits, CHUNK, table.len());
     if scratch.rows.len() < shape.size() {
         scratch.rows.resize(shape.size(), 0);
     }
     let tables = &mut scratch.rows[..shape.size()];
     build_tables(table, shape, tables);
-    query_until(shape, queries, tables, stop)
+    (shape, tables)
 }
 
 /// The fitting pairs of a few `table` patterns and any number of `queries`, never sieved
@@ -158,12 +164,7 @@ pub(super) fn count_unsieved_streamed(
     if table.is_empty() {
         return Some(0);
     }
-    let shape = Shape::new(bits, CHUNK, table.len());
-    if scratch.rows.len() < shape.size() {
-        scratch.rows.resize(shape.size(), 0);
-    }
-    let tables = &mut scratch.rows[..shape.size()];
-    build_tables(table, shape, tables);
+    let (shape, tables) = plain_tables(table, bits, scratch);
     let (mut total, mut stopped) = (0, false);
     queries.each(&mut |block| match query_until(shape, block, tables, stop) {
         Some(c) => total += c,
