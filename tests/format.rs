@@ -174,7 +174,10 @@ fn version_two_shards_of_an_even_join_board_merge_with_their_plan() {
         .args([&old[0], &new[1], &new[2]])
         .assert()
         .failure()
-        .stderr(predicate::str::contains(JOIN18_V2));
+        .stderr(predicate::str::contains(JOIN18_V2))
+        .stderr(predicate::str::contains(
+            "the same board under another plan (shards begun by another release)",
+        ));
 }
 
 #[test]
