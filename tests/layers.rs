@@ -407,3 +407,28 @@ fn the_checker_sees_an_import_up_the_layers_and_a_circle() {
         .to_vec();
     assert_eq!(found, BTreeSet::from([want]));
 }
+
+/// The door between plan and engines (`ARCHITECTURE.md`): outside the plan's own files, only
+/// `run/prepared.rs` matches on the kinds of work a plan holds (`plan::Work`), so that a new
+/// kind of work touches the plan, its engine and that one file.
+#[test]
+fn only_the_door_names_the_kinds_of_work() {
+    let lib = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/nqueens/src");
+    let files = code_under(&lib);
+    let door = "run::prepared";
+    assert!(files.iter().any(|(m, _)| m == door), "the door was found");
+    let naming: Vec<&String> = files
+        .iter()
+        .filter(|(m, code)| {
+            m != door && top(m) != "plan" && (code.contains("Work::") || code.contains("Work {"))
+        })
+        .map(|(m, _)| m)
+        .collect();
+    assert!(
+        naming.is_empty(),
+        "kinds of work named outside the door: {naming:?}"
+    );
+    // The check sees a match where there is one.
+    let prepared = &files.iter().find(|(m, _)| m == door).unwrap().1;
+    assert!(prepared.contains("Work::Join"));
+}

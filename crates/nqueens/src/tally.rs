@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::plan::{Plan, Work};
+use crate::plan::{AddsTo, Plan};
 use nqueens_engine::symmetry;
 
 /// The result of one subproblem.
@@ -52,13 +52,10 @@ impl Sums {
     /// Adds one subproblem of `plan`.
     pub fn add(&mut self, plan: &Plan, piece: &Counted) {
         let c = piece.count;
-        match plan.subproblem(piece.id).work {
-            Work::Constrained { .. } => self.total += c,
-            w @ (Work::Complete { .. } | Work::Join { .. }) => {
-                self.total += c * u128::from(w.weight())
-            }
-            Work::HalfTurn { .. } => self.half_turn += c,
-            Work::QuarterTurn { .. } => self.quarter_turn += c,
+        match plan.subproblem(piece.id).work.adds_to() {
+            AddsTo::Solutions { weight } => self.total += c * u128::from(weight),
+            AddsTo::HalfTurn => self.half_turn += c,
+            AddsTo::QuarterTurn => self.quarter_turn += c,
         }
         self.nodes += u128::from(piece.nodes);
         self.counted += 1;

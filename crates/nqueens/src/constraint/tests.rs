@@ -316,7 +316,7 @@ fn the_slices_of_a_constrained_search_add_up_to_it() {
 #[test]
 fn long_constrained_searches_are_cut_into_slices_that_count_the_same() {
     use crate::plan::{Plan, Work};
-    use crate::run::{CostModel, SLICE_SECONDS};
+    use crate::run::{CostModel, SLICE_SECONDS, entry_slices};
     // How a run cuts the plan's searches by default.
     let slices = |p: &Plan| -> Vec<u64> {
         let costs = CostModel::new(p, SLICE_SECONDS);
@@ -324,7 +324,7 @@ fn long_constrained_searches_are_cut_into_slices_that_count_the_same() {
             .map(|(s, of)| {
                 assert!(matches!(s.work, Work::Constrained { .. }));
                 assert_eq!(of, 1, "a plan is built whole");
-                costs.slices(p, &s)
+                entry_slices(&costs, p, &s)
             })
             .collect()
     };

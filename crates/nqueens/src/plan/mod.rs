@@ -230,13 +230,39 @@ pub(crate) enum Work {
     },
 }
 
+/// What a count of one subproblem adds to ([`Work::adds_to`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum AddsTo {
+    /// The solutions, each count standing for `weight` of them.
+    Solutions {
+        /// Solutions each count stands for.
+        weight: u8,
+    },
+    /// The solutions a half turn leaves unchanged (the unique count's searches).
+    HalfTurn,
+    /// The solutions a quarter turn leaves unchanged.
+    QuarterTurn,
+}
+
 impl Work {
+    /// What a count of this work adds to: the solutions, or one of the unique count's sums.
+    pub(crate) fn adds_to(&self) -> AddsTo {
+        match *self {
+            Work::Complete { weight, .. } | Work::Join { weight, .. } => {
+                AddsTo::Solutions { weight }
+            }
+            Work::Constrained { .. } => AddsTo::Solutions { weight: 1 },
+            Work::HalfTurn { .. } => AddsTo::HalfTurn,
+            Work::QuarterTurn { .. } => AddsTo::QuarterTurn,
+        }
+    }
+
     /// Solutions each raw count of this work stands for (1 for the invariant searches, whose
     /// counts are kept apart).
     pub(crate) fn weight(&self) -> u8 {
-        match *self {
-            Work::Complete { weight, .. } | Work::Join { weight, .. } => weight,
-            Work::HalfTurn { .. } | Work::QuarterTurn { .. } | Work::Constrained { .. } => 1,
+        match self.adds_to() {
+            AddsTo::Solutions { weight } => weight,
+            AddsTo::HalfTurn | AddsTo::QuarterTurn => 1,
         }
     }
 }

@@ -3,9 +3,8 @@
 //! time left (which paces each class by its own measured rate). A run-time matter: the
 //! kernel's classes follow the cost model's estimates ([`super::cost`]).
 
-use super::cost::CostModel;
-use crate::plan::{Family, Plan, Subproblem, Work};
-use nqueens_engine::join::{self, Stratum};
+use crate::plan::Family;
+use nqueens_engine::join::Stratum;
 
 /// A class of subproblems alike in cost ([`class_of`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -31,30 +30,16 @@ pub enum Class {
 }
 
 /// The half-octave of an estimate: estimates within a factor of √2 share it.
-fn half_octave(estimate: f64) -> u32 {
+pub(super) fn half_octave(estimate: f64) -> u32 {
     (2.0 * estimate.max(1.0).log2()).floor() as u32
-}
-
-/// The class of subproblem or entry `s` of `plan`, whose estimates `costs` gives.
-pub fn class_of(plan: &Plan, costs: &CostModel, s: &Subproblem) -> Class {
-    match s.work {
-        Work::Join { unit, .. } => Class::Join(join::stratum(plan.n(), &unit)),
-        Work::Complete { frame, .. } => Class::Search {
-            family: plan.family(frame),
-            size: half_octave(costs.estimate(plan, s)),
-        },
-        Work::HalfTurn { .. } => Class::HalfTurn,
-        Work::QuarterTurn { .. } => Class::QuarterTurn,
-        Work::Constrained { .. } => Class::Constrained {
-            size: half_octave(costs.estimate(plan, s)),
-        },
-    }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::cost::CostModel;
+    use super::super::prepared::class_of;
     use super::*;
-    use crate::plan::Algorithm;
+    use crate::plan::{Algorithm, Plan, Subproblem};
 
     fn classes(plan: &Plan) -> impl Fn(&Subproblem) -> Class + '_ {
         let costs = CostModel::new(plan, super::super::cost::SLICE_SECONDS);

@@ -8,7 +8,7 @@
 //! Each figure says where it was measured; `results/large-n.md` and `results/eta-checks.md`
 //! hold the runs.
 
-use crate::plan::{Plan, Subproblem, Work};
+use crate::plan::Plan;
 use nqueens_engine::join::{self, Layout};
 use nqueens_engine::kernel::{Frame, Start};
 
@@ -65,48 +65,37 @@ impl CostModel {
         }
     }
 
-    /// A rough relative size of a whole entry, for ordering work and weighing the time left:
-    /// a kernel or constrained search by its free squares, a join unit by its stratum's
-    /// measured mean seconds where measured (else 1), a search of the unique count 1.
-    pub fn entry_estimate(&self, plan: &Plan, s: &Subproblem) -> f64 {
-        match s.work {
-            Work::Complete { frame, start, .. } => search_estimate(plan.frame(frame), &start),
-            Work::Join { unit, .. } => unit_seconds(self.n, &unit).map_or(1.0, |s| s.max(0.01)),
-            Work::Constrained { start, .. } => columns_estimate(&self.allowed, &start),
-            Work::HalfTurn { .. } | Work::QuarterTurn { .. } => 1.0,
+    /// A join unit's estimate: its stratum's measured mean seconds where measured, else 1.
+    pub(super) fn unit_estimate(&self, unit: &join::Unit) -> f64 {
+        unit_seconds(self.n, unit).map_or(1.0, |s| s.max(0.01))
+    }
+
+    /// A constrained search's estimate, by the free squares of its rows.
+    pub(super) fn constrained_estimate(&self, start: &Start) -> f64 {
+        columns_estimate(&self.allowed, start)
+    }
+
+    /// The slices of a kernel search below `start`.
+    pub(super) fn search_slices(&self, frame: &Frame, start: &Start) -> u64 {
+        self.slices_for(search_estimate(frame, start) * SECONDS_PER_ESTIMATE)
+    }
+
+    /// The slices of a constrained search below `start` of `plan`'s board: a rook board's
+    /// subproblems are counted whole (its engine shares a long sum among the threads instead).
+    pub(super) fn constrained_slices(&self, plan: &Plan, start: &Start) -> u64 {
+        let queens = plan
+            .board()
+            .is_some_and(|b| b.piece() == crate::constraint::PieceKind::Queen);
+        if self.allowed.is_empty() || !queens {
+            return 1;
         }
+        let size = constrained_size(&self.allowed, start);
+        self.slices_for(CONSTRAINED_RATE * size * SECONDS_PER_ESTIMATE)
     }
 
-    /// [`CostModel::entry_estimate`] of the entry `s` belongs to, shared among its slices.
-    pub fn estimate(&self, plan: &Plan, s: &Subproblem) -> f64 {
-        let of = s.slice().map_or(1, |k| k.of.max(1));
-        self.entry_estimate(plan, s) / of as f64
-    }
-
-    /// How many slices a run cuts entry `s` into: one where it takes seconds, else enough that
-    /// each slice stays near the slice time.
-    pub fn slices(&self, plan: &Plan, s: &Subproblem) -> u64 {
-        let seconds = match s.work {
-            Work::Complete { frame, start, .. } => {
-                search_estimate(plan.frame(frame), &start) * SECONDS_PER_ESTIMATE
-            }
-            Work::Join { unit, .. } => return self.unit_slices(&unit),
-            Work::Constrained { start, .. } if !self.allowed.is_empty() => {
-                let queens = plan
-                    .board()
-                    .as_ref()
-                    .is_some_and(|b| b.piece() == crate::constraint::PieceKind::Queen);
-                if !queens {
-                    // A rook board's pieces are counted whole (its engine shares a long sum
-                    // among the threads instead).
-                    return 1;
-                }
-                CONSTRAINED_RATE * constrained_size(&self.allowed, &start) * SECONDS_PER_ESTIMATE
-            }
-            Work::Constrained { .. } | Work::QuarterTurn { .. } => 0.0,
-            Work::HalfTurn { .. } => half_turn_seconds(self.n),
-        };
-        self.slices_for(seconds)
+    /// The slices of a half-turn search of the unique count.
+    pub(super) fn half_turn_slices(&self) -> u64 {
+        self.slices_for(half_turn_seconds(self.n))
     }
 
     /// Slices of about the slice time for `seconds` of work.
@@ -120,7 +109,7 @@ impl CostModel {
     /// stratum stays near the slice time. A unit of one row set has its matching dealt out; a
     /// unit of several row sets (odd boards) has its row sets dealt out, so its slices make
     /// nothing twice: it is cut no finer than into single row sets.
-    fn unit_slices(&self, unit: &join::Unit) -> u64 {
+    pub(super) fn unit_slices(&self, unit: &join::Unit) -> u64 {
         let seconds = unit_seconds(self.n, unit).unwrap_or(0.0);
         let spread = if self.n >= STREAMED_FROM { 1.0 } else { SPREAD };
         let slices = self.slices_for(spread * seconds);
@@ -274,8 +263,9 @@ fn columns_estimate(allowed: &[u64], start: &Start) -> f64 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::prepared::entry_slices;
     use super::*;
-    use crate::plan::Algorithm;
+    use crate::plan::{Algorithm, Work};
 
     #[test]
     fn long_searches_are_cut_to_the_slice_time_and_short_ones_kept_whole() {
@@ -283,19 +273,22 @@ mod tests {
         for alg in [Algorithm::Plain, Algorithm::Symmetry] {
             let p = Plan::build(20, alg, None).unwrap();
             let model = CostModel::new(&p, SLICE_SECONDS);
-            assert!(p.entries().all(|(e, _)| model.slices(&p, &e) == 1), "{alg}");
+            assert!(
+                p.entries().all(|(e, _)| entry_slices(&model, &p, &e) == 1),
+                "{alg}"
+            );
         }
         // At n = 25 the largest searches take hours: each slice stays within the slice time.
         let p = Plan::build(25, Algorithm::Symmetry, None).unwrap();
         let model = CostModel::new(&p, SLICE_SECONDS);
         let most = p
             .entries()
-            .map(|(e, _)| model.slices(&p, &e))
+            .map(|(e, _)| entry_slices(&model, &p, &e))
             .max()
             .unwrap();
         assert!(most > 100, "{most}");
         for (e, _) in p.entries() {
-            let of = model.slices(&p, &e) as f64;
+            let of = entry_slices(&model, &p, &e) as f64;
             if let Work::Complete { frame, start, .. } = e.work {
                 let seconds = search_estimate(p.frame(frame), &start) * SECONDS_PER_ESTIMATE;
                 assert!(seconds / of <= SLICE_SECONDS);
@@ -304,14 +297,14 @@ mod tests {
         // Shorter slices asked, more of them.
         let short = CostModel::new(&p, 1.0);
         let (e, _) = p.entries().next().unwrap();
-        assert!(short.slices(&p, &e) >= model.slices(&p, &e));
+        assert!(entry_slices(&short, &p, &e) >= entry_slices(&model, &p, &e));
     }
 
     #[test]
     fn join_units_are_cut_from_n_25_and_half_turns_from_n_28() {
         let p = Plan::build(24, Algorithm::Join, None).unwrap();
         let model = CostModel::new(&p, SLICE_SECONDS);
-        assert!(p.entries().all(|(e, _)| model.slices(&p, &e) == 1));
+        assert!(p.entries().all(|(e, _)| entry_slices(&model, &p, &e) == 1));
         assert!((2..=27).all(|n| (half_turn_seconds(n) / SLICE_SECONDS).ceil() <= 1.0));
         assert!((28..=32).all(|n| half_turn_seconds(n) > SLICE_SECONDS));
     }

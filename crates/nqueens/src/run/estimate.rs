@@ -20,8 +20,9 @@ use std::time::{Duration, Instant};
 
 use super::Job;
 use super::allocation::{Allocation, largest_spread, mean_variance};
-use super::class::{Class, class_of};
+use super::class::Class;
 use super::prepared::Prepared;
+use super::prepared::class_of;
 use super::watch::watched;
 use crate::error::Error;
 use crate::plan::{Algorithm, Subproblem};

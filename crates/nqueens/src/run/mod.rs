@@ -30,7 +30,7 @@ pub(crate) use cost::{CostModel, SLICE_SECONDS};
 pub use estimate::Estimate;
 pub use outcome::{Counts, Outcome};
 #[cfg(test)]
-pub(crate) use prepared::solve_one;
+pub(crate) use prepared::{entry_slices, solve_one};
 pub use recount::{Recount, Recounted};
 pub use status::Status;
 pub use survey::Survey;
@@ -446,7 +446,7 @@ fn cut(plan: &mut Plan, costs: &CostModel, fixed: impl Iterator<Item = (u64, u64
         while fixed.next_if(|&(e, _)| e < i as u64).is_some() {}
         match fixed.next_if(|&(e, _)| e == i as u64) {
             Some((_, of)) => of,
-            None => costs.slices(plan, entry),
+            None => prepared::entry_slices(costs, plan, entry),
         }
     });
 }

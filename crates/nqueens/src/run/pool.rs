@@ -15,13 +15,14 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use super::Control;
-use super::class::{Class, class_of};
+use super::class::Class;
 use super::cost::CostModel;
 use super::prepared::Prepared;
+use super::prepared::{self, class_of};
 use super::status::{Classes, Tracker};
 use crate::constraint::PieceKind;
 use crate::error::Error;
-use crate::plan::{Plan, Subproblem, Work};
+use crate::plan::{Plan, Subproblem};
 use crate::system;
 use crate::tally::Counted;
 use nqueens_engine::constrained;
@@ -201,15 +202,7 @@ pub(super) fn prepare<'p>(
 /// (neighbouring ids are often alike in cost); the join units of one middle-queen pair stay
 /// together (they share lists filtered for that pair).
 fn schedule(plan: &Plan, costs: &CostModel, todo: &[u64], threads: usize) -> Vec<Block> {
-    let locality = |s: &Subproblem| match s.work {
-        Work::Join { unit, .. } => unit.middle.map_or(0, |m| {
-            1 + (u32::from(m.column_queen) << 8 | u32::from(m.row_queen))
-        }),
-        Work::Complete { .. }
-        | Work::HalfTurn { .. }
-        | Work::QuarterTurn { .. }
-        | Work::Constrained { .. } => 0,
-    };
+    let locality = super::prepared::shares_with;
     let mut order = blocks_of(plan, costs, todo);
     order.sort_by(|a, b| {
         let estimates = b.estimate.total_cmp(&a.estimate);
@@ -288,7 +281,7 @@ fn blocks_of(plan: &Plan, costs: &CostModel, todo: &[u64]) -> Vec<Block> {
         blocks.push(Block {
             first: s,
             len: 1,
-            estimate: costs.estimate(plan, &s),
+            estimate: prepared::estimate(costs, plan, &s),
             key: class_key(plan, costs, &s),
         });
     }
@@ -377,7 +370,7 @@ fn mix(id: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::Algorithm;
+    use crate::plan::{Algorithm, Work};
 
     #[test]
     fn a_pool_starts_no_thread_without_work() {

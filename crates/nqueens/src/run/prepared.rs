@@ -1,8 +1,13 @@
-//! The engines made ready for one plan: what its subproblems share (the join algorithm's
-//! quadrant lists) is built once per run, then every subproblem is handed to its engine.
+//! The door between the plan and the engines: the one file of the runner that knows which
+//! engine counts each kind of work (`plan::Work`). What a plan's subproblems share (the join
+//! algorithm's quadrant lists) is built once per run, then every subproblem is handed to its
+//! engine; and the run's cost model, schedule and memory ask here what each kind of work
+//! costs, how it is cut, classed and grouped, and what its engine keeps.
 
 use std::sync::atomic::AtomicBool;
 
+use super::class::{Class, half_octave};
+use super::cost::{CostModel, search_estimate};
 use crate::constraint::PieceKind;
 use crate::plan::{Algorithm, Plan, Subproblem, Work};
 use crate::tally::Counted;
@@ -169,6 +174,73 @@ impl Prepared<'_> {
     /// error of its own.
     pub(super) fn times_whole(plan: &Plan) -> bool {
         plan.algorithm() != Algorithm::Join
+    }
+}
+
+/// What the run's cost model and schedule ask of each kind of work, by the engine that counts
+/// it: its estimate and its cut (with the measured figures of [`CostModel`]), its class of
+/// cost, and which subproblems share what the engines prepare. With the two `impl` blocks
+/// above, the only place outside the plan that matches on the kinds of work.
+///
+/// A rough relative size of a whole entry, for ordering work and weighing the time left: a
+/// kernel or constrained search by its free squares, a join unit by its stratum's measured
+/// mean seconds where measured (else 1), a search of the unique count 1.
+pub(super) fn entry_estimate(costs: &CostModel, plan: &Plan, s: &Subproblem) -> f64 {
+    match s.work {
+        Work::Complete { frame, start, .. } => search_estimate(plan.frame(frame), &start),
+        Work::Join { unit, .. } => costs.unit_estimate(&unit),
+        Work::Constrained { start, .. } => costs.constrained_estimate(&start),
+        Work::HalfTurn { .. } | Work::QuarterTurn { .. } => 1.0,
+    }
+}
+
+/// [`entry_estimate`] of the entry `s` belongs to, shared among its slices.
+pub(super) fn estimate(costs: &CostModel, plan: &Plan, s: &Subproblem) -> f64 {
+    let of = s.slice().map_or(1, |k| k.of.max(1));
+    entry_estimate(costs, plan, s) / of as f64
+}
+
+/// How many slices a run cuts entry `s` into: one where it takes seconds, else enough that
+/// each slice stays near the slice time ([`CostModel`]); a quarter-turn search never.
+pub(crate) fn entry_slices(costs: &CostModel, plan: &Plan, s: &Subproblem) -> u64 {
+    match s.work {
+        Work::Complete { frame, start, .. } => costs.search_slices(plan.frame(frame), &start),
+        Work::Join { unit, .. } => costs.unit_slices(&unit),
+        Work::Constrained { start, .. } => costs.constrained_slices(plan, &start),
+        Work::HalfTurn { .. } => costs.half_turn_slices(),
+        Work::QuarterTurn { .. } => 1,
+    }
+}
+
+/// The class of subproblem or entry `s` of `plan`, whose estimates `costs` gives
+/// ([`Class`]).
+pub(super) fn class_of(plan: &Plan, costs: &CostModel, s: &Subproblem) -> Class {
+    match s.work {
+        Work::Join { unit, .. } => Class::Join(join::stratum(plan.n(), &unit)),
+        Work::Complete { frame, .. } => Class::Search {
+            family: plan.family(frame),
+            size: half_octave(estimate(costs, plan, s)),
+        },
+        Work::HalfTurn { .. } => Class::HalfTurn,
+        Work::QuarterTurn { .. } => Class::QuarterTurn,
+        Work::Constrained { .. } => Class::Constrained {
+            size: half_octave(estimate(costs, plan, s)),
+        },
+    }
+}
+
+/// Which subproblems share what a thread prepares for them, for the schedule to keep them
+/// together: the join units of one middle-queen pair (lists filtered for that pair) share a
+/// number other than 0.
+pub(super) fn shares_with(s: &Subproblem) -> u32 {
+    match s.work {
+        Work::Join { unit, .. } => unit.middle.map_or(0, |m| {
+            1 + (u32::from(m.column_queen) << 8 | u32::from(m.row_queen))
+        }),
+        Work::Complete { .. }
+        | Work::HalfTurn { .. }
+        | Work::QuarterTurn { .. }
+        | Work::Constrained { .. } => 0,
     }
 }
 

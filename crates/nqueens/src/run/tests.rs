@@ -426,7 +426,7 @@ fn the_run_cuts_a_large_board_without_changing_its_plan() {
         .map(|seconds| {
             let mut plan = whole.clone();
             let costs = CostModel::new(&plan, seconds);
-            plan.cut(|p, _, e| costs.slices(p, e));
+            plan.cut(|p, _, e| super::prepared::entry_slices(&costs, p, e));
             (plan.len(), plan.hash())
         })
         .collect();
