@@ -580,10 +580,7 @@ pub(crate) fn reference_plan<'a>(
     }
     .map_err(MergeProblem::ImpossiblePlan)?;
     // Files of a count begun under format version 2, before the quarter turns.
-    let plan = match plan.before_quarter_turns() {
-        Some(before) if before.hash() == key.plan => before,
-        _ => plan,
-    };
+    let plan = plan.before_quarter_turns(key.plan).unwrap_or(plan);
     if constrained && plan.hash() != key.plan {
         return Err(MergeProblem::OtherBoard {
             theirs: key.plan,

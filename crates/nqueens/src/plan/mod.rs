@@ -535,15 +535,19 @@ impl Plan {
         self.quarter_turns
     }
 
-    /// The plan format version 2 made of the same board, where it is another: a join plan of
-    /// an even board from [`join::QUARTER_TURNS_FROM`] on, without the quarter turns. Files
-    /// of that plan (written by version 2, or resumed and written back since) are read and
-    /// counted on with it, so that a count begun under version 2 finishes as it began.
-    pub(crate) fn before_quarter_turns(&self) -> Option<Plan> {
-        self.quarter_turns.then(|| {
+    /// The plan format version 2 made of the same board, if that is another and its hash is
+    /// `hash`: a join plan of an even board from [`join::QUARTER_TURNS_FROM`] on, without the
+    /// quarter turns. Files of that plan (written by version 2, or resumed and written back
+    /// since) are read and counted on with it, so that a count begun under version 2
+    /// finishes as it began. The old hash is computed first, and the plan copied only for
+    /// such a file.
+    pub(crate) fn before_quarter_turns(&self, hash: PlanHash) -> Option<Plan> {
+        let wanted =
+            self.quarter_turns && hash.0 != self.hash && self.fingerprint_with(false) == hash.0;
+        wanted.then(|| {
             let mut plan = self.clone();
             plan.quarter_turns = false;
-            plan.hash = plan.fingerprint();
+            plan.hash = hash.0;
             plan
         })
     }
@@ -559,11 +563,16 @@ impl Plan {
     /// hash version 1 wrote (it wrote a slice count only where an entry was cut), so that
     /// those files are read as they are.
     fn fingerprint(&self) -> u64 {
+        self.fingerprint_with(self.quarter_turns)
+    }
+
+    /// [`Plan::fingerprint`] of this plan with or without the quarter turns.
+    fn fingerprint_with(&self, quarter_turns: bool) -> u64 {
         let mut h = crate::hash::Fnv::new();
         h.write_str("nqueens-plan-1");
         h.write_u64(self.n as u64);
         h.write_str(self.algorithm.name());
-        if self.quarter_turns {
+        if quarter_turns {
             // Since format version 3; the plans without keep the hash they had.
             h.write_str("quarter-turns");
         }

@@ -279,3 +279,22 @@ fn the_kernels_ways_of_counting_agree_on_every_subproblem() {
     // rows. The five-level count is made only over adjacent rows (see `LastFive::new`).
     assert!(spread > 10, "{spread}");
 }
+
+#[test]
+fn an_even_join_plan_names_its_plan_before_the_quarter_turns() {
+    let plan = Plan::build(18, Algorithm::Join, None).unwrap();
+    // The hash format version 2 gave n = 18 (`tests/data/plan-hashes.txt` of that version).
+    let v2: PlanHash = "ebefe7d0cf94fdc2".parse().unwrap();
+    let before = plan.before_quarter_turns(v2).expect("the version-2 plan");
+    assert_eq!(before.hash(), v2);
+    assert!(!before.quarter_turns() && plan.quarter_turns());
+    assert_eq!(before.entry_count(), plan.entry_count());
+    // Not for its own hash, another hash, or a plan without quarter turns.
+    assert!(plan.before_quarter_turns(plan.hash()).is_none());
+    assert!(
+        plan.before_quarter_turns("0123456789abcdef".parse().unwrap())
+            .is_none()
+    );
+    let odd = Plan::build(17, Algorithm::Join, None).unwrap();
+    assert!(odd.before_quarter_turns(v2).is_none());
+}

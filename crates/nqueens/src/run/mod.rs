@@ -187,9 +187,7 @@ impl Job {
                 }
                 // A count begun under format version 2 (before the quarter turns) goes on
                 // with the plan it began with.
-                if let Some(before) = self.plan.before_quarter_turns()
-                    && before.hash() == j.plan
-                {
+                if let Some(before) = self.plan.before_quarter_turns(j.plan) {
                     self.plan = before;
                 }
                 // The entries the file holds are cut as its run cut them.
