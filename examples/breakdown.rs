@@ -3,8 +3,8 @@
 //!
 //! For the symmetry plan the families are: the corner queen, the row-0 queen strictly nearest
 //! a corner, the tie constellations, and the rotation-invariant searches behind the unique
-//! count (whose share of the time should stay small). A piece's time is the time between the
-//! reports of the one thread's finished pieces.
+//! count (whose share of the time should stay small). A subproblem's time is the time between the
+//! reports of the one thread's finished subproblems.
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use nqueens::{Algorithm, Config, Control, Counted, Job, Status};
 
-/// Per family: pieces, nodes, weighted count and seconds.
+/// Per family: subproblems, nodes, weighted count and seconds.
 type Table = BTreeMap<&'static str, (u64, u64, u128, f64)>;
 
 fn main() {
@@ -26,19 +26,19 @@ fn main() {
     let job = Job::new(&Config::new(n).algorithm(algorithm).threads(1)).expect("a plan");
     let plan = job.plan();
     let families: Mutex<(Duration, Table)> = Mutex::default();
-    let observe = |piece: &Counted, status: &Status| {
+    let observe = |subproblem: &Counted, status: &Status| {
         let mut guard = families.lock().unwrap();
         let (last, table) = &mut *guard;
         let seconds = status.elapsed.saturating_sub(*last).as_secs_f64();
         *last = status.elapsed;
         let (name, weight) = (
-            plan.describe(piece.id),
-            u128::from(plan.weight_of(piece.id)),
+            plan.describe(subproblem.id),
+            u128::from(plan.weight_of(subproblem.id)),
         );
         let e = table.entry(name).or_default();
         e.0 += 1;
-        e.1 += piece.nodes;
-        e.2 += piece.count * weight;
+        e.1 += subproblem.nodes;
+        e.2 += subproblem.count * weight;
         e.3 += seconds;
     };
     let control = Control {
@@ -54,11 +54,11 @@ fn main() {
     );
     println!(
         "{:<34} {:>8} {:>14} {:>16} {:>9} {:>6}",
-        "family", "pieces", "nodes", "weighted count", "seconds", "share"
+        "family", "subproblems", "nodes", "weighted count", "seconds", "share"
     );
-    for (name, (pieces, nodes, count, secs)) in table {
+    for (name, (subproblems, nodes, count, secs)) in table {
         println!(
-            "{name:<34} {pieces:>8} {nodes:>14} {count:>16} {secs:>9.3} {:>5.1}%",
+            "{name:<34} {subproblems:>8} {nodes:>14} {count:>16} {secs:>9.3} {:>5.1}%",
             100.0 * secs / total.as_secs_f64()
         );
     }

@@ -35,7 +35,7 @@ fn main() {
     let end = statuses.last().map_or(Duration::ZERO, |s| s.elapsed);
     let calibrated = statuses.iter().find(|s| s.remaining.is_some());
     println!(
-        "n = {n}, {algorithm}, {threads} threads: {} solutions, {} pieces, {:.1} s of work (after preparing), time left first given at {:.1} s ({:.1}% of the work)",
+        "n = {n}, {algorithm}, {threads} threads: {} solutions, {} subproblems, {:.1} s of work (after preparing), time left first given at {:.1} s ({:.1}% of the work)",
         outcome.sums.total,
         statuses.len(),
         end.as_secs_f64(),

@@ -26,12 +26,12 @@ fn main() {
         job = job.shard(shard);
     }
     let times: Mutex<(f64, Vec<(f64, u64)>)> = Mutex::default();
-    let observe = |piece: &Counted, status: &Status| {
+    let observe = |subproblem: &Counted, status: &Status| {
         let mut guard = times.lock().unwrap();
         let now = status.elapsed.as_secs_f64();
         let seconds = now - guard.0;
         guard.0 = now;
-        guard.1.push((seconds, piece.id));
+        guard.1.push((seconds, subproblem.id));
     };
     let control = Control {
         observer: Some(&observe),

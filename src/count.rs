@@ -469,7 +469,7 @@ fn count_one(
         ));
     }
     let progress = Progress::new(&job, !args.no_progress);
-    let observe = |p: &Counted, s: &Status| progress.piece(p, s);
+    let observe = |p: &Counted, s: &Status| progress.finished(p, s);
     // A failed save does not stop the count: told once, when it first happens.
     let save_failed = |e: &persist::JournalError| {
         crate::progress::clear();

@@ -131,11 +131,11 @@ impl<'a> Progress<'a> {
     }
 
     /// Notes a finished subproblem and where the run stands.
-    pub fn piece(&self, piece: &Counted, status: &Status) {
+    pub fn finished(&self, counted: &Counted, status: &Status) {
         let Some(bar) = &self.bar else { return };
         let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        st.0.add(self.plan, piece);
-        st.1 += u128::from(piece.nodes);
+        st.0.add(self.plan, counted);
+        st.1 += u128::from(counted.nodes);
         let (sums, nodes) = *st;
         drop(st);
         let (resumed, wanted) = self.resumed;
@@ -222,7 +222,7 @@ mod tests {
     }
 
     #[test]
-    fn resumed_pieces_count_as_done_from_the_start() {
+    fn resumed_subproblems_count_as_done_from_the_start() {
         assert_eq!(position(0, 200, 0.0), 0);
         assert_eq!(position(50, 200, 0.0), STEPS / 4);
         assert_eq!(position(50, 200, 0.5), STEPS * 5 / 8);

@@ -58,7 +58,7 @@ fn a_full_disk_loses_no_finished_count() {
         Ok(fs) => fs,
         Err(why) => return skip(&why),
     };
-    // The empty checkpoint written before the work fits; the thousands of pieces of n = 18
+    // The empty checkpoint written before the work fits; the thousands of subproblems of n = 18
     // do not.
     let cp = fs.path().join("q18.json");
     let begun = Instant::now();
@@ -150,7 +150,7 @@ fn a_second_count_on_the_same_file_refuses_at_once() {
     let done = first.wait_with_output().unwrap();
     assert!(done.status.success(), "{done:?}");
     assert!(!lock_of(&cp).exists() && !lock_of(&out).exists());
-    // Its checkpoint holds every piece, and its result merges to the count.
+    // Its checkpoint holds every subproblem, and its result merges to the count.
     let config = nqueens::Config::new(18).algorithm(nqueens::Algorithm::Symmetry);
     let job = nqueens::Job::new(&config)
         .unwrap()
@@ -376,7 +376,7 @@ fn merge_reads_a_cluster_folder_and_skips_what_is_no_shard_result() {
 }
 
 /// Counts shard `index` of `m` of n = 16 in-process with a checkpoint at `path`, stopped
-/// once `k` pieces are done; returns (pieces saved, pieces the shard owns).
+/// once `k` subproblems are done; returns (subproblems saved, subproblems the shard owns).
 fn stopped_shard(path: &Path, index: u64, m: u64, k: usize) -> (usize, usize) {
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     let config = nqueens::Config::new(16).threads(1);
@@ -399,7 +399,7 @@ fn stopped_shard(path: &Path, index: u64, m: u64, k: usize) -> (usize, usize) {
         })
         .unwrap();
     assert!(outcome.cancelled);
-    let saved = Journal::read(path).unwrap().piece_count();
+    let saved = Journal::read(path).unwrap().counted_len();
     (saved, job.wanted_len())
 }
 
@@ -473,7 +473,7 @@ fn status_names_the_shards_done_partial_missing_and_damaged() {
 #[test]
 fn a_merge_says_how_much_it_recounted_and_how_to_recount_all() {
     // A recount of a sample says what the rest was checked by, and the option that
-    // recounts every piece; a recount of every piece says no more than that they agree.
+    // recounts every subproblem; a recount of every subproblem says no more than that they agree.
     let dir = tempfile::tempdir().unwrap();
     for i in 0..2 {
         let out = dir.path().join(format!("s{i}.json"));

@@ -1,6 +1,6 @@
 //! Files forged by someone who can reseal them (their checksum redone), as a hostile user or
-//! a faulty node leaves them: the recount of `merge` and of a resume catches a changed piece,
-//! the per-piece bounds catch an impossible one, whatever the recount, and a keyed tag catches
+//! a faulty node leaves them: the recount of `merge` and of a resume catches a changed subproblem,
+//! the per-subproblem bounds catch an impossible one, whatever the recount, and a keyed tag catches
 //! any file rewritten without the key.
 
 mod common;
@@ -18,19 +18,19 @@ fn plan() -> Plan {
     Plan::build(15, Algorithm::Join, None).unwrap()
 }
 
-/// Adds `add` to the count of the first piece of the file at `path` whose weight is
-/// `weight`, reseals the file and returns the piece's id.
+/// Adds `add` to the count of the first subproblem of the file at `path` whose weight is
+/// `weight`, reseals the file and returns the subproblem's id.
 fn forge(path: &Path, weight: u8, add: u128) -> u64 {
     let plan = plan();
     let mut j = Journal::read(path).unwrap();
-    let mut pieces = j.piece_map(&plan).unwrap();
-    let victim = pieces
+    let mut subproblems = j.counted_map(&plan).unwrap();
+    let victim = subproblems
         .values_mut()
         .find(|p| plan.weight_of(p.id) == weight)
-        .expect("a piece of that weight");
+        .expect("a subproblem of that weight");
     victim.count += add;
     let id = victim.id;
-    j.set_pieces(&plan, &pieces);
+    j.set_counted(&plan, &subproblems);
     j.write(path).unwrap();
     id
 }
@@ -190,10 +190,10 @@ fn a_key_needs_a_file_to_tag_and_a_key_file_of_16_bytes() {
 }
 
 #[test]
-fn a_changed_piece_that_keeps_every_sum_true_is_caught_by_the_merge_recount() {
+fn a_changed_subproblem_that_keeps_every_sum_true_is_caught_by_the_merge_recount() {
     let dir = tempfile::tempdir().unwrap();
     let files = shards(dir.path());
-    // +8 on a piece of weight 2: the total moves by 16, and Burnside's lemma still holds.
+    // +8 on a subproblem of weight 2: the total moves by 16, and Burnside's lemma still holds.
     let id = forge(&files[2], 2, 8);
     // Without a recount the forgery passes: that is what the recount is for.
     cmd()
@@ -218,7 +218,7 @@ fn a_changed_piece_that_keeps_every_sum_true_is_caught_by_the_merge_recount() {
         err.contains("s2.json") && err.contains(&format!("subproblem {id} claims")),
         "{err}"
     );
-    // The default recount is a time budget (3 s), which reaches every piece of so small a
+    // The default recount is a time budget (3 s), which reaches every subproblem of so small a
     // count on a quiet machine but not on a busy one: what it reaches is not asserted here.
 }
 
@@ -236,7 +236,7 @@ fn an_honest_merge_says_what_it_recounted_and_with_which_seed() {
             "2279184 solutions, 285053 unique (4 shards of plan 7edc409a339d6396, all verified; 9929 subproblems, recounted 5 of them in",
         ))
         .stdout(predicate::str::contains("(seed 42), all agree"));
-    // Every piece, so that the figure does not hang on how many 3 s (the default) can
+    // Every subproblem, so that the figure does not hang on how many 3 s (the default) can
     // recount on a busy machine.
     let mut args = vec!["merge", "--json", "--recount", "all", "--recount-seed", "7"];
     args.extend(files.iter().map(|f| f.to_str().unwrap()));
@@ -246,7 +246,7 @@ fn an_honest_merge_says_what_it_recounted_and_with_which_seed() {
 }
 
 #[test]
-fn a_resumed_checkpoint_with_a_changed_piece_is_refused() {
+fn a_resumed_checkpoint_with_a_changed_subproblem_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let cp = dir.path().join("c.json");
     cmd()
@@ -277,10 +277,10 @@ fn a_resumed_checkpoint_with_a_changed_piece_is_refused() {
 }
 
 #[test]
-fn a_piece_past_what_its_subproblem_holds_is_refused_without_a_recount() {
+fn a_subproblem_past_what_its_subproblem_holds_is_refused_without_a_recount() {
     let dir = tempfile::tempdir().unwrap();
     let files = shards(dir.path());
-    // 2^120 solutions in one piece: more than 15! and every sum still true.
+    // 2^120 solutions in one subproblem: more than 15! and every sum still true.
     forge(&files[1], 2, 1 << 120);
     cmd()
         .arg("merge")

@@ -1,5 +1,7 @@
 //! Files of the format versions before this one, written by the last release of each
-//! (`tests/data/v1/`, `tests/data/v2/`). Version 2's resume and merge as they are; those of an
+//! (`tests/data/v1/` to `tests/data/v3/`). Version 3's, which named two fields `pieces`, resume
+//! and merge as they are, their checksums and keyed tags checked over the text they wrote, and
+//! are written back in this version's names. Version 2's resume and merge as they are; those of an
 //! even join board from n = 18 on name the plan without the quarter turns, and are counted on
 //! with it. Version 1's, where their plan cut no entry, resume and merge as they are, mixed
 //! with this version's files, and are written back in this version; where it cut some, they
@@ -50,7 +52,7 @@ fn version_one_shards_merge_alone_and_beside_this_versions() {
         .arg(&new)
         .assert()
         .success();
-    assert!(fs::read_to_string(&new).unwrap().contains("\"version\":3,"));
+    assert!(fs::read_to_string(&new).unwrap().contains("\"version\":4,"));
     cmd()
         .arg("merge")
         .args([&old[0], &old[1], &new])
@@ -84,7 +86,7 @@ fn a_version_one_checkpoint_resumes_and_is_written_back_in_this_version() {
         .stderr(predicate::str::contains("resumed"));
     let after = fs::read_to_string(&cp).unwrap();
     assert!(
-        after.contains("\"version\":3,") && after.contains("\"entries\":"),
+        after.contains("\"version\":4,") && after.contains("\"entries\":"),
         "{after}"
     );
     assert!(!after.contains("\"subproblems\":"));
@@ -196,5 +198,94 @@ fn a_version_two_checkpoint_of_an_even_join_board_finishes_with_its_plan() {
             "resumed 5762 of 12319 subproblems",
         ));
     let after = fs::read_to_string(&cp).unwrap();
-    assert!(after.contains("\"version\":3,") && after.contains(JOIN18_V2));
+    assert!(after.contains("\"version\":4,") && after.contains(JOIN18_V2));
+}
+
+/// The plan of n = 16 by `symmetry`, the same in versions 2 to 4.
+const SYMMETRY16: &str = "29b392b4108c7741";
+
+#[test]
+fn version_three_shards_merge_alone_and_beside_this_versions() {
+    let dir = tempfile::tempdir().unwrap();
+    let old: Vec<PathBuf> = (0..3)
+        .map(|i| fixture(dir.path(), &format!("v3/sym16-s{i}.json")))
+        .collect();
+    for f in &old {
+        let text = fs::read_to_string(f).unwrap();
+        // Entries whole and slices, under the old names.
+        assert!(text.contains("\"version\":3,") && text.contains("\"pieces\":[["));
+        assert!(text.contains("\"slices\":[[") && !text.contains("\"whole\""));
+    }
+    let counts = format!(
+        "n = 16: 14772512 solutions, 1846955 unique (3 shards of plan {SYMMETRY16}, all verified"
+    );
+    cmd()
+        .arg("merge")
+        .args(&old)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(counts.as_str()));
+    // Shard 2 counted again by this version, cut otherwise: the set still merges.
+    let new = dir.path().join("new-s2.json");
+    cmd()
+        .args(["16", "-a", "symmetry", "-t", "2", "--shard", "2/3", "--out"])
+        .arg(&new)
+        .assert()
+        .success();
+    let text = fs::read_to_string(&new).unwrap();
+    assert!(text.contains("\"version\":4,") && text.contains("\"whole\":[["));
+    assert!(text.contains("\"counted\":") && !text.contains("pieces"));
+    cmd()
+        .arg("merge")
+        .args([&old[0], &old[1], &new])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(counts.as_str()));
+    // An edit of an old file is caught by its checksum, as it was.
+    let edited = fs::read_to_string(&old[1]).unwrap().replacen(
+        "nqueens-count 0.1.0",
+        "nqueens-count 0.1.1",
+        1,
+    );
+    fs::write(&old[1], edited).unwrap();
+    cmd()
+        .arg("merge")
+        .args(&old)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("checksum mismatch"));
+}
+
+#[test]
+fn a_keyed_version_three_checkpoint_resumes_with_its_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let cp = fixture(dir.path(), "v3/join18-keyed-checkpoint.json");
+    let key = fixture(dir.path(), "v3/join18.key");
+    let before = fs::read_to_string(&cp).unwrap();
+    assert!(before.contains("\"version\":3,") && before.contains("\"tag\":"));
+    // The tag is checked over the text version 3 wrote: another key refuses it.
+    let other = dir.path().join("other.key");
+    fs::write(&other, [7u8; 32]).unwrap();
+    cmd()
+        .args(["18", "-t", "2", "--no-progress", "--checkpoint"])
+        .arg(&cp)
+        .arg("--key")
+        .arg(&other)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("tag"));
+    cmd()
+        .args(["18", "-t", "2", "--no-progress", "--checkpoint"])
+        .arg(&cp)
+        .arg("--key")
+        .arg(&key)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("666090624").and(predicate::str::contains("83263591")))
+        .stderr(predicate::str::contains(
+            "resumed 6644 of 12319 subproblems",
+        ));
+    let after = fs::read_to_string(&cp).unwrap();
+    assert!(after.contains("\"version\":4,") && after.contains("\"whole\":[["));
+    assert!(after.contains("\"tag\":") && !after.contains("pieces"));
 }

@@ -106,7 +106,7 @@ fn code_of(text: &str) -> String {
         .join("\n")
 }
 
-/// Every path a piece of code names from `crate::`, `super::` or `self::`, with `use`
+/// Every path a file's code names from `crate::`, `super::` or `self::`, with `use`
 /// groups (`use crate::{a::b, c}`) expanded, as lists of segments.
 fn paths_in(code: &str) -> Vec<Vec<String>> {
     let bytes = code.as_bytes();

@@ -256,7 +256,7 @@ fn a_plan_too_large_for_an_address_space_limit_is_refused_before_it_is_built() {
 
 #[test]
 fn memory_advice_is_consistent_and_in_units_that_read_apart() {
-    // One thread's buffers fit in 300 MiB, but not with the bookkeeping of every piece of
+    // One thread's buffers fit in 300 MiB, but not with the bookkeeping of every subproblem of
     // n = 24: fewer threads and more shards, together.
     let out = cmd()
         .args(["24", "-t", "2", "--memory", "300M"])
@@ -322,7 +322,7 @@ fn a_kernel_count_whose_bookkeeping_does_not_fit_runs_in_the_shards_advised() {
 
 /// Runs shard `index` of `count` of the count `args` with a checkpoint, waits until the
 /// checkpoint is written (the plan made and its memory checked), and with `saved` until it
-/// holds a finished piece, then sends SIGINT and requires exit 130 within seconds.
+/// holds a finished subproblem, then sends SIGINT and requires exit 130 within seconds.
 fn interrupted_shard(args: &[&str], (index, count): (u64, u64), saved: bool) {
     let dir = tempfile::tempdir().unwrap();
     let (out, cp) = (dir.path().join("s.json"), dir.path().join("cp.json"));
@@ -336,8 +336,8 @@ fn interrupted_shard(args: &[&str], (index, count): (u64, u64), saved: bool) {
         cp.to_str().unwrap(),
     ]));
     if saved {
-        common::wait_until(&mut child, "a piece was saved", || {
-            common::saved_pieces(&cp).is_some_and(|p| !p.is_empty())
+        common::wait_until(&mut child, "a subproblem was saved", || {
+            common::saved_counted(&cp).is_some_and(|p| !p.is_empty())
         });
     } else {
         common::wait_until(&mut child, "the checkpoint was written", || cp.exists());

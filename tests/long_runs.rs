@@ -8,7 +8,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use assert_cmd::Command;
-use common::{cmd, saved_pieces, signal_and_wait, spawn, wait_until};
+use common::{cmd, saved_counted, signal_and_wait, spawn, wait_until};
 use predicates::prelude::*;
 
 fn json_row(out: &[u8]) -> serde_json::Value {
@@ -26,10 +26,10 @@ fn success_json(c: &mut Command) -> serde_json::Value {
     json_row(&out.stdout)
 }
 
-/// A journal's text with the count of its first piece raised by one.
+/// A journal's text with the count of its first subproblem raised by one.
 fn first_count_bumped(text: &str) -> String {
     let v: serde_json::Value = serde_json::from_str(text).unwrap();
-    let p = &v["pieces"][0];
+    let p = &v["whole"][0];
     let bumped = text.replacen(
         &format!("[{},{},", p[0], p[1]),
         &format!("[{},{},", p[0], p[1].as_u64().unwrap() + 1),
@@ -40,8 +40,8 @@ fn first_count_bumped(text: &str) -> String {
 }
 
 /// Starts a count that takes minutes on any machine (n = 20 by the symmetry plan on one
-/// thread), waits until its checkpoint holds more than `before` pieces, sends `signal`, and
-/// requires exit 128 + `signal` within seconds. Returns the pieces saved.
+/// thread), waits until its checkpoint holds more than `before` subproblems, sends `signal`, and
+/// requires exit 128 + `signal` within seconds. Returns the subproblems saved.
 fn interrupt_long_count(checkpoint: &Path, signal: i32, before: usize) -> Vec<serde_json::Value> {
     let cp = checkpoint.to_str().unwrap();
     let mut child = spawn([
@@ -53,20 +53,20 @@ fn interrupt_long_count(checkpoint: &Path, signal: i32, before: usize) -> Vec<se
         "--checkpoint",
         cp,
     ]);
-    wait_until(&mut child, "a new piece was saved", || {
-        saved_pieces(checkpoint).is_some_and(|p| p.len() > before)
+    wait_until(&mut child, "a new subproblem was saved", || {
+        saved_counted(checkpoint).is_some_and(|p| p.len() > before)
     });
     let err = signal_and_wait(child, signal);
     assert!(err.contains("resume"), "{err}");
-    saved_pieces(checkpoint).unwrap()
+    saved_counted(checkpoint).unwrap()
 }
 
 #[test]
-fn a_signal_stops_a_long_count_with_exit_128_plus_it_and_the_resumed_run_keeps_every_piece() {
+fn a_signal_stops_a_long_count_with_exit_128_plus_it_and_the_resumed_run_keeps_every_subproblem() {
     let dir = tempfile::tempdir().unwrap();
     let cp = dir.path().join("long.json");
     let first = interrupt_long_count(&cp, libc::SIGINT, 0);
-    // The same command resumes: the pieces saved before are kept, and new ones are added.
+    // The same command resumes: the subproblems saved before are kept, and new ones are added.
     let second = interrupt_long_count(&cp, libc::SIGTERM, first.len());
     assert!(first.iter().all(|p| second.contains(p)));
 }
@@ -81,7 +81,7 @@ fn a_run_resumed_from_a_partial_checkpoint_gives_the_exact_count() {
         (Algorithm::Join, "join.json"),
     ] {
         let cp = dir.path().join(name);
-        // A run of the library stopped after a few pieces leaves a partial checkpoint.
+        // A run of the library stopped after a few subproblems leaves a partial checkpoint.
         let job = Job::new(&Config::new(15).algorithm(algorithm).threads(1))
             .unwrap()
             .checkpoint(&cp)
@@ -100,7 +100,7 @@ fn a_run_resumed_from_a_partial_checkpoint_gives_the_exact_count() {
             })
             .unwrap();
         assert!(first.cancelled);
-        assert_eq!(saved_pieces(&cp).unwrap().len(), first.counted.len());
+        assert_eq!(saved_counted(&cp).unwrap().len(), first.counted.len());
         // Resumed without --algorithm: the checkpoint's own algorithm is used.
         let row = success_json(
             cmd()
@@ -318,7 +318,7 @@ fn an_unwritable_checkpoint_fails_before_the_work() {
 
 /// Starts `args`, sends `signal` after `wait`, and requires exit 128 + `signal` within seconds;
 /// returns its stderr. For a moment the message then shows (before the work, before any
-/// piece): the wait only makes the moment likely, and the message proves it.
+/// subproblem): the wait only makes the moment likely, and the message proves it.
 fn stops_on_signal(args: &[&str], wait: Duration, signal: i32) -> String {
     let child = spawn(args);
     std::thread::sleep(wait);
@@ -362,18 +362,18 @@ fn a_signal_stops_the_largest_join_counts_in_their_set_up_and_their_units() {
     signal_and_wait(child, libc::SIGTERM);
     let cp = dir.path().join("24.json");
     let mut child = spawn(["24", "-t", "2", "--checkpoint", cp.to_str().unwrap()]);
-    wait_until(&mut child, "a piece was saved", || {
-        saved_pieces(&cp).is_some_and(|p| !p.is_empty())
+    wait_until(&mut child, "a subproblem was saved", || {
+        saved_counted(&cp).is_some_and(|p| !p.is_empty())
     });
     let err = signal_and_wait(child, libc::SIGINT);
     assert!(err.contains("resume"), "{err}");
 }
 
 #[test]
-fn an_estimate_stopped_before_any_piece_finished_says_so_and_exits_143() {
+fn an_estimate_stopped_before_any_subproblem_finished_says_so_and_exits_143() {
     // n = 27's plan takes seconds to make and sample from, and its units take more than a
     // second each to time on one thread: a signal as soon as the sampling's threads start
-    // (named `nqueens-estimate-*`) comes after the plan and before any piece is timed.
+    // (named `nqueens-estimate-*`) comes after the plan and before any subproblem is timed.
     let mut child = spawn(["27", "--estimate", "--threads", "1"]);
     let tasks = format!("/proc/{}/task", child.id());
     let sampling = || {

@@ -156,7 +156,7 @@ fn the_large_boards_keep_their_pinned_plan_hashes() {
 /// The run's tuning constants never reach a plan's identity: counted with slices of some
 /// 10^-8 of the default or a thousand times it (as if every measured time of the cost model
 /// were scaled so), a board names the same plan, owns the same entries in each shard and
-/// gives the same counts, though the runs cut it into different pieces (and a large join board
+/// gives the same counts, though the runs cut it into different subproblems (and a large join board
 /// cut by the run's model at three slice times names one plan: `run::tests`).
 #[test]
 fn the_runs_tuning_constants_do_not_change_a_plan() {

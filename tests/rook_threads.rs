@@ -1,4 +1,4 @@
-//! A dense rook board is one piece whose Ryser sum the pool's threads share: every thread
+//! A dense rook board is one subproblem whose Ryser sum the pool's threads share: every thread
 //! must be busy for it, not one thread of two. Alone in its file, so that no other test
 //! shares the machine's cores with it while it runs.
 
@@ -22,7 +22,7 @@ fn menage(n: i128) -> i128 {
 #[test]
 fn a_dense_rook_board_keeps_every_thread_busy() {
     // The ménage board of 26: square (r, c) allowed unless c is r or r + 1 (mod 26). Two
-    // blocked squares a row are too many to walk, so the count is Ryser's sum: one piece,
+    // blocked squares a row are too many to walk, so the count is Ryser's sum: one subproblem,
     // 2^26 column sets in 64 blocks.
     let n = 26;
     let mut text = format!("{n}\n");
@@ -58,7 +58,7 @@ fn a_dense_rook_board_keeps_every_thread_busy() {
         .collect();
     assert_eq!(busy.len(), 2);
     let (low, high) = (busy[0].min(busy[1]), busy[0].max(busy[1]));
-    // Before, the pool had one thread for the one piece: [0.6, 0.0]. The blocks are dealt
+    // Before, the pool had one thread for the one subproblem: [0.6, 0.0]. The blocks are dealt
     // as threads ask, so a thread the machine's other work holds up takes fewer of them:
     // the bound asks only that each thread took a real share.
     assert!(low >= 0.2 * high, "busy seconds {busy:?}");

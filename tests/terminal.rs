@@ -13,7 +13,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
-use common::{cmd, saved_pieces, skip};
+use common::{cmd, saved_counted, skip};
 use regex::Regex;
 
 /// A program that runs a shell command line in a new pseudo-terminal, copies what the
@@ -172,7 +172,7 @@ fn screen(text: &str) -> Vec<String> {
 }
 
 /// Counts n = 17 on two threads into the checkpoint `path` and stops it once half its
-/// pieces are done; returns the pieces saved.
+/// subproblems are done; returns the subproblems saved.
 fn half_done_checkpoint(path: &Path) -> usize {
     use nqueens::{Config, Control, Counted, Job, Status};
     use std::sync::atomic::{AtomicBool, Ordering};
@@ -194,7 +194,7 @@ fn half_done_checkpoint(path: &Path) -> usize {
         })
         .unwrap();
     assert!(outcome.cancelled);
-    let saved = saved_pieces(path).unwrap().len();
+    let saved = saved_counted(path).unwrap().len();
     assert_eq!(saved, outcome.counted.len());
     saved
 }
@@ -244,7 +244,7 @@ fn a_resumed_bar_starts_with_the_work_its_checkpoint_holds() {
     let share = done * 100 / wanted;
     assert!(share >= 40, "{done} of {wanted}: too little for a test");
     let percent = Regex::new(r"(\d+)% \d\d:\d\d:\d\d").unwrap();
-    let pieces = Regex::new(r"(\d+)/(\d+) subproblems").unwrap();
+    let subproblems = Regex::new(r"(\d+)/(\d+) subproblems").unwrap();
     let bars: Vec<String> = drawn(&text)
         .into_iter()
         .filter(|l| l.starts_with("n = 17 "))
@@ -256,7 +256,7 @@ fn a_resumed_bar_starts_with_the_work_its_checkpoint_holds() {
             .parse()
             .unwrap();
         assert!(shown >= share, "{bar:?} after {done} of {wanted} resumed");
-        if let Some(c) = pieces.captures(bar) {
+        if let Some(c) = subproblems.captures(bar) {
             let (of, all): (usize, usize) = (c[1].parse().unwrap(), c[2].parse().unwrap());
             assert!(
                 of >= done && all == wanted,
@@ -305,11 +305,11 @@ fn the_recount_before_a_resumed_run_is_announced_on_a_terminal() {
 fn ctrl_c_clears_the_bar_before_saying_the_count_was_interrupted() {
     let dir = tempfile::tempdir().unwrap();
     let cp = quoted(dir.path().join("q.json"));
-    // The guide's way to send SIGINT (what Ctrl-C sends) once the checkpoint holds pieces,
+    // The guide's way to send SIGINT (what Ctrl-C sends) once the checkpoint holds subproblems,
     // by when the bar is drawn, with a way out if the count ends first.
     let line = format!(
         "{} 20 --threads 2 --checkpoint {cp} >/dev/null &\n\
-         until grep -qs '\"pieces\":\\[\\[' {cp}; do kill -0 $! || break; sleep 0.1; done\n\
+         until grep -qs '\"whole\":\\[\\[' {cp}; do kill -0 $! || break; sleep 0.1; done\n\
          kill -INT $!; wait $!",
         program()
     );

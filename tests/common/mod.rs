@@ -59,11 +59,11 @@ pub fn wait_until(child: &mut Child, what: &str, ready: impl Fn() -> bool) {
     }
 }
 
-/// The pieces a journal (a checkpoint or a shard's file) holds, when it can be read.
-pub fn saved_pieces(path: &Path) -> Option<Vec<serde_json::Value>> {
+/// The subproblems a journal (a checkpoint or a shard's file) holds, when it can be read.
+pub fn saved_counted(path: &Path) -> Option<Vec<serde_json::Value>> {
     let text = std::fs::read(path).ok()?;
     let v: serde_json::Value = serde_json::from_slice(&text).ok()?;
-    v["pieces"].as_array().cloned()
+    v["whole"].as_array().cloned()
 }
 
 /// Sends `signal` to `child`, and requires it to end with exit status 128 + `signal` (130

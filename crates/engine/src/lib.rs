@@ -10,7 +10,7 @@
 //!
 //! This crate is the lowest of the workspace: it depends on neither the library (`nqueens`,
 //! which plans the work, runs it on threads and keeps its files) nor the program. Engines know
-//! nothing of plans, files or terminals: they take one piece of work and return what they
+//! nothing of plans, files or terminals: they take one subproblem and return what they
 //! [`Found`]. They run on the caller's thread, except the join's quadrant lists, built once per
 //! run, which share out their rows on the rayon pool they are called from. The benchmarks and
 //! the measurement tools in `examples/` use them directly.
@@ -50,9 +50,9 @@ pub const fn bit(c: usize) -> u64 {
     1u64 << c
 }
 
-/// A share of one piece of work: slice `index` of `of`, about equal in work, so that a piece of
-/// hours is counted in pieces of seconds, and the slices of a piece add up to it on every
-/// machine. How a piece is dealt out is the engine's: a join unit of several row sets deals its
+/// A share of one subproblem: slice `index` of `of`, about equal in work, so that a search of
+/// hours is counted in slices of seconds, and the slices of a search add up to it on every
+/// machine. How a search is dealt out is the engine's: a join unit of several row sets deals its
 /// row sets out (every `of`-th to one slice); a unit of one row set deals out its matching (the
 /// sieve deals the pairs of pattern classes, `join/sieve.rs`; where its matching is not sieved,
 /// slice 0 counts it whole); the kernel deals out the subtrees of its search
@@ -62,16 +62,16 @@ pub const fn bit(c: usize) -> u64 {
 pub struct Slice {
     /// Which slice, from 0.
     pub index: u64,
-    /// How many slices the piece is cut into (at least 1).
+    /// How many slices the search is cut into (at least 1).
     pub of: u64,
 }
 
 impl Slice {
-    /// The whole piece.
+    /// The whole search.
     pub const WHOLE: Slice = Slice { index: 0, of: 1 };
 }
 
-/// What an engine found for one piece of work.
+/// What an engine found for one subproblem.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Found {
     /// Solutions (before the subproblem's weight is applied).

@@ -1,5 +1,5 @@
 //! Random numbers where a count needs them to be the same from run to run: the estimate's
-//! sample of subproblems, the pieces a merge or a resume recounts, and the tests' and
+//! sample of subproblems, the subproblems a merge or a resume recounts, and the tests' and
 //! benchmarks' data. A leaf of the import rule, so
 //! that any layer may use it.
 
@@ -31,7 +31,7 @@ impl XorShift {
 }
 /// A uniform random sample of at most `cap` of the items offered one by one, without holding
 /// the others (reservoir sampling, Vitter's algorithm R): a plan of hundreds of millions of
-/// pieces is never listed.
+/// subproblems is never listed.
 #[derive(Clone, Debug)]
 pub struct Reservoir<T> {
     cap: usize,

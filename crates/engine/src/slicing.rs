@@ -10,7 +10,7 @@
 //! bucket (every `b`-th slice) deal its states out the same way among themselves in the next
 //! stage, until a stage has one slice per bucket, which completes its states. So a slice
 //! enumerates a few thousand states a stage, and a search of a million slices takes three
-//! stages. The dealing depends on the frame and the start alone, so the slices of a piece
+//! stages. The dealing depends on the frame and the start alone, so the slices of a subproblem
 //! add up to it on every machine, and neighbouring states (often alike in size) go to
 //! different slices, so the slices are alike in work.
 

@@ -56,8 +56,8 @@ pub enum Error {
     Shard(#[from] ShardError),
     /// Resumed subproblems that are not part of the run.
     #[error("subproblem {id} is not part of this run (its plan has {subproblems} subproblems{})", .shard.map_or(String::new(), |s| format!(", shard {s}")))]
-    ForeignPiece {
-        /// The piece's id.
+    ForeignSubproblem {
+        /// The subproblem's id.
         id: u64,
         /// Subproblems of the plan.
         subproblems: usize,
@@ -67,7 +67,7 @@ pub enum Error {
     /// A resumed subproblem whose count passes what its subproblem can hold.
     #[error("subproblem {id} claims {count} solutions, more than it can hold ({bound})")]
     ImpossibleCount {
-        /// The piece's id.
+        /// The subproblem's id.
         id: u64,
         /// Its count.
         count: u128,
@@ -77,7 +77,7 @@ pub enum Error {
     /// A subproblem counted again gave another count than its file claims.
     #[error("{}subproblem {id} claims {claimed} solutions, but counted again it has {counted}: the file was altered or its count went wrong", .file.as_ref().map(|f| format!("{}: ", f.display())).unwrap_or_default())]
     Recount {
-        /// The piece's id.
+        /// The subproblem's id.
         id: u64,
         /// The count the file gives.
         claimed: u128,
@@ -145,7 +145,7 @@ impl Error {
             | Error::Shard(_)
             | Error::Board(_) => true,
             Error::Memory { .. }
-            | Error::ForeignPiece { .. }
+            | Error::ForeignSubproblem { .. }
             | Error::ImpossibleCount { .. }
             | Error::Recount { .. }
             | Error::RecountInterrupted

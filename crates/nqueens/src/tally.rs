@@ -1,7 +1,7 @@
 //! The results of subproblems and their sums: weighted totals, the rotation-invariant counts
 //! and nodes, in `u128`.
 //!
-//! Each piece's own count fits a `u64`; the sums may not (Q(29) exceeds 2^64), so every sum is a
+//! Each subproblem's own count fits a `u64`; the sums may not (Q(29) exceeds 2^64), so every sum is a
 //! `u128`. Sums of disjoint sets of subproblems add, which is what resuming and merging shards rely
 //! on.
 
@@ -34,30 +34,30 @@ pub struct Sums {
     pub quarter_turn: u128,
     /// Search nodes visited.
     pub nodes: u128,
-    /// Subproblems added (the files' field `pieces`, its name in formats 2 and 3).
-    #[serde(rename = "pieces")]
+    /// Subproblems added (in files `counted`; formats 1 to 3 named it `pieces`).
+    #[serde(alias = "pieces")]
     pub counted: u64,
 }
 
 impl Sums {
-    /// The sums of `pieces` of `plan`.
-    pub fn of<'a>(plan: &Plan, pieces: impl IntoIterator<Item = &'a Counted>) -> Sums {
+    /// The sums of `subproblems` of `plan`.
+    pub fn of<'a>(plan: &Plan, subproblems: impl IntoIterator<Item = &'a Counted>) -> Sums {
         let mut sums = Sums::default();
-        for p in pieces {
+        for p in subproblems {
             sums.add(plan, p);
         }
         sums
     }
 
     /// Adds one subproblem of `plan`.
-    pub fn add(&mut self, plan: &Plan, piece: &Counted) {
-        let c = piece.count;
-        match plan.subproblem(piece.id).work.adds_to() {
+    pub fn add(&mut self, plan: &Plan, subproblem: &Counted) {
+        let c = subproblem.count;
+        match plan.subproblem(subproblem.id).work.adds_to() {
             AddsTo::Solutions { weight } => self.total += c * u128::from(weight),
             AddsTo::HalfTurn => self.half_turn += c,
             AddsTo::QuarterTurn => self.quarter_turn += c,
         }
-        self.nodes += u128::from(piece.nodes);
+        self.nodes += u128::from(subproblem.nodes);
         self.counted += 1;
     }
 

@@ -283,7 +283,7 @@ fn profile(rows: &[u64], stop: &AtomicBool) -> Option<Completed> {
 /// the others from its own start. Inside a worker pool (a run's), the blocks are shared out
 /// among the pool's threads, so that a dense board counted as one subproblem still uses every
 /// thread; elsewhere they are counted one after the other (rayon's global pool is never used).
-/// The blocks' signed partial sums are added modulo 2^128 here, so the piece returned is the
+/// The blocks' signed partial sums are added modulo 2^128 here, so the count returned is the
 /// exact count.
 fn ryser(rows: &[u64], stop: &AtomicBool) -> Option<Completed> {
     let m = rows.len();
@@ -308,8 +308,8 @@ fn ryser(rows: &[u64], stop: &AtomicBool) -> Option<Completed> {
 /// Blocks of Ryser's sum: up to 2^6, where each holds at least 2^18 column sets.
 const RYSER_SPLIT_BITS: usize = 6;
 
-/// The most blocks one rook piece's sum is cut into, which the threads of a run's pool
-/// share: a pool for such a piece needs no more threads than this.
+/// The most blocks one rook subproblem's sum is cut into, which the threads of a run's pool
+/// share: a pool for such a subproblem needs no more threads than this.
 pub const MOST_BLOCKS: usize = 1 << RYSER_SPLIT_BITS;
 /// The fewest columns a block's own Gray code runs over.
 const RYSER_BLOCK_BITS: usize = 18;

@@ -156,7 +156,7 @@ pub(super) fn time(
 pub(super) enum Portion {
     /// The pairs a slice is dealt (all of them for a whole unit).
     Slice(Part),
-    /// For timing, the pairs of slice `offset` of `stride` (modulo `stride`): one piece of
+    /// For timing, the pairs of slice `offset` of `stride` (modulo `stride`): one subproblem of
     /// the matching whole, as a run would count it, so that it pays what a run pays for
     /// each class it matches (the class's runs of queries, its tables, the queries that
     /// neighbouring classes share in the cache) in proportion to its pairs. Many small

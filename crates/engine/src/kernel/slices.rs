@@ -1,5 +1,5 @@
 //! Slices of one kernel search: a subproblem of hours is cut into slices of seconds whose
-//! counts add up to it, without the plan listing the pieces (they are dealt out on demand, by
+//! counts add up to it, without the plan listing the subproblems (they are dealt out on demand, by
 //! the dealer of [`crate::slicing`], which the frame answers as a [`Tree`]).
 
 use std::sync::atomic::AtomicBool;

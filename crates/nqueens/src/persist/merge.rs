@@ -370,7 +370,7 @@ pub struct Sampled {
     /// A uniform random sample of the files' subproblems, in a random order.
     pub(crate) sample: Vec<Claim>,
     /// The subproblems the sample was drawn from.
-    pub(crate) pieces: u64,
+    pub(crate) subproblems: u64,
     /// The seed of the sample's draw.
     pub(crate) seed: u64,
 }
@@ -465,11 +465,11 @@ pub fn merge(files: &[PathBuf], options: MergeOptions) -> Result<Sampled, MergeP
             continue;
         }
         let want = shard.len(&plan);
-        if j.piece_count() != want {
+        if j.counted_len() != want {
             problems.push(MergeProblem::Incomplete {
                 index: shard.index,
                 path: path.to_path_buf(),
-                have: j.piece_count(),
+                have: j.counted_len(),
                 want,
             });
             continue;
@@ -499,21 +499,23 @@ pub fn merge(files: &[PathBuf], options: MergeOptions) -> Result<Sampled, MergeP
     let mut seconds = 0.0;
     let mut rng = XorShift::new(seed);
     let mut sample = Reservoir::new(keep);
-    let mut pieces = 0;
+    let mut subproblems = 0;
     let mut tagged = false;
     for copies in by_index.values() {
         let (path, j) = &copies[0];
         tagged |= j.tag().is_some();
         if keep > 0 {
             let file: Arc<Path> = Arc::from(*path);
-            let map = j.piece_map(&plan).expect("checked against the plan above");
+            let map = j
+                .counted_map(&plan)
+                .expect("checked against the plan above");
             for p in map.values() {
                 let file = Some(file.clone());
                 let (id, count) = (p.id, p.count);
                 sample.offer(Claim { id, count, file }, &mut rng);
             }
         }
-        pieces += j.piece_count() as u64;
+        subproblems += j.counted_len() as u64;
         sums.merge(&j.sums);
         seconds += j
             .meta
@@ -542,7 +544,7 @@ pub fn merge(files: &[PathBuf], options: MergeOptions) -> Result<Sampled, MergeP
         merged,
         plan,
         sample: sample.into_shuffled(&mut rng),
-        pieces,
+        subproblems,
         seed,
         skipped,
     })
@@ -678,18 +680,18 @@ mod tests {
     }
 
     #[test]
-    fn a_shard_piece_past_its_bound_is_refused_even_with_its_checksum_redone() {
+    fn a_shard_subproblem_past_its_bound_is_refused_even_with_its_checksum_redone() {
         let dir = tempfile::tempdir().unwrap();
         let files = write_shards(dir.path(), 10, 2);
         let plan = Plan::build(10, Algorithm::Symmetry, None).unwrap();
         let mut j = Journal::read(&files[1]).unwrap();
-        let mut pieces = j.piece_map(&plan).unwrap();
-        let victim = pieces.values_mut().next().unwrap();
+        let mut subproblems = j.counted_map(&plan).unwrap();
+        let victim = subproblems.values_mut().next().unwrap();
         let bound = plan.count_bound(&plan.subproblem(victim.id));
         // A multiple of 8 times the largest weight keeps the Burnside check true.
         victim.count = bound + 8 * 8;
         let id = victim.id;
-        j.set_pieces(&plan, &pieces);
+        j.set_counted(&plan, &subproblems);
         j.write(&files[1]).unwrap();
         let err = problems(&files);
         assert!(
@@ -704,13 +706,13 @@ mod tests {
         let files = write_shards(dir.path(), 10, 2);
         let plan = Plan::build(10, Algorithm::Symmetry, None).unwrap();
         let mut j = Journal::read(&files[0]).unwrap();
-        let mut pieces = j.piece_map(&plan).unwrap();
-        let victim = pieces
+        let mut subproblems = j.counted_map(&plan).unwrap();
+        let victim = subproblems
             .values_mut()
             .find(|p| !plan.subproblem(p.id).work.weight().is_multiple_of(8))
             .unwrap();
         victim.count += 1;
-        j.set_pieces(&plan, &pieces);
+        j.set_counted(&plan, &subproblems);
         j.write(&files[0]).unwrap();
         let err = problems(&files);
         assert!(err.contains("Burnside"), "{err}");

@@ -27,7 +27,7 @@ pub struct Recorder<'a> {
 
 struct State {
     journal: Journal,
-    pieces: BTreeMap<u64, Counted>,
+    subproblems: BTreeMap<u64, Counted>,
     last_save: Instant,
     save_cost: Duration,
     dirty: bool,
@@ -37,13 +37,13 @@ struct State {
 }
 
 impl<'a> Recorder<'a> {
-    /// A recorder writing `journal` to `path` with `pieces` (the resumed ones) and those
+    /// A recorder writing `journal` to `path` with `subproblems` (the resumed ones) and those
     /// recorded, at most every `interval`.
     pub fn new(
         plan: &'a Plan,
         path: &Path,
         journal: Journal,
-        pieces: BTreeMap<u64, Counted>,
+        subproblems: BTreeMap<u64, Counted>,
         interval: Duration,
     ) -> Self {
         Recorder {
@@ -52,7 +52,7 @@ impl<'a> Recorder<'a> {
             interval,
             state: Mutex::new(State {
                 journal,
-                pieces,
+                subproblems,
                 last_save: Instant::now(),
                 save_cost: Duration::ZERO,
                 dirty: false,
@@ -75,9 +75,9 @@ impl<'a> Recorder<'a> {
     }
 
     /// Records a finished subproblem; saves when the last save is older than the interval.
-    pub fn record(&self, piece: &Counted) {
+    pub fn record(&self, subproblem: &Counted) {
         let mut st = self.lock();
-        st.pieces.insert(piece.id, *piece);
+        st.subproblems.insert(subproblem.id, *subproblem);
         st.dirty = true;
         // Saving a very large journal takes a while: wait at least twenty times as long as
         // the last save took, so that saving never costs more than about 5% of the run.
@@ -90,10 +90,12 @@ impl<'a> Recorder<'a> {
     /// [`Recorder::on_failure`] callback where `tell` (a periodic save) and none was before.
     fn save_locked(&self, st: &mut State, tell: bool) {
         let State {
-            journal, pieces, ..
+            journal,
+            subproblems,
+            ..
         } = st;
         let began = Instant::now();
-        journal.set_pieces(self.plan, pieces);
+        journal.set_counted(self.plan, subproblems);
         let written = journal.write(&self.path);
         st.save_cost = began.elapsed();
         match written {

@@ -215,12 +215,12 @@ fn nearest_in_column_0(n: usize, i: usize) -> Frame {
 pub(super) fn roots(n: usize) -> (Vec<Frame>, Vec<Family>, Vec<Root>) {
     let mut frames = Vec::new();
     let mut families = Vec::new();
-    let mut pieces = Vec::new();
+    let mut subproblems = Vec::new();
     let root = Start::default();
     if n == 1 {
         let frame = Frame::open(1, 1);
-        pieces.push(Root::new(0, frame.descend(&root, 1), 1));
-        return (vec![frame], vec![Family::Corner], pieces);
+        subproblems.push(Root::new(0, frame.descend(&root, 1), 1));
+        return (vec![frame], vec![Family::Corner], subproblems);
     }
     // 1. A corner queen at (0, 0); row 1 in column a >= 2; column 1 empty in rows 2..=a.
     for a in 2..n {
@@ -230,7 +230,7 @@ pub(super) fn roots(n: usize) -> (Vec<Frame>, Vec<Family>, Vec<Root>) {
         }
         let s0 = frame.descend(&root, board::bit(0));
         if frame.free(&s0) & board::bit(a) != 0 {
-            pieces.push(Root::new(
+            subproblems.push(Root::new(
                 frames.len() as u32,
                 frame.descend(&s0, board::bit(a)),
                 8,
@@ -260,7 +260,7 @@ pub(super) fn roots(n: usize) -> (Vec<Frame>, Vec<Family>, Vec<Root>) {
                 ..Start::default()
             }
         };
-        pieces.push(Root::new(frames.len() as u32, start, 8));
+        subproblems.push(Root::new(frames.len() as u32, start, 8));
         frames.push(frame);
         families.push(Family::Nearest);
     }
@@ -275,11 +275,11 @@ pub(super) fn roots(n: usize) -> (Vec<Frame>, Vec<Family>, Vec<Root>) {
             continue;
         }
         let (frame, start) = constellation_frame(n, &k);
-        pieces.push(Root::new(frames.len() as u32, start, weight));
+        subproblems.push(Root::new(frames.len() as u32, start, weight));
         frames.push(frame);
         families.push(Family::Tie);
     }
-    (frames, families, pieces)
+    (frames, families, subproblems)
 }
 
 #[cfg(test)]

@@ -48,11 +48,11 @@ mod tests {
                 })
                 .count();
             assert_eq!(halves, 7 * n);
-            let pieces: Vec<_> = plan
+            let subproblems: Vec<_> = plan
                 .subproblems()
                 .map(|s| crate::run::solve_one(&plan, &s))
                 .collect();
-            let sums = crate::tally::Sums::of(&plan, pieces.iter());
+            let sums = crate::tally::Sums::of(&plan, subproblems.iter());
             assert_eq!(sums.unique(&plan), crate::known::unique(n), "n = {n}");
         }
     }

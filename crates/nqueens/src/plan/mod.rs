@@ -177,7 +177,7 @@ pub struct Plan {
     /// (the others are made on demand, [`Plan::subproblem`]).
     entries: Entries,
     /// The number of subproblems.
-    pieces: u64,
+    subproblems: u64,
     /// The board of a constrained plan.
     board: Option<Board>,
     /// Whether the join units of an even board are counted with the quarter turns
@@ -191,13 +191,16 @@ pub struct Plan {
 /// (what each takes while the plan is made is measured in `plan/size.rs`).
 pub(crate) const MAX_SUBPROBLEMS: usize = 1 << 22;
 
-/// The version of the plans' identity and of the files that name them. Version 2 (this one):
-/// a plan is fixed by the board alone, and how finely a run cuts its entries into slices is
-/// recorded in the files, not in the plan's hash. Version 1 put each entry's slice count in
-/// the hash; where it cut no entry, its hashes and ids are this version's, and its files are
-/// read (`persist::journal`). Raise it with any change to [`Plan::hash`] of any board, and
-/// update the pinned hashes (`tests/data/plan-hashes.txt`) in the same commit.
-pub(crate) const FORMAT_VERSION: u32 = 3;
+/// The version of the plans' identity and of the files that name them. Version 2: a plan is
+/// fixed by the board alone, and how finely a run cuts its entries into slices is recorded in
+/// the files, not in the plan's hash (version 1 put each entry's slice count in the hash;
+/// where it cut no entry, its hashes and ids are version 2's, and its files are read).
+/// Version 3: the join units of even boards from n = 18 on count with the quarter turns, new
+/// plans of those boards. Version 4 (this one): two fields of the files renamed, every plan
+/// as version 3 made it. Every version's files are read (`persist::journal`). Raise it with
+/// any change to [`Plan::hash`] of any board or to the files, and update the pinned hashes
+/// (`tests/data/plan-hashes.txt`) in the same commit.
+pub(crate) const FORMAT_VERSION: u32 = 4;
 
 /// The deepest split a plan accepts.
 pub(crate) const MAX_SPLIT_DEPTH: usize = 8;
@@ -262,8 +265,8 @@ impl Plan {
                     constellation::roots(n)
                 };
                 let lowest = usize::from(algorithm == Algorithm::Plain);
-                let (depth, pieces) = prefix::split(&frames, roots, lowest, split_depth, n)?;
-                entries.extend(pieces.into_iter().map(|root| {
+                let (depth, subproblems) = prefix::split(&frames, roots, lowest, split_depth, n)?;
+                entries.extend(subproblems.into_iter().map(|root| {
                     let prefix::Root {
                         frame,
                         start,
@@ -295,7 +298,7 @@ impl Plan {
     }
 
     /// The plan of a constrained board: prefixes of its first `split_depth` free rows
-    /// (`None`: enough pieces for many threads, or one piece where the rook counter's
+    /// (`None`: enough subproblems for many threads, or one subproblem where the rook counter's
     /// dynamic programme or Ryser's formula counts the whole board at once).
     pub fn constrained(board: &Board, split_depth: Option<usize>) -> Result<Plan, PlanError> {
         board.check_count_fits()?;
@@ -325,7 +328,7 @@ impl Plan {
             frames,
             families,
             entries,
-            pieces: 0,
+            subproblems: 0,
             quarter_turns: algorithm == Algorithm::Join && join::quarter_turns(n),
             board,
             hash: 0,
@@ -345,7 +348,7 @@ impl Plan {
 
     /// Gives each entry the id of its first subproblem and counts the subproblems.
     fn number_entries(&mut self) {
-        self.pieces = self.entries.number(slices_of);
+        self.subproblems = self.entries.number(slices_of);
     }
 
     /// Cuts each entry into `slices(index, entry)` slices (at least 1; a quarter-turn search
@@ -389,7 +392,7 @@ impl Plan {
 
     /// The number of subproblems; their ids are `0..len`.
     pub fn len(&self) -> usize {
-        self.pieces as usize
+        self.subproblems as usize
     }
 
     /// Whether the plan has no subproblem at all.
@@ -424,7 +427,7 @@ impl Plan {
     /// Every subproblem in id order.
     #[cfg(test)]
     pub(crate) fn subproblems(&self) -> impl Iterator<Item = Subproblem> + '_ {
-        self.subproblems_at(0..self.pieces)
+        self.subproblems_at(0..self.subproblems)
     }
 
     /// The subproblems of `ids` (each below [`Plan::len`]): where the ids increase, found by

@@ -38,22 +38,22 @@ impl Root {
 pub(super) fn roots(n: usize) -> (Vec<Frame>, Vec<Family>, Vec<Root>) {
     let frame = Frame::open(n, n);
     let root = Start::default();
-    let mut pieces = Vec::new();
+    let mut subproblems = Vec::new();
     if n == 1 {
-        pieces.push(Root::new(0, frame.descend(&root, 1), 1));
-        return (vec![frame], vec![Family::Prefix], pieces);
+        subproblems.push(Root::new(0, frame.descend(&root, 1), 1));
+        return (vec![frame], vec![Family::Prefix], subproblems);
     }
     for c in 0..n / 2 {
-        pieces.push(Root::new(0, frame.descend(&root, board::bit(c)), 2));
+        subproblems.push(Root::new(0, frame.descend(&root, board::bit(c)), 2));
     }
     if n % 2 == 1 {
         let middle = frame.descend(&root, board::bit(n / 2));
         let free = frame.free(&middle) & board::full_mask(n / 2);
         for c in bits(free) {
-            pieces.push(Root::new(0, frame.descend(&middle, board::bit(c)), 2));
+            subproblems.push(Root::new(0, frame.descend(&middle, board::bit(c)), 2));
         }
     }
-    (vec![frame], vec![Family::Prefix], pieces)
+    (vec![frame], vec![Family::Prefix], subproblems)
 }
 
 /// Deepens `roots` by `split_depth - lowest` rows (the depth `roots` already stand at is
@@ -75,17 +75,17 @@ pub(super) fn split(
             highest: MAX_SPLIT_DEPTH,
         });
     }
-    let mut pieces = roots;
+    let mut subproblems = roots;
     let mut depth = lowest;
     let wanted = split_depth.unwrap_or(MAX_SPLIT_DEPTH);
     let target = target_subproblems(n);
     while depth < wanted {
-        if split_depth.is_none() && pieces.len() >= target {
+        if split_depth.is_none() && subproblems.len() >= target {
             break;
         }
         // Counted before it is made, so that a split far too deep is refused at once (and a
         // default one stops where it is).
-        let next = children(frames, &pieces);
+        let next = children(frames, &subproblems);
         if next > MAX_SUBPROBLEMS && split_depth.is_none() {
             break;
         }
@@ -95,22 +95,22 @@ pub(super) fn split(
                 limit: MAX_SUBPROBLEMS,
             });
         }
-        let deeper = deepen(frames, &pieces);
+        let deeper = deepen(frames, &subproblems);
         // For large boards, a default plan that already has half its target stops short of
         // overshooting it by far: millions of subproblems cost memory and make checkpoints slow
         // to write. (Small targets always split: a few huge frames would run alone.)
         let overshoot =
-            target >= 1 << 16 && 2 * pieces.len() >= target && deeper.len() > 4 * target;
-        if split_depth.is_none() && (deeper.len() == pieces.len() || overshoot) {
+            target >= 1 << 16 && 2 * subproblems.len() >= target && deeper.len() > 4 * target;
+        if split_depth.is_none() && (deeper.len() == subproblems.len() || overshoot) {
             break;
         }
-        pieces = deeper;
+        subproblems = deeper;
         depth += 1;
     }
     if split_depth.is_none() && n >= REFINED_FROM {
-        pieces = refine(frames, pieces, target);
+        subproblems = refine(frames, subproblems, target);
     }
-    Ok((depth, pieces))
+    Ok((depth, subproblems))
 }
 
 /// Boards from which a default plan also splits its largest subproblems further ([`refine`]); below
@@ -126,24 +126,27 @@ const LARGEST_SHARE: u128 = 8;
 /// largest 1% of the subproblems hold nine tenths of the work), so without this the largest subproblems
 /// take hours while most take milliseconds: a run could not stop or show progress in time.
 /// Children replace their parent in place, so the order of the plan stays deterministic.
-fn refine(frames: &[Frame], pieces: Vec<Root>, target: usize) -> Vec<Root> {
+fn refine(frames: &[Frame], subproblems: Vec<Root>, target: usize) -> Vec<Root> {
     let sized = |r: Root| (r, size(&frames[r.frame as usize], &r.start));
-    let mut pieces: Vec<(Root, u128)> = pieces.into_iter().map(sized).collect();
-    let total: u128 = pieces.iter().map(|p| p.1).fold(0, u128::saturating_add);
+    let mut subproblems: Vec<(Root, u128)> = subproblems.into_iter().map(sized).collect();
+    let total: u128 = subproblems
+        .iter()
+        .map(|p| p.1)
+        .fold(0, u128::saturating_add);
     let limit = LARGEST_SHARE.saturating_mul(total) / target as u128;
     let splittable =
         |(r, size): &(Root, u128)| *size > limit && r.start.level < frames[r.frame as usize].depth;
     loop {
-        let growth: usize = pieces
+        let growth: usize = subproblems
             .iter()
             .filter(|p| splittable(p))
             .map(|p| children(frames, std::slice::from_ref(&p.0)).saturating_sub(1))
             .sum();
-        if growth == 0 || pieces.len() + growth > MAX_SUBPROBLEMS {
-            return pieces.into_iter().map(|p| p.0).collect();
+        if growth == 0 || subproblems.len() + growth > MAX_SUBPROBLEMS {
+            return subproblems.into_iter().map(|p| p.0).collect();
         }
-        let mut out = Vec::with_capacity(pieces.len() + growth);
-        for p in pieces {
+        let mut out = Vec::with_capacity(subproblems.len() + growth);
+        for p in subproblems {
             if splittable(&p) {
                 out.extend(
                     deepen(frames, std::slice::from_ref(&p.0))
@@ -154,13 +157,13 @@ fn refine(frames: &[Frame], pieces: Vec<Root>, target: usize) -> Vec<Root> {
                 out.push(p);
             }
         }
-        pieces = out;
+        subproblems = out;
     }
 }
 
 /// How many subproblems [`deepen`] would make.
-fn children(frames: &[Frame], pieces: &[Root]) -> usize {
-    pieces
+fn children(frames: &[Frame], subproblems: &[Root]) -> usize {
+    subproblems
         .iter()
         .map(|r| {
             let frame = &frames[r.frame as usize];
@@ -210,10 +213,10 @@ pub(super) fn count_at(
     Ok(total)
 }
 
-/// Every piece's children one level down, in increasing column order.
-fn deepen(frames: &[Frame], pieces: &[Root]) -> Vec<Root> {
-    let mut out = Vec::with_capacity(pieces.len() * 4);
-    for &r in pieces {
+/// Every subproblem's children one level down, in increasing column order.
+fn deepen(frames: &[Frame], subproblems: &[Root]) -> Vec<Root> {
+    let mut out = Vec::with_capacity(subproblems.len() * 4);
+    for &r in subproblems {
         let frame = &frames[r.frame as usize];
         if r.start.level >= frame.depth {
             out.push(r);
@@ -310,7 +313,7 @@ mod tests {
     }
 
     #[test]
-    fn refining_splits_only_the_largest_pieces_and_keeps_every_placement() {
+    fn refining_splits_only_the_largest_subproblems_and_keeps_every_placement() {
         let (frames, _, roots) = roots(12);
         let (_, uniform) = split(&frames, roots, 1, Some(2), 12).unwrap();
         let refined = refine(&frames, uniform.clone(), 1024);
@@ -323,8 +326,8 @@ mod tests {
             "{largest} of {total}"
         );
         // The same boards are covered: the counts of the two plans agree.
-        let count = |pieces: &[Root]| -> u64 {
-            pieces
+        let count = |subproblems: &[Root]| -> u64 {
+            subproblems
                 .iter()
                 .map(|r| {
                     let frame = &frames[r.frame as usize];
@@ -350,8 +353,8 @@ mod tests {
     #[test]
     fn a_split_depth_deepens_exactly_that_many_rows() {
         let (frames, _, roots) = roots(8);
-        let (depth, pieces) = split(&frames, roots, 1, Some(3), 8).unwrap();
+        let (depth, subproblems) = split(&frames, roots, 1, Some(3), 8).unwrap();
         assert_eq!(depth, 3);
-        assert!(pieces.iter().all(|p| p.start.level == 3));
+        assert!(subproblems.iter().all(|p| p.start.level == 3));
     }
 }

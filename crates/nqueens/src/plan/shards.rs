@@ -62,7 +62,7 @@ impl Plan {
 
     /// Whether subproblem `id` belongs to shard `index` of `count`.
     pub(crate) fn owns(&self, shard: Shard, id: u64) -> bool {
-        id < self.pieces && self.owns_entry(shard, self.entry_of(id) as u64)
+        id < self.subproblems && self.owns_entry(shard, self.entry_of(id) as u64)
     }
 }
 

@@ -47,7 +47,7 @@ pub fn build_bytes(n: usize, algorithm: Algorithm) -> Option<u64> {
 /// The bytes a kernel plan of a chosen split depth takes while it is built, a subproblem: 120
 /// measured (`20 -a plain --split-depth 6`, 2.97 million subproblems, a peak of 341 MiB with the
 /// process's own few), and half again.
-const FIXED_PIECE_BYTES: u64 = 180;
+const FIXED_SUBPROBLEM_BYTES: u64 = 180;
 
 /// The bytes building the plan of `algorithm` at split depth `depth` for an n×n board needs,
 /// about, where that is enough to check; its subproblems are counted, not made. A depth the build
@@ -64,8 +64,8 @@ pub fn fixed_build_bytes(
         Algorithm::Join | Algorithm::Constrained => return Ok(None),
     };
     let lowest = usize::from(algorithm == Algorithm::Plain);
-    let pieces = prefix::count_at(&frames, &roots, lowest, depth)?;
-    let bytes = pieces as u64 * FIXED_PIECE_BYTES;
+    let subproblems = prefix::count_at(&frames, &roots, lowest, depth)?;
+    let bytes = subproblems as u64 * FIXED_SUBPROBLEM_BYTES;
     Ok((bytes >= u64::from(CHECKED_FROM_MIB) << 20).then_some(bytes))
 }
 

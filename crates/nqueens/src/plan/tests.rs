@@ -103,7 +103,7 @@ fn bad_split_depths_are_refused() {
 }
 
 #[test]
-fn default_plans_make_enough_pieces() {
+fn default_plans_make_enough_subproblems() {
     let p = Plan::build(16, Algorithm::Symmetry, None).unwrap();
     assert!(p.len() >= 1024);
     let p = Plan::build(12, Algorithm::Plain, None).unwrap();
@@ -151,11 +151,11 @@ fn a_kernel_plan_cut_into_slices_gives_the_published_counts() {
     for alg in [Algorithm::Plain, Algorithm::Symmetry] {
         for slices in [3, 300] {
             let plan = Plan::build(11, alg, None).unwrap().sliced(slices);
-            let pieces: Vec<_> = plan
+            let subproblems: Vec<_> = plan
                 .subproblems()
                 .map(|s| crate::run::solve_one(&plan, &s))
                 .collect();
-            let sums = crate::tally::Sums::of(&plan, pieces.iter());
+            let sums = crate::tally::Sums::of(&plan, subproblems.iter());
             assert_eq!(Some(sums.total), crate::known::total(11), "{alg} {slices}");
             if alg == Algorithm::Symmetry {
                 assert_eq!(sums.unique(&plan), crate::known::unique(11));
@@ -190,11 +190,11 @@ fn a_sliced_plan_lists_every_slice_of_every_unit_once() {
         }
         assert_eq!(seen.len(), 3 * units);
         // Counted slice by slice, the plan gives the published counts.
-        let pieces: Vec<_> = plan
+        let subproblems: Vec<_> = plan
             .subproblems()
             .map(|s| crate::run::solve_one(&plan, &s))
             .collect();
-        let sums = crate::tally::Sums::of(&plan, pieces.iter());
+        let sums = crate::tally::Sums::of(&plan, subproblems.iter());
         assert_eq!(Some(sums.total), crate::known::total(n), "n = {n}");
         assert_eq!(sums.unique(&plan), crate::known::unique(n), "n = {n}");
     }
@@ -207,7 +207,7 @@ fn boards_past_the_join_range_are_refused_before_any_list() {
 }
 
 #[test]
-fn no_honest_piece_passes_its_bound() {
+fn no_honest_subproblem_passes_its_bound() {
     use crate::constraint::{Board, PieceKind};
     use crate::run::solve_one;
     let plans = [

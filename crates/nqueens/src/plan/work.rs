@@ -60,7 +60,7 @@ pub(crate) enum Work {
         /// The state the plan's pre-placed rows leave.
         start: Start,
         /// Which share of the search is counted (all of it unless the plan cuts a long
-        /// queens search into slices; a rook board's pieces are always whole).
+        /// queens search into slices; a rook board's subproblems are always whole).
         slice: Slice,
     },
     /// Count the solutions a half turn leaves unchanged whose row-0 queen stands in column

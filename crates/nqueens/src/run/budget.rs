@@ -14,7 +14,7 @@ use nqueens_engine::join;
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Budget {
     pub threads: usize,
-    pub pieces: usize,
+    pub subproblems: usize,
     /// The shard counted, [`Shard::WHOLE`] for a whole count.
     pub shard: Shard,
     pub available: Option<u64>,
@@ -22,13 +22,13 @@ pub(super) struct Budget {
 
 /// Bytes of bookkeeping a run keeps for each of its subproblems: the schedule, the progress weights,
 /// the finished subproblems and their sums (about 128 bytes).
-pub(super) const BYTES_PER_PIECE: u64 = 128;
+pub(super) const BYTES_PER_SUBPROBLEM: u64 = 128;
 
-/// Bytes a run of `pieces` subproblems of `plan` keeps besides its engines: the plan and the
+/// Bytes a run of `subproblems` subproblems of `plan` keeps besides its engines: the plan and the
 /// subproblems' bookkeeping.
-pub(super) fn bookkeeping(plan: &Plan, pieces: usize) -> u64 {
+pub(super) fn bookkeeping(plan: &Plan, subproblems: usize) -> u64 {
     plan.bytes()
-        .saturating_add((pieces as u64).saturating_mul(BYTES_PER_PIECE))
+        .saturating_add((subproblems as u64).saturating_mul(BYTES_PER_SUBPROBLEM))
 }
 
 /// Checks a count of `plan` against its [`Budget`]: the join's memory-bounded layout (its
@@ -37,7 +37,7 @@ pub(super) fn bookkeeping(plan: &Plan, pieces: usize) -> u64 {
 pub(super) fn fit_budget(plan: &Plan, budget: Budget) -> Result<(), Error> {
     let Budget {
         threads,
-        pieces,
+        subproblems,
         shard,
         available,
     } = budget;
@@ -45,8 +45,8 @@ pub(super) fn fit_budget(plan: &Plan, budget: Budget) -> Result<(), Error> {
     if Prepared::engine_bytes(plan, threads).is_none() {
         // The kernel's searches need next to nothing; a plan of long searches cut into
         // billions of slices needs its bookkeeping.
-        let needs = |pieces: usize| bookkeeping(plan, pieces);
-        let needed = needs(pieces);
+        let needs = |subproblems: usize| bookkeeping(plan, subproblems);
+        let needed = needs(subproblems);
         return match available {
             Some(available) if needed > available => Err(Error::Memory {
                 n,
@@ -63,21 +63,21 @@ pub(super) fn fit_budget(plan: &Plan, budget: Budget) -> Result<(), Error> {
         };
     }
     // The threads' buffers and the bookkeeping of the subproblems of this run.
-    let needs_for = |t: usize, pieces: usize| {
+    let needs_for = |t: usize, subproblems: usize| {
         Prepared::engine_bytes(plan, t)
             .unwrap_or(0)
-            .saturating_add(bookkeeping(plan, pieces))
+            .saturating_add(bookkeeping(plan, subproblems))
     };
     let Some(available) = available else {
         return Ok(());
     };
-    let needed = needs_for(threads, pieces);
+    let needed = needs_for(threads, subproblems);
     if needed <= available {
         return Ok(());
     }
     let fits = (1..threads)
         .rev()
-        .find(|&t| needs_for(t, pieces) <= available);
+        .find(|&t| needs_for(t, subproblems) <= available);
     // Where one thread's buffers fit but the bookkeeping does not, more shards do.
     let more_shards = more_shards(plan, shard, |p| needs_for(threads, p) <= available).ok();
     Err(Error::Memory {

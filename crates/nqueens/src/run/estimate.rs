@@ -264,7 +264,7 @@ impl Job {
     /// Times the subproblems `sample` hands out on every thread of `pool` until they run dry,
     /// `stop` rises, or sampling has taken a quarter of the count's projected wall time with
     /// every stratum reached (counting would then take little longer). Returns each timed
-    /// piece's stratum and projected seconds.
+    /// subproblem's stratum and projected seconds.
     fn time_sample(
         &self,
         pool: &rayon::ThreadPool,

@@ -135,12 +135,12 @@ impl Job {
         self
     }
 
-    /// The same job with `pieces` already done (from an earlier run of the same plan).
-    pub fn resume(mut self, pieces: impl IntoIterator<Item = Counted>) -> Result<Job, Error> {
-        for p in pieces {
+    /// The same job with `subproblems` already done (from an earlier run of the same plan).
+    pub fn resume(mut self, subproblems: impl IntoIterator<Item = Counted>) -> Result<Job, Error> {
+        for p in subproblems {
             let inside = (p.id as usize) < self.plan.len();
             if !inside || self.shard.is_some_and(|s| !s.owns(&self.plan, p.id)) {
-                return Err(Error::ForeignPiece {
+                return Err(Error::ForeignSubproblem {
                     id: p.id,
                     subproblems: self.plan.len(),
                     shard: self.shard,
@@ -198,12 +198,12 @@ impl Job {
                 };
                 // An empty checkpoint has no subproblem to forge.
                 if let Some(key) = &self.key
-                    && j.piece_count() > 0
+                    && j.counted_len() > 0
                 {
                     j.check_tag(key).map_err(invalid)?;
                 }
-                let pieces = j.check_against(&self.plan, self.shard).map_err(invalid)?;
-                self = self.resume(pieces.into_values())?;
+                let subproblems = j.check_against(&self.plan, self.shard).map_err(invalid)?;
+                self = self.resume(subproblems.into_values())?;
                 j
             }
             None => Journal::new(Kind::Checkpoint, &self.plan, self.shard),
@@ -308,12 +308,12 @@ impl Job {
         self.check_memory_for(self.todo_len())
     }
 
-    /// [`Job::check_memory`] for a run keeping the bookkeeping of `pieces` subproblems.
-    fn check_memory_for(&self, pieces: usize) -> Result<(), Error> {
+    /// [`Job::check_memory`] for a run keeping the bookkeeping of `subproblems` subproblems.
+    fn check_memory_for(&self, subproblems: usize) -> Result<(), Error> {
         let available = self.memory.or_else(system::available_memory);
         let budget = Budget {
             threads: self.threads,
-            pieces,
+            subproblems,
             shard: self.shard.unwrap_or(Shard::WHOLE),
             available,
         };
@@ -377,15 +377,15 @@ impl Job {
         )?;
         let mut unsaved = None;
         if let Some(r) = &recorder {
-            if !worked.pieces.is_empty() {
+            if !worked.subproblems.is_empty() {
                 r.set_meta("program", program());
             }
             unsaved = r.flush().err().map(std::sync::Arc::new);
         }
-        let mut pieces = self.resumed.clone();
-        pieces.extend(worked.pieces.iter().map(|p| (p.id, *p)));
-        let sums = Sums::of(&self.plan, pieces.values());
-        let complete = worked.pieces.len() == todo.len();
+        let mut subproblems = self.resumed.clone();
+        subproblems.extend(worked.subproblems.iter().map(|p| (p.id, *p)));
+        let sums = Sums::of(&self.plan, subproblems.values());
+        let complete = worked.subproblems.len() == todo.len();
         let whole = complete && self.shard.is_none() && self.plan.has_unique();
         if whole && !sums.burnside_holds(self.plan.n()) {
             return Err(Error::Integrity {
@@ -408,15 +408,15 @@ impl Job {
                 None
             },
             sums,
-            nodes: worked.pieces.iter().map(|p| u128::from(p.nodes)).sum(),
-            fresh: worked.pieces.len(),
+            nodes: worked.subproblems.iter().map(|p| u128::from(p.nodes)).sum(),
+            fresh: worked.subproblems.len(),
             complete,
             cancelled: worked.cancelled,
             threads: self.threads,
             elapsed: begun.elapsed(),
             busy: worked.busy,
             peak_memory: system::peak_memory(),
-            counted: pieces,
+            counted: subproblems,
             unsaved,
         })
     }
@@ -431,7 +431,7 @@ impl Job {
         j.set_meta("program", program());
         j.set_meta("host", system::host_name());
         j.set_meta("seconds", format!("{:.3}", outcome.elapsed.as_secs_f64()));
-        j.set_pieces(&self.plan, &outcome.counted);
+        j.set_counted(&self.plan, &outcome.counted);
         j
     }
 }

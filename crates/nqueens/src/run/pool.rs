@@ -31,7 +31,7 @@ use nqueens_engine::constrained;
 #[derive(Clone, Debug)]
 pub(super) struct Worked {
     /// Subproblems finished, in no particular order.
-    pub pieces: Vec<Counted>,
+    pub subproblems: Vec<Counted>,
     /// Whether the run stopped before every asked-for subproblem was done.
     pub cancelled: bool,
     /// Time each worker thread spent inside subproblems.
@@ -43,7 +43,7 @@ impl Worked {
     /// subproblem began.
     fn nothing(threads: usize, cancelled: bool) -> Worked {
         Worked {
-            pieces: Vec::new(),
+            subproblems: Vec::new(),
             cancelled,
             busy: vec![Duration::ZERO; threads],
         }
@@ -56,8 +56,8 @@ impl Worked {
 /// blocks and took 14.8 s on a 2-core VM), nor more than [`OVERSUBSCRIBED`] times the
 /// hardware threads, since threads beyond them only wait their turn, each making the join's
 /// partitions and the kernel's tables for itself (`15 -t 4096` took over 120 s on two cores,
-/// and a stop came 12 s late); and at least one. A rook board's piece shares its sum out
-/// among the pool's threads ([`nqueens_engine::constrained`]), so that one piece uses every
+/// and a stop came 12 s late); and at least one. A rook board's subproblem shares its sum out
+/// among the pool's threads ([`nqueens_engine::constrained`]), so that one subproblem uses every
 /// thread up to its blocks.
 fn pool_size(plan: &Plan, threads: usize, blocks: usize, cores: usize) -> usize {
     let rooks = plan
@@ -118,8 +118,8 @@ pub(super) fn execute(
         .zip(&costs)
         .map(|(b, c)| c * f64::from(b.len))
         .sum();
-    let pieces = order.iter().map(|b| b.len as usize).sum();
-    let tracker = Tracker::new(total, pieces, threads, class_totals);
+    let subproblems = order.iter().map(|b| b.len as usize).sum();
+    let tracker = Tracker::new(total, subproblems, threads, class_totals);
     let busy: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
     let next = AtomicUsize::new(0);
     let stopped = AtomicBool::new(false);
@@ -127,7 +127,7 @@ pub(super) fn execute(
     // pace, largest estimate first within a class), so the small subproblems fill the last
     // seconds of the run on every thread.
     // Each thread's CPU time before the work: a subproblem may share its work among the pool's
-    // threads (a rook board's sum), which their own pieces' times would not show.
+    // threads (a rook board's sum), which their own subproblems' times would not show.
     let cpu_before: Vec<Option<Duration>> = pool.broadcast(|_| system::thread_cpu_time());
     let collected: Vec<Vec<Counted>> = pool.broadcast(|ctx| {
         let mut mine = Vec::new();
@@ -141,7 +141,8 @@ pub(super) fn execute(
                 }
                 let t0 = Instant::now();
                 // A subproblem given up half-way is dropped: it is counted again by the next run.
-                let Some(piece) = engines.solve_until(&block.first.slice_after(u64::from(i)), stop)
+                let Some(subproblem) =
+                    engines.solve_until(&block.first.slice_after(u64::from(i)), stop)
                 else {
                     stopped.store(true, Ordering::Relaxed);
                     break 'blocks;
@@ -150,15 +151,15 @@ pub(super) fn execute(
                 busy[ctx.index()].fetch_add(seconds.as_nanos() as u64, Ordering::Relaxed);
                 let status = tracker.finished(costs[b], classes[b], seconds.as_secs_f64());
                 if let Some(f) = control.observer {
-                    f(&piece, &status);
+                    f(&subproblem, &status);
                 }
-                mine.push(piece);
+                mine.push(subproblem);
             }
         }
         mine
     });
     let cpu_after: Vec<Option<Duration>> = pool.broadcast(|_| system::thread_cpu_time());
-    let pieces: Vec<Counted> = collected.into_iter().flatten().collect();
+    let subproblems: Vec<Counted> = collected.into_iter().flatten().collect();
     // A thread was busy with its own subproblems, or with work it took from others' (the larger,
     // as the CPU clock counts in hundredths of a second).
     let busy = busy.iter().enumerate().map(|(i, b)| {
@@ -170,8 +171,8 @@ pub(super) fn execute(
         own.max(cpu)
     });
     Ok(Worked {
-        cancelled: stopped.load(Ordering::Relaxed) || pieces.len() < todo.len(),
-        pieces,
+        cancelled: stopped.load(Ordering::Relaxed) || subproblems.len() < todo.len(),
+        subproblems,
         busy: busy.collect(),
     })
 }
@@ -333,7 +334,7 @@ fn class_key(plan: &Plan, costs: &CostModel, s: &Subproblem) -> Option<Class> {
 fn classes_of(blocks: &[Block], costs: &[f64]) -> (Vec<usize>, Classes) {
     let mut index: HashMap<Option<Class>, usize> = HashMap::new();
     let mut totals = Vec::new();
-    let mut pieces = Vec::new();
+    let mut subproblems = Vec::new();
     let classes = blocks
         .iter()
         .zip(costs)
@@ -342,16 +343,16 @@ fn classes_of(blocks: &[Block], costs: &[f64]) -> (Vec<usize>, Classes) {
             let k = *index.entry(b.key).or_insert(next);
             if k == totals.len() {
                 totals.push(0.0);
-                pieces.push(0);
+                subproblems.push(0);
             }
             totals[k] += c * f64::from(b.len);
-            pieces[k] += b.len as usize;
+            subproblems[k] += b.len as usize;
             k
         })
         .collect();
     let totals = Classes {
         cost: totals,
-        pieces,
+        subproblems,
     };
     (classes, totals)
 }
@@ -381,7 +382,7 @@ mod tests {
         // Never thousands of threads on a small machine.
         assert_eq!(pool_size(&queens, 4096, 1000, 2), 2 * OVERSUBSCRIBED);
         assert_eq!(pool_size(&queens, 4096, 1000, 0), OVERSUBSCRIBED);
-        // One rook piece shares its sum among the threads, up to its blocks.
+        // One rook subproblem shares its sum among the threads, up to its blocks.
         let board = crate::constraint::Board::empty(24, PieceKind::Rook).unwrap();
         let rooks = Plan::constrained(&board, None).unwrap();
         assert_eq!(rooks.len(), 1);
@@ -396,12 +397,12 @@ mod tests {
         assert!(blocks < 512, "{blocks}");
         let worked = execute(&plan, &costs, 0, &todo, 512, &Control::default()).unwrap();
         assert_eq!(worked.busy.len(), 512);
-        let sums = crate::tally::Sums::of(&plan, worked.pieces.iter());
+        let sums = crate::tally::Sums::of(&plan, worked.subproblems.iter());
         assert_eq!(Some(sums.total), crate::known::total(9));
     }
 
     /// Every subproblem of a schedule in order, with its class.
-    fn pieces(order: &[Block]) -> Vec<(Subproblem, Option<Class>, f64)> {
+    fn subproblems(order: &[Block]) -> Vec<(Subproblem, Option<Class>, f64)> {
         order
             .iter()
             .flat_map(|b| {
@@ -427,7 +428,7 @@ mod tests {
         ] {
             let todo: Vec<u64> = (0..plan.len() as u64).collect();
             let order = schedule(&plan, &model(&plan), &todo, 2);
-            let mut ids: Vec<u64> = pieces(&order).iter().map(|p| p.0.id).collect();
+            let mut ids: Vec<u64> = subproblems(&order).iter().map(|p| p.0.id).collect();
             ids.sort_unstable();
             assert_eq!(ids, todo);
             for b in &order {
@@ -450,16 +451,16 @@ mod tests {
     }
 
     #[test]
-    fn the_schedule_takes_every_piece_once_and_every_class_at_one_pace() {
+    fn the_schedule_takes_every_subproblem_once_and_every_class_at_one_pace() {
         for (n, algorithm) in [(12, Algorithm::Symmetry), (13, Algorithm::Plain)] {
             let plan = Plan::build(n, algorithm, None).unwrap();
             let todo: Vec<u64> = (0..plan.len() as u64).collect();
             let costs = model(&plan);
-            let order = pieces(&schedule(&plan, &costs, &todo, 2));
+            let order = subproblems(&schedule(&plan, &costs, &todo, 2));
             let mut ids: Vec<u64> = order.iter().map(|(s, _, _)| s.id).collect();
             ids.sort_unstable();
             assert_eq!(ids, todo);
-            // Each piece comes with its class.
+            // Each subproblem comes with its class.
             assert!(
                 order
                     .iter()

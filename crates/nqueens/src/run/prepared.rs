@@ -119,7 +119,7 @@ impl<'p> Prepared<'p> {
         let allowed = &self.allowed;
         let done = match board.piece() {
             PieceKind::Queen => constrained::complete_slice(allowed, start, slice, stop)?,
-            // The plan never cuts a rook board's pieces; were one cut, its first slice would
+            // The plan never cuts a rook board's subproblems; were one cut, its first slice would
             // count it whole.
             PieceKind::Rook if slice.index > 0 => constrained::Completed::default(),
             PieceKind::Rook => constrained::count_rooks(allowed, start, stop)?,

@@ -142,14 +142,14 @@ pub fn recount(
                 break;
             };
             let sub = plan.subproblem(claim.id);
-            let Some(piece) = engines.solve_until(&sub, &stop) else {
+            let Some(subproblem) = engines.solve_until(&sub, &stop) else {
                 break;
             };
-            if piece.count != claim.count {
+            if subproblem.count != claim.count {
                 let found = Error::Recount {
                     id: claim.id,
                     claimed: claim.count,
-                    counted: piece.count,
+                    counted: subproblem.count,
                     file: claim.file.as_deref().map(|f| f.to_path_buf()),
                 };
                 mismatch
@@ -193,7 +193,7 @@ impl Sampled {
         threads: usize,
         cancel: Option<&std::sync::atomic::AtomicBool>,
     ) -> Result<Recounted, Error> {
-        let what = (how, self.pieces, self.seed);
+        let what = (how, self.subproblems, self.seed);
         recount(&self.plan, &self.sample, what, threads, cancel)
     }
 }
@@ -252,31 +252,34 @@ mod tests {
     }
 
     /// Adds 8 to the count of the first subproblem of the file at `path` that found any (the
-    /// Burnside check still holds), seals it again, and returns the piece's id.
+    /// Burnside check still holds), seals it again, and returns the subproblem's id.
     fn forge(path: &Path) -> u64 {
         let plan = Plan::build(11, Algorithm::Symmetry, None).unwrap();
         let mut j = Journal::read(path).unwrap();
-        let mut pieces = j.piece_map(&plan).unwrap();
-        let victim = pieces.values_mut().find(|p| p.count > 0).unwrap();
+        let mut subproblems = j.counted_map(&plan).unwrap();
+        let victim = subproblems.values_mut().find(|p| p.count > 0).unwrap();
         victim.count += 8;
         let id = victim.id;
-        j.set_pieces(&plan, &pieces);
+        j.set_counted(&plan, &subproblems);
         j.write(path).unwrap();
         id
     }
 
     #[test]
-    fn a_recount_of_every_piece_passes_honest_shards_and_names_a_forged_one() {
+    fn a_recount_of_every_subproblem_passes_honest_shards_and_names_a_forged_one() {
         let dir = tempfile::tempdir().unwrap();
         let files = shards(dir.path(), 3);
         let all = Recount::All;
         let s = merge_sampled(&files, sampled(all.sample_size())).unwrap();
-        assert_eq!(s.sample.len() as u64, s.pieces);
-        let done = recount(&s.plan, &s.sample, (all, s.pieces, 7), 2, None).unwrap();
-        assert_eq!((done.checked, done.of, done.seed), (s.pieces, s.pieces, 7));
+        assert_eq!(s.sample.len() as u64, s.subproblems);
+        let done = recount(&s.plan, &s.sample, (all, s.subproblems, 7), 2, None).unwrap();
+        assert_eq!(
+            (done.checked, done.of, done.seed),
+            (s.subproblems, s.subproblems, 7)
+        );
         // Nothing asked, nothing counted; a few subproblems, those.
         for k in [0, 5] {
-            let how = (Recount::Subproblems(k), s.pieces, 7);
+            let how = (Recount::Subproblems(k), s.subproblems, 7);
             assert_eq!(
                 recount(&s.plan, &s.sample, how, 2, None).unwrap().checked,
                 k
@@ -286,7 +289,7 @@ mod tests {
         let id = forge(&files[1]);
         // The forged file still merges: its checksum, its bounds and Burnside's lemma hold.
         let s = merge_sampled(&files, sampled(all.sample_size())).unwrap();
-        let err = recount(&s.plan, &s.sample, (all, s.pieces, 7), 2, None).unwrap_err();
+        let err = recount(&s.plan, &s.sample, (all, s.subproblems, 7), 2, None).unwrap_err();
         match &err {
             Error::Recount {
                 id: found,
@@ -306,7 +309,7 @@ mod tests {
     }
 
     #[test]
-    fn a_resumed_checkpoint_is_recounted_and_a_forged_piece_refused() {
+    fn a_resumed_checkpoint_is_recounted_and_a_forged_subproblem_refused() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("c.json");
         let config = Config::new(11).algorithm(Algorithm::Symmetry).threads(2);
@@ -328,7 +331,7 @@ mod tests {
     }
 
     #[test]
-    fn a_cancelled_recount_of_all_pieces_is_an_interruption() {
+    fn a_cancelled_recount_of_all_subproblems_is_an_interruption() {
         let dir = tempfile::tempdir().unwrap();
         let files = shards(dir.path(), 1);
         let s = merge_sampled(&files, sampled(usize::MAX)).unwrap();
@@ -336,15 +339,15 @@ mod tests {
         let err = recount(
             &s.plan,
             &s.sample,
-            (Recount::All, s.pieces, 1),
+            (Recount::All, s.subproblems, 1),
             1,
             Some(&cancel),
         );
         assert!(matches!(err, Err(Error::RecountInterrupted)), "{err:?}");
         // A time budget already spent ends by itself with what it checked.
-        let spent = (Recount::For(Duration::ZERO), s.pieces, 1);
+        let spent = (Recount::For(Duration::ZERO), s.subproblems, 1);
         let done = recount(&s.plan, &s.sample, spent, 1, None).unwrap();
-        assert!(done.checked < s.pieces);
+        assert!(done.checked < s.subproblems);
     }
 
     #[test]
@@ -355,7 +358,7 @@ mod tests {
     }
 
     #[test]
-    fn recounts_are_read_as_pieces_seconds_or_all() {
+    fn recounts_are_read_as_subproblems_seconds_or_all() {
         assert_eq!("all".parse(), Ok(Recount::All));
         assert_eq!("0".parse(), Ok(Recount::Subproblems(0)));
         assert_eq!("12".parse(), Ok(Recount::Subproblems(12)));

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 /// Share of the estimated work that must be done before a remaining time is given.
 const CALIBRATED_SHARE: f64 = 0.02;
 /// Subproblems per thread that must be done before a remaining time is given.
-const CALIBRATED_PIECES_PER_THREAD: usize = 4;
+const CALIBRATED_SUBPROBLEMS_PER_THREAD: usize = 4;
 
 /// Where a run stands, as passed to the observer with each finished subproblem.
 #[non_exhaustive]
@@ -34,7 +34,7 @@ pub struct Status {
 
 /// The running tally behind [`Status`], shared by the workers.
 ///
-/// The work left is costed class by class: each piece belongs to a class of pieces alike
+/// The work left is costed class by class: each subproblem belongs to a class of subproblems alike
 /// (the kernel's subproblems by family and size), and a class's modelled cost is turned into
 /// seconds at the rate its finished subproblems ran at, or at the run's rate while none has
 /// finished. So a class the model misjudges (the smallest kernel subproblems cost more per unit of
@@ -68,7 +68,7 @@ pub(super) struct Classes {
     /// Modelled cost of each class.
     pub cost: Vec<f64>,
     /// Subproblems of each class.
-    pub pieces: Vec<usize>,
+    pub subproblems: Vec<usize>,
 }
 
 impl Tracker {
@@ -100,7 +100,7 @@ impl Tracker {
             c.0 += work;
             c.1 += seconds;
         }
-        let busy_left = seconds_left(&self.classes.cost, &self.classes.pieces, &st);
+        let busy_left = seconds_left(&self.classes.cost, &self.classes.subproblems, &st);
         let (done, work_done, busy) = (st.done, st.work, st.busy);
         drop(st);
         let elapsed = self.started.elapsed();
@@ -123,7 +123,7 @@ impl Tracker {
 
 /// The busy seconds the work left will take: each class's cost left at its own rate, or the
 /// run's where none of it is done.
-fn seconds_left(class_totals: &[f64], pieces: &[usize], st: &Tally) -> f64 {
+fn seconds_left(class_totals: &[f64], subproblems: &[usize], st: &Tally) -> f64 {
     let overall = if st.work > 0.0 {
         st.busy / st.work
     } else {
@@ -132,7 +132,7 @@ fn seconds_left(class_totals: &[f64], pieces: &[usize], st: &Tally) -> f64 {
     class_totals
         .iter()
         .zip(&st.classes)
-        .zip(pieces)
+        .zip(subproblems)
         .map(|((&total, &(work, secs)), &count)| {
             // A class's first subproblems are weighed against the run's rate as if two of its
             // average subproblems had gone at that rate, so that one slow start (cold caches, a
@@ -159,8 +159,8 @@ fn status(
     } else {
         1.0
     };
-    let enough_pieces = done >= (CALIBRATED_PIECES_PER_THREAD * threads).min(todo);
-    let remaining = (fraction >= CALIBRATED_SHARE.min(1.0) && enough_pieces && fraction > 0.0)
+    let enough_subproblems = done >= (CALIBRATED_SUBPROBLEMS_PER_THREAD * threads).min(todo);
+    let remaining = (fraction >= CALIBRATED_SHARE.min(1.0) && enough_subproblems && fraction > 0.0)
         .then(|| elapsed.mul_f64((1.0 - fraction) / fraction));
     Status {
         done,
@@ -196,14 +196,14 @@ mod tests {
     }
 
     #[test]
-    fn the_tracker_counts_pieces_and_work() {
+    fn the_tracker_counts_subproblems_and_work() {
         let t = Tracker::new(
             10.0,
             4,
             1,
             Classes {
                 cost: vec![10.0],
-                pieces: vec![4],
+                subproblems: vec![4],
             },
         );
         t.finished(2.0, 0, 0.2);

@@ -29,7 +29,7 @@ pub struct Survey {
     /// The shards whose result file holds every subproblem, increasing.
     pub done: Vec<u64>,
     /// The shards with no result yet and a checkpoint (or a partial result) of some of their
-    /// subproblems: `(index, pieces done, pieces the shard owns)`, by index.
+    /// subproblems: `(index, subproblems done, subproblems the shard owns)`, by index.
     pub partial: Vec<(u64, usize, usize)>,
     /// The shards with no good file, increasing.
     pub missing: Vec<u64>,
@@ -121,7 +121,7 @@ pub(crate) fn survey(files: &[PathBuf], board: Option<&Board>) -> Result<Survey,
         let slot = best.entry(shard.index);
         use std::collections::btree_map::Entry;
         match slot {
-            Entry::Vacant(v) if result && j.piece_count() == want => {
+            Entry::Vacant(v) if result && j.counted_len() == want => {
                 v.insert(Best::Done(j));
             }
             Entry::Vacant(v) => {
@@ -131,11 +131,11 @@ pub(crate) fn survey(files: &[PathBuf], board: Option<&Board>) -> Result<Survey,
                 let better = match o.get() {
                     Best::Done(_) => false,
                     Best::Partial(p, _) => {
-                        (result && j.piece_count() == want) || j.piece_count() > p.piece_count()
+                        (result && j.counted_len() == want) || j.counted_len() > p.counted_len()
                     }
                 };
                 if better {
-                    o.insert(if result && j.piece_count() == want {
+                    o.insert(if result && j.counted_len() == want {
                         Best::Done(j)
                     } else {
                         Best::Partial(j, want)
@@ -169,10 +169,10 @@ pub(crate) fn survey(files: &[PathBuf], board: Option<&Board>) -> Result<Survey,
                 }
             }
             Some(Best::Partial(j, want)) => {
-                survey.partial.push((index, j.piece_count(), *want));
+                survey.partial.push((index, j.counted_len(), *want));
                 survey.sums.merge(j.sums());
                 if *want > 0 {
-                    survey.shards_left += 1.0 - j.piece_count() as f64 / *want as f64;
+                    survey.shards_left += 1.0 - j.counted_len() as f64 / *want as f64;
                 }
             }
             None => {

@@ -37,7 +37,7 @@ fn run_cancelled_after(job: &Job, k: usize) -> Outcome {
 }
 
 #[test]
-fn a_cancelled_run_keeps_its_pieces_and_resumes_to_the_exact_count() {
+fn a_cancelled_run_keeps_its_subproblems_and_resumes_to_the_exact_count() {
     for (n, algorithm) in [
         (12, Algorithm::Symmetry),
         (13, Algorithm::Join),
@@ -84,7 +84,7 @@ fn a_run_cancelled_before_it_starts_does_nothing() {
 }
 
 #[test]
-fn every_piece_is_observed_once() {
+fn every_subproblem_is_observed_once() {
     let job = Job::new(&config(9, Algorithm::Symmetry, 3).split_depth(1)).unwrap();
     let seen = Mutex::new(Vec::new());
     let record = |p: &Counted, _: &Status| seen.lock().unwrap().push(p.id);
@@ -103,7 +103,7 @@ fn every_piece_is_observed_once() {
 }
 
 #[test]
-fn shards_cover_the_count_and_refuse_foreign_pieces() {
+fn shards_cover_the_count_and_refuse_foreign_subproblems() {
     let m = 3;
     let mut total = Sums::default();
     for i in 0..m {
@@ -122,7 +122,7 @@ fn shards_cover_the_count_and_refuse_foreign_pieces() {
         };
         assert!(matches!(
             job.resume([foreign]),
-            Err(Error::ForeignPiece { .. })
+            Err(Error::ForeignSubproblem { .. })
         ));
     }
     assert_eq!(total.total, 724);
@@ -141,7 +141,7 @@ fn a_checkpoint_saves_a_cancelled_run_and_resumes_it() {
     let first = run_cancelled_after(&make(), 3);
     assert!(first.cancelled);
     let saved = Journal::read(&path).unwrap();
-    assert_eq!(saved.pieces.len(), first.counted.len());
+    assert_eq!(saved.whole.len(), first.counted.len());
     let job = make();
     assert_eq!(job.resumed().len(), first.counted.len());
     let outcome = job.run(Control::default()).unwrap();
@@ -188,7 +188,7 @@ fn a_checkpoint_cut_finely_resumes_with_another_slice_time_to_the_same_count() {
         !saved.slices.is_empty(),
         "the slices of cut entries are recorded"
     );
-    assert_eq!(saved.piece_count(), first.counted.len());
+    assert_eq!(saved.counted_len(), first.counted.len());
     let job = make(None);
     assert_eq!(job.resumed().len(), first.counted.len());
     let counts = job.run(Control::default()).unwrap().counts().unwrap();
@@ -232,7 +232,7 @@ fn a_board_is_counted_by_its_one_method_and_keeps_its_size() {
 fn whole(plan: &Plan, threads: usize, available: Option<u64>) -> Budget {
     Budget {
         threads,
-        pieces: plan.len(),
+        subproblems: plan.len(),
         shard: Shard::WHOLE,
         available,
     }
@@ -251,7 +251,7 @@ fn a_kernel_plan_whose_bookkeeping_does_not_fit_is_cut_into_shards_that_fit() {
     let plan = Plan::build(12, Algorithm::Symmetry, None)
         .unwrap()
         .sliced(1000);
-    let book = |pieces: u64| plan.bytes() + pieces * BYTES_PER_PIECE;
+    let book = |subproblems: u64| plan.bytes() + subproblems * BYTES_PER_SUBPROBLEM;
     let advice = |available: u64| match fit_budget(&plan, whole(&plan, 2, Some(available))) {
         Ok(_) => None,
         Err(Error::Memory { advice, .. }) => Some(advice),
@@ -293,14 +293,14 @@ fn a_plan_whose_bookkeeping_does_not_fit_is_cut_into_shards() {
         panic!("{err}");
     };
     // The smallest power of two whose shards fit.
-    let book = |pieces: u64| pieces * BYTES_PER_PIECE;
+    let book = |subproblems: u64| subproblems * BYTES_PER_SUBPROBLEM;
     assert!(engines + book(largest_part(&plan, (0, 1), s)) <= available);
     assert!(engines + book(largest_part(&plan, (0, 1), s / 2)) > available);
     assert!(err.to_string().contains(&format!("{s} shards")), "{err}");
     // A shard of a sharded count: the advice counts shards of the whole, and cuts this
     // shard into parts that fit.
     let quarter = Budget {
-        pieces: plan.shard_len(sh(1, 4)),
+        subproblems: plan.shard_len(sh(1, 4)),
         shard: sh(1, 4),
         ..whole(&plan, 1, Some(available))
     };
@@ -321,7 +321,7 @@ fn a_plan_whose_bookkeeping_does_not_fit_is_cut_into_shards() {
 fn too_little_memory_is_one_line_with_true_advice() {
     use join::Layout::Bounded;
     let plan = Plan::build(20, Algorithm::Join, None).unwrap();
-    let book = plan.bytes() + plan.len() as u64 * BYTES_PER_PIECE;
+    let book = plan.bytes() + plan.len() as u64 * BYTES_PER_SUBPROBLEM;
     assert!(fit_budget(&plan, whole(&plan, 8, None)).is_ok());
     assert!(fit_budget(&plan, whole(&plan, 8, Some(u64::MAX / 2))).is_ok());
     let two = join::memory_needed(20, 2, Bounded) + book;
@@ -338,7 +338,7 @@ fn too_little_memory_is_one_line_with_true_advice() {
     assert!(err.contains("symmetry algorithm"), "{err}");
     assert_eq!(err.lines().count(), 1);
     let sym = Plan::build(20, Algorithm::Symmetry, Some(0)).unwrap();
-    let need = sym.bytes() + sym.len() as u64 * BYTES_PER_PIECE;
+    let need = sym.bytes() + sym.len() as u64 * BYTES_PER_SUBPROBLEM;
     assert!(fit_budget(&sym, whole(&sym, 8, Some(need))).is_ok());
 }
 
@@ -358,7 +358,7 @@ fn every_board_counts_exactly_in_little_memory() {
 }
 
 #[test]
-fn an_altered_resumed_piece_fails_the_burnside_check() {
+fn an_altered_resumed_subproblem_fails_the_burnside_check() {
     let plan = Plan::build(10, Algorithm::Symmetry, None).unwrap();
     // A subproblem whose weight is not a multiple of 8, raised by one: the total moves by 2 or 4.
     let id = plan
@@ -366,11 +366,11 @@ fn an_altered_resumed_piece_fails_the_burnside_check() {
         .find(|s| matches!(s.work, crate::plan::Work::Complete { weight, .. } if !weight.is_multiple_of(8)))
         .unwrap()
         .id;
-    let mut piece = solve_one(&plan, &plan.subproblem(id));
-    piece.count += 1;
+    let mut subproblem = solve_one(&plan, &plan.subproblem(id));
+    subproblem.count += 1;
     let job = Job::new(&config(10, Algorithm::Symmetry, 2))
         .unwrap()
-        .resume([piece])
+        .resume([subproblem])
         .unwrap();
     let err = job.run(Control::default()).unwrap_err();
     assert!(matches!(err, Error::Integrity { n: 10, .. }), "{err}");
@@ -380,7 +380,7 @@ fn an_altered_resumed_piece_fails_the_burnside_check() {
     let path = dir.path().join("c.json");
     let job = Job::new(&config(10, Algorithm::Symmetry, 2))
         .unwrap()
-        .resume([piece])
+        .resume([subproblem])
         .unwrap()
         .checkpoint(&path)
         .unwrap();

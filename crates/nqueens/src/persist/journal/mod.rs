@@ -2,20 +2,22 @@
 //! checksum, read back only when everything in it checks out.
 //!
 //! Files name a subproblem by its entry of the plan ([`Plan::entry_count`]) and, where the run that
-//! wrote it cut the entry into slices, by the slice and the number of slices: `pieces` holds
+//! wrote it cut the entry into slices, by the slice and the number of slices: `whole` holds
 //! the entries counted whole, `slices` the slices of cut ones. A run that resumes a file cuts
 //! the entries the file holds as the file says ([`Journal::cuts`]), and the others as it
 //! likes, so that how finely a run cuts never decides which files agree.
 //!
-//! Format version 3 writes this, as version 2 did; version 3 counts the join units of even
-//! boards from n = 18 on with the quarter turns, a plan of its own. Version 2's files are read
-//! as they are: their plans are this version's, but for those even join boards, whose files
-//! name the plan without the quarter turns, and are counted on with it
-//! ([`Plan::before_quarter_turns`]). Version 1 numbered the subproblems by the subproblems of
-//! a plan that put its cut in its hash: where that plan cut no entry, its hash and numbers are
-//! version 2's, and its files are read as they are (and written back in this version); where
-//! it cut some, its hash is no plan of this version's, and the file is refused with
-//! [`Problem::FormatOne`].
+//! Format version 4 writes this. Versions 2 and 3 wrote the same, with two fields named
+//! otherwise: `pieces` for `whole`, and `pieces` in the sums for `counted` (a piece is a chess
+//! piece now, and only that). Their files are read, their checksums and tags checked over the
+//! text as they wrote it ([`Journal::text`]), and they are written back in this version.
+//! Version 3 counts the join units of even boards from n = 18 on with the quarter turns, a
+//! plan of its own; version 2's files of those boards name the plan without the quarter
+//! turns, and are counted on with it ([`Plan::before_quarter_turns`]). Version 1 numbered the
+//! subproblems by the subproblems of a plan that put its cut in its hash: where that plan cut
+//! no entry, its hash and numbers are version 2's, and its files are read as they are (and
+//! written back in this version); where it cut some, its hash is no plan of this version's,
+//! and the file is refused with [`Problem::FormatOne`].
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -81,7 +83,7 @@ pub enum Problem {
     /// otherwise.
     #[error(
         "written by format version 1 (nqueens-count 0.1) for plan {file_plan}, which cut entries \
-         into slices; this version's plan is {run_plan} and numbers its pieces otherwise: finish \
+         into slices; this version's plan is {run_plan} and numbers its subproblems otherwise: finish \
          it with the release that wrote it, or count it again"
     )]
     FormatOne {
@@ -125,7 +127,7 @@ pub enum Problem {
     Checksum,
     /// Subproblems not sorted, repeated, past the plan's entries, or slices that do not fit.
     #[error("subproblems out of order or out of range")]
-    Pieces,
+    Disorder,
     /// Written for another board size.
     #[error("written for n = {file}, not n = {run}")]
     Board {
@@ -187,7 +189,7 @@ pub enum Problem {
     /// A subproblem outside the file's own shard.
     #[error("entry {entry} does not belong to shard {shard}")]
     NotInShard {
-        /// The piece's entry.
+        /// The subproblem's entry.
         entry: u64,
         /// The file's shard.
         shard: Shard,
@@ -230,7 +232,7 @@ impl Kind {
 }
 
 /// The contents of a journal file. Its fields are read through methods and changed only
-/// through methods that seal it again ([`Journal::set_pieces`], [`Journal::set_meta`]), so
+/// through methods that seal it again ([`Journal::set_counted`], [`Journal::set_meta`]), so
 /// that its checksum stays true.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -257,7 +259,8 @@ pub struct Journal {
     pub(crate) shard: Option<Shard>,
     /// Entries counted whole: `[entry, count, nodes]`, sorted by entry (format version 1:
     /// `[id, count, nodes]` by the plan's subproblem ids, the entries where nothing was cut).
-    pub(crate) pieces: Vec<(u64, u128, u64)>,
+    #[serde(alias = "pieces")]
+    pub(crate) whole: Vec<(u64, u128, u64)>,
     /// Finished slices of entries cut into several: `[entry, slices, index, count, nodes]`,
     /// sorted by entry and index.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -277,13 +280,13 @@ pub struct Journal {
     pub(crate) key: Option<Key>,
 }
 
-/// Checks every `(id, count)` of `pieces` (ids of `plan`) against what its subproblem can
+/// Checks every `(id, count)` of `subproblems` (ids of `plan`) against what its subproblem can
 /// hold ([`Plan::count_bound`]).
 pub fn check_bounds(
     plan: &Plan,
-    pieces: impl IntoIterator<Item = (u64, u128)>,
+    subproblems: impl IntoIterator<Item = (u64, u128)>,
 ) -> Result<(), Problem> {
-    for (id, count) in pieces {
+    for (id, count) in subproblems {
         let bound = plan.count_bound(&plan.subproblem(id));
         if count > bound {
             return Err(Problem::CountTooLarge { id, count, bound });
@@ -345,7 +348,7 @@ impl Journal {
             subproblems: None,
             entries: Some(plan.entry_count()),
             shard,
-            pieces: Vec::new(),
+            whole: Vec::new(),
             slices: Vec::new(),
             sums: Sums::default(),
             meta: BTreeMap::new(),
@@ -413,14 +416,14 @@ impl Journal {
     }
 
     /// The number of finished subproblems: entries counted whole and slices.
-    pub fn piece_count(&self) -> usize {
-        self.pieces.len() + self.slices.len()
+    pub fn counted_len(&self) -> usize {
+        self.whole.len() + self.slices.len()
     }
 
     /// How the file's run cut the entries it holds: `(entry, slices)` in increasing order of
     /// entry, once each. A run resuming the file cuts them so (`crate::plan::Plan::cut`).
     pub fn cuts(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
-        let whole = self.pieces.iter().map(|p| (p.0, 1));
+        let whole = self.whole.iter().map(|p| (p.0, 1));
         let mut last = None;
         let cut = self
             .slices
@@ -431,9 +434,9 @@ impl Journal {
 
     /// Finished subproblems as `(entry, slice, count, nodes)`, in increasing order of entry and
     /// slice; a whole entry is slice 0 of 1.
-    fn entry_pieces(&self) -> impl Iterator<Item = (u64, nqueens_engine::Slice, u128, u64)> + '_ {
+    fn entry_counts(&self) -> impl Iterator<Item = (u64, nqueens_engine::Slice, u128, u64)> + '_ {
         use nqueens_engine::Slice;
-        let whole = self.pieces.iter().map(|&(e, c, k)| (e, Slice::WHOLE, c, k));
+        let whole = self.whole.iter().map(|&(e, c, k)| (e, Slice::WHOLE, c, k));
         let cut = self
             .slices
             .iter()
@@ -461,12 +464,25 @@ impl Journal {
         Algorithm::from_name(&self.algorithm)
     }
 
+    /// The journal as the one line of JSON its file holds, in the field names of its version:
+    /// a file of versions 1 to 3 named `whole` and the sums' `counted` both `pieces`. Those are
+    /// the first `"whole":[` and the first `"counted":` of the text, as no field before them
+    /// holds a string or an object with such a key (`meta`, the one free-form field, comes
+    /// after them), so the text that file's checksum and tag were made over comes back.
+    fn text(&self) -> String {
+        let text = serde_json::to_string(self).expect("journals serialise");
+        if self.version >= 4 {
+            return text;
+        }
+        text.replacen("\"whole\":[", "\"pieces\":[", 1)
+            .replacen("\"counted\":", "\"pieces\":", 1)
+    }
+
     /// The checksum the contents call for (the tag included).
     fn expected_checksum(&self) -> String {
         let mut unsealed = self.clone();
         unsealed.checksum = String::new();
-        let text = serde_json::to_string(&unsealed).expect("journals serialise");
-        crate::hash::hex_of(text.as_bytes())
+        crate::hash::hex_of(unsealed.text().as_bytes())
     }
 
     /// What the keyed tag covers: the file's JSON without its tag and with an empty checksum.
@@ -474,7 +490,7 @@ impl Journal {
         let mut untagged = self.clone();
         untagged.checksum = String::new();
         untagged.tag = None;
-        serde_json::to_string(&untagged).expect("journals serialise")
+        untagged.text()
     }
 
     /// Recomputes the tag (with a key) and the checksum after a change: what
@@ -485,11 +501,10 @@ impl Journal {
         self.checksum.clear();
         if self.key.is_some() {
             self.tag = None;
-            let message = serde_json::to_string(&*self).expect("journals serialise");
+            let message = self.text();
             self.tag = self.key.as_ref().map(|k| k.tag(message.as_bytes()));
         }
-        let text = serde_json::to_string(&*self).expect("journals serialise");
-        self.checksum = crate::hash::hex_of(text.as_bytes());
+        self.checksum = crate::hash::hex_of(self.text().as_bytes());
     }
 
     /// Makes the header this version's, for `plan` (the file's own plan, checked): a file of
@@ -509,31 +524,31 @@ impl Journal {
         self.seal();
     }
 
-    /// Replaces the subproblems (and their sums) with `pieces`, subproblems of `plan` as the run
+    /// Replaces the subproblems (and their sums) with `subproblems`, subproblems of `plan` as the run
     /// cut it: each is written by its entry and slice.
-    pub fn set_pieces(&mut self, plan: &Plan, pieces: &BTreeMap<u64, Counted>) {
-        self.pieces.clear();
+    pub fn set_counted(&mut self, plan: &Plan, subproblems: &BTreeMap<u64, Counted>) {
+        self.whole.clear();
         self.slices.clear();
-        let located = plan.locate(pieces.keys().copied());
-        for (p, (entry, index)) in pieces.values().zip(located) {
+        let located = plan.locate(subproblems.keys().copied());
+        for (p, (entry, index)) in subproblems.values().zip(located) {
             let of = plan.slices_of_entry(entry);
             if of == 1 {
-                self.pieces.push((entry, p.count, p.nodes));
+                self.whole.push((entry, p.count, p.nodes));
             } else {
                 self.slices.push((entry, of, index, p.count, p.nodes));
             }
         }
-        self.sums = Sums::of(plan, pieces.values());
+        self.sums = Sums::of(plan, subproblems.values());
         self.seal();
     }
 
     /// The subproblems as a map by the ids of `plan`, which must be cut as the file says for the
     /// entries it holds ([`Journal::cuts`]).
-    pub fn piece_map(&self, plan: &Plan) -> Result<BTreeMap<u64, Counted>, Problem> {
+    pub fn counted_map(&self, plan: &Plan) -> Result<BTreeMap<u64, Counted>, Problem> {
         let mut map = BTreeMap::new();
-        for (entry, slice, count, nodes) in self.entry_pieces() {
+        for (entry, slice, count, nodes) in self.entry_counts() {
             if entry >= plan.entry_count() {
-                return Err(Problem::Pieces);
+                return Err(Problem::Disorder);
             }
             let run = plan.slices_of_entry(entry);
             if run != slice.of {
@@ -582,16 +597,17 @@ impl Journal {
         }
         let shaped = match j.version {
             1 => j.subproblems.is_some() && j.entries.is_none() && j.slices.is_empty(),
-            // Version 2 wrote what this one writes; its plans are this version's, but for an
-            // even join board's (`Plan::before_quarter_turns`).
-            2 | VERSION => j.subproblems.is_none() && j.entries.is_some(),
+            // Versions 2 and 3 wrote what this one writes, under two older names; their plans
+            // are this version's, but for a version-2 even join board's
+            // (`Plan::before_quarter_turns`).
+            2 | 3 | VERSION => j.subproblems.is_none() && j.entries.is_some(),
             v => return Err(invalid(Problem::Version(v))),
         };
         if j.checksum != j.expected_checksum() {
             return Err(invalid(Problem::Checksum));
         }
         if !shaped || !j.well_ordered() {
-            return Err(invalid(Problem::Pieces));
+            return Err(invalid(Problem::Disorder));
         }
         Ok(j)
     }
@@ -600,8 +616,8 @@ impl Journal {
     /// each cut entry agree on their number and fit in it.
     fn well_ordered(&self) -> bool {
         let entries = self.entries();
-        let whole = self.pieces.windows(2).all(|w| w[0].0 < w[1].0)
-            && self.pieces.iter().all(|p| p.0 < entries);
+        let whole = self.whole.windows(2).all(|w| w[0].0 < w[1].0)
+            && self.whole.iter().all(|p| p.0 < entries);
         let cut = self
             .slices
             .iter()
@@ -613,14 +629,14 @@ impl Journal {
         let apart = {
             let cut_entries: std::collections::BTreeSet<u64> =
                 self.slices.iter().map(|s| s.0).collect();
-            self.pieces.iter().all(|p| !cut_entries.contains(&p.0))
+            self.whole.iter().all(|p| !cut_entries.contains(&p.0))
         };
         whole && cut && apart
     }
 
     /// Checks that this journal was written for `plan` (cut as the file says, [`Journal::cuts`])
     /// and `shard`, and that its sums are those of its subproblems; returns the subproblems by the ids of
-    /// `plan` ([`Journal::piece_map`]), which the checks made.
+    /// `plan` ([`Journal::counted_map`]), which the checks made.
     pub fn check_against(
         &self,
         plan: &Plan,
@@ -666,21 +682,21 @@ impl Journal {
             });
         }
         if let Some(s) = self.shard
-            && let Some((entry, ..)) = self.entry_pieces().find(|&(e, ..)| !plan.owns_entry(s, e))
+            && let Some((entry, ..)) = self.entry_counts().find(|&(e, ..)| !plan.owns_entry(s, e))
         {
             return Err(Problem::NotInShard { entry, shard: s });
         }
-        let pieces = self.piece_map(plan)?;
-        check_bounds(plan, pieces.values().map(|p| (p.id, p.count)))?;
-        if Sums::of(plan, pieces.values()) != self.sums {
+        let subproblems = self.counted_map(plan)?;
+        check_bounds(plan, subproblems.values().map(|p| (p.id, p.count)))?;
+        if Sums::of(plan, subproblems.values()) != self.sums {
             return Err(Problem::Sums);
         }
-        Ok(pieces)
+        Ok(subproblems)
     }
 
     /// The journal as the one line of JSON its file holds.
     pub fn to_json(&self) -> String {
-        serde_json::to_string(self).expect("journals serialise")
+        self.text()
     }
 
     /// Writes the journal atomically (`super::write_atomic`).

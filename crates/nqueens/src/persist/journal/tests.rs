@@ -6,12 +6,12 @@ use crate::run::solve_one;
 
 fn finished_journal(plan: &Plan) -> Journal {
     let mut j = Journal::new(Kind::Checkpoint, plan, None);
-    let pieces: BTreeMap<u64, Counted> = plan
+    let subproblems: BTreeMap<u64, Counted> = plan
         .subproblems()
         .take(5)
         .map(|s| (s.id, solve_one(plan, &s)))
         .collect();
-    j.set_pieces(plan, &pieces);
+    j.set_counted(plan, &subproblems);
     j
 }
 
@@ -79,7 +79,7 @@ fn damaged_or_foreign_journals_are_refused() {
     fs::write(&path, &text[..text.len() / 2]).unwrap();
     assert!(Journal::read(&path).is_err(), "truncated");
 
-    let first = j.pieces[0];
+    let first = j.whole[0];
     let edited = text.replacen(
         &format!("[{},{},", first.0, first.1),
         &format!("[{},{},", first.0, first.1 + 1),
