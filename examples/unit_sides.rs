@@ -76,7 +76,7 @@ fn main() {
         for seed in [id, id + 1, id + 2] {
             let probe = join::Probe {
                 row_sets: 1,
-                classes: 24,
+                bins: 24,
                 seed,
             };
             let secs = join::time_unit(&q, &unit, probe, &stop).expect("never stopped");

@@ -1,6 +1,6 @@
 //! Times join units of an n×n board stratum by stratum (`join::stratum`: two middle queens or
 //! not, and the east rows in the north half), in the memory-bounded layout, on one thread, the
-//! way `--estimate` times them (one row set, about 24 of the sieve's table classes), and prints
+//! way `--estimate` times them (one row set, about 24 of the sieve's table bins), and prints
 //! each stratum's mean: the figures behind the plan's slices (`STRATUM_SECONDS` in
 //! `src/plan/join.rs`). `unit_times N [UNITS PER STRATUM]` (default 2).
 
@@ -34,7 +34,7 @@ fn main() {
             let id = ids[(2 * k + 1) * ids.len() / (2 * take)];
             let probe = Probe {
                 row_sets: 1,
-                classes: 24,
+                bins: 24,
                 seed: id,
             };
             secs.push(join::time_unit(&q, &units[id].0, probe, &stop).expect("never stopped"));

@@ -167,8 +167,8 @@ pub fn default_thread_counts(hardware: usize) -> Vec<usize> {
 }
 
 /// The overall score: million solutions per second at the best thread count.
-pub fn score(samples: &[Measurement]) -> f64 {
-    samples
+pub fn score(measurements: &[Measurement]) -> f64 {
+    measurements
         .iter()
         .map(|s| s.solutions_per_second / 1e6)
         .fold(0.0, f64::max)
@@ -235,13 +235,13 @@ pub fn run(args: &BenchArgs) -> Exit {
             "threads", "time", "solutions/s", "nodes/s", "speedup", "efficiency"
         ));
     }
-    let mut samples: Vec<Measurement> = Vec::new();
+    let mut measurements: Vec<Measurement> = Vec::new();
     for &t in &counts {
         let s = match measure(&workload, t) {
             Ok(s) => s,
             Err(e) => return fail(Exit::Failed, e),
         };
-        let base = samples
+        let base = measurements
             .first()
             .map_or(s.seconds, |b| b.seconds * b.threads as f64);
         let speedup = base / s.seconds;
@@ -269,13 +269,13 @@ pub fn run(args: &BenchArgs) -> Exit {
                 100.0 * efficiency
             ));
         }
-        samples.push(s);
+        measurements.push(s);
     }
-    let score = score(&samples);
+    let score = score(&measurements);
     // The public profiles report elapsed seconds on every thread: the last row's time.
     if workload.statistic == Statistic::Mean
         && !args.json
-        && let Some(last) = samples.last()
+        && let Some(last) = measurements.last()
     {
         out(&format!(
             "{} figure: {:.3} s elapsed (mean of {} runs on {}), to set beside the profile's published results",

@@ -27,7 +27,7 @@ fn permute(p: &mut Vec<usize>, k: usize, out: &mut Vec<Vec<usize>>) {
     }
 }
 
-/// Number of classes of `sols` under the eight board symmetries, each solution reduced to its
+/// Number of orbits of `sols` under the eight board symmetries, each solution reduced to its
 /// smallest image.
 pub fn distinct_up_to_symmetry(n: usize, sols: &[Vec<usize>]) -> u128 {
     let mut canon = std::collections::BTreeSet::new();

@@ -54,7 +54,7 @@ pub const fn bit(c: usize) -> u64 {
 /// hours is counted in slices of seconds, and the slices of a search add up to it on every
 /// machine. How a search is dealt out is the engine's: a join unit of several row sets deals its
 /// row sets out (every `of`-th to one slice); a unit of one row set deals out its matching (the
-/// sieve deals the pairs of pattern classes, `join/sieve.rs`; where its matching is not sieved,
+/// sieve deals the pairs of its bins, `join/sieve.rs`; where its matching is not sieved,
 /// slice 0 counts it whole); the kernel deals out the subtrees of its search
 /// ([`kernel::complete_slice_until`]), and its dealer shares out the half-turn searches
 /// ([`half_turn`]) and the searches of a constrained board the same way.

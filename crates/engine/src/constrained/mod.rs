@@ -7,5 +7,5 @@ mod queens;
 mod rooks;
 
 pub use queens::{Completed, complete_slice};
-pub use rooks::{MOST_BLOCKS, count_rooks};
+pub use rooks::{MOST_PARTS, count_rooks};
 pub use rooks::{Route, route};

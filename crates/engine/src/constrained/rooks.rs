@@ -10,7 +10,7 @@
 //! * **Ryser's formula** (Ryser 1963) in Gray-code order: perm(A) = Σ over column sets S of
 //!   (-1)^(m-|S|) Π_i |A_i ∩ S|, one column in or out per step, so each step costs one add
 //!   per word of row sums (packed a byte each) and one product: O(2^m · m), whatever the
-//!   density. The sum is cut into blocks of column sets that the threads of the run's pool
+//!   density. The sum is cut into parts of column sets that the threads of the run's pool
 //!   share, so that a dense board, one subproblem, still uses every thread.
 //! * **Backtracking** (`queens::complete` without diagonals) where the board is so sparse
 //!   that the placements themselves are few.
@@ -279,24 +279,24 @@ fn profile(rows: &[u64], stop: &AtomicBool) -> Option<Completed> {
 
 /// Ryser's formula over the Gray code of the column sets (module documentation).
 ///
-/// The column sets are cut into 2^k blocks by their last k columns, each block a Gray code of
-/// the others from its own start. Inside a worker pool (a run's), the blocks are shared out
+/// The column sets are cut into 2^k parts by their last k columns, each part a Gray code of
+/// the others from its own start. Inside a worker pool (a run's), the parts are shared out
 /// among the pool's threads, so that a dense board counted as one subproblem still uses every
 /// thread; elsewhere they are counted one after the other (rayon's global pool is never used).
-/// The blocks' signed partial sums are added modulo 2^128 here, so the count returned is the
+/// The parts' signed partial sums are added modulo 2^128 here, so the count returned is the
 /// exact count.
 fn ryser(rows: &[u64], stop: &AtomicBool) -> Option<Completed> {
     let m = rows.len();
     if m == 0 {
         return Some(Completed { count: 1, nodes: 0 });
     }
-    let k = m.saturating_sub(RYSER_BLOCK_BITS).min(RYSER_SPLIT_BITS);
-    let block = |h: u64| ryser_block(rows, k, h, stop);
+    let k = m.saturating_sub(RYSER_PART_BITS).min(RYSER_SPLIT_BITS);
+    let part = |h: u64| ryser_part(rows, k, h, stop);
     let parts: Option<Vec<u128>> = if rayon::current_thread_index().is_some() {
         use rayon::prelude::*;
-        (0..1u64 << k).into_par_iter().map(block).collect()
+        (0..1u64 << k).into_par_iter().map(part).collect()
     } else {
-        (0..1u64 << k).map(block).collect()
+        (0..1u64 << k).map(part).collect()
     };
     let count = parts?.into_iter().fold(0u128, u128::wrapping_add);
     Some(Completed {
@@ -305,18 +305,18 @@ fn ryser(rows: &[u64], stop: &AtomicBool) -> Option<Completed> {
     })
 }
 
-/// Blocks of Ryser's sum: up to 2^6, where each holds at least 2^18 column sets.
+/// Parts of Ryser's sum: up to 2^6, where each holds at least 2^18 column sets.
 const RYSER_SPLIT_BITS: usize = 6;
 
-/// The most blocks one rook subproblem's sum is cut into, which the threads of a run's pool
+/// The most parts one rook subproblem's sum is cut into, which the threads of a run's pool
 /// share: a pool for such a subproblem needs no more threads than this.
-pub const MOST_BLOCKS: usize = 1 << RYSER_SPLIT_BITS;
-/// The fewest columns a block's own Gray code runs over.
-const RYSER_BLOCK_BITS: usize = 18;
+pub const MOST_PARTS: usize = 1 << RYSER_SPLIT_BITS;
+/// The fewest columns a part's own Gray code runs over.
+const RYSER_PART_BITS: usize = 18;
 
 /// The part of Ryser's sum over the column sets whose last `k` columns are the bits of `h`,
 /// modulo 2^128 (`None`: `stop` rose).
-fn ryser_block(rows: &[u64], k: usize, h: u64, stop: &AtomicBool) -> Option<u128> {
+fn ryser_part(rows: &[u64], k: usize, h: u64, stop: &AtomicBool) -> Option<u128> {
     let m = rows.len();
     let low = m - k;
     // The row sums |A_i ∩ S| packed one byte each, eight rows to a word (they never pass 40);
@@ -457,14 +457,14 @@ mod tests {
     }
 
     #[test]
-    fn the_blocks_of_ryser_add_up_to_the_whole_sum() {
+    fn the_parts_of_ryser_add_up_to_the_whole_sum() {
         let mut rng = XorShift::new(12);
         for m in [3usize, 8, 12] {
             let rows = random_rows(&mut rng, m, |r| r.below(3) != 0);
-            let whole = ryser_block(&rows, 0, 0, &NEVER).unwrap();
+            let whole = ryser_part(&rows, 0, 0, &NEVER).unwrap();
             for k in 1..=3.min(m) {
                 let parts = (0..1u64 << k)
-                    .map(|h| ryser_block(&rows, k, h, &NEVER).unwrap())
+                    .map(|h| ryser_part(&rows, k, h, &NEVER).unwrap())
                     .fold(0u128, u128::wrapping_add);
                 assert_eq!(parts, whole, "m = {m}, k = {k}");
             }

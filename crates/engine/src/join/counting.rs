@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::halves::{each_half, halves, halves_even, halves_onto, side_pairs};
 use super::matching::{count_part_until, count_unsieved, count_unsieved_streamed, time_fitting};
-use super::partition::{Cache, Key, Partition};
+use super::partition::{Cache, Partition, Spec};
 use super::quadrant::View;
 use super::quarter::{self, Band};
 use super::sieve::{self, Part};
@@ -19,7 +19,7 @@ use super::{
 };
 
 /// Candidate pairs of north and south quadrant placements (an upper bound of a unit's
-/// half-boards) past which a unit's sides are not held whole but read anew block by block
+/// half-boards) past which a unit's sides are not held whole but read anew buffer by buffer
 /// ([`stream::count_streamed`]): held, two sides of at most this many patterns and their
 /// sorted copies take up to 512 MiB; the largest units of n = 26 (some 32 million
 /// half-boards) and most of n = 28 pass it.
@@ -43,7 +43,7 @@ impl stream::Source for HalfSource<'_, '_> {
     }
 }
 
-/// How [`streamed_unit`] counts: the pattern length, a timing probe (table classes, seed)
+/// How [`streamed_unit`] counts: the pattern length, a timing probe (table bins, seed)
 /// or the slice, and for a later slice of the same unit, which side its table was.
 struct Streamed {
     bits: usize,
@@ -75,7 +75,7 @@ fn ties(
 }
 
 /// [`ties`] of a streamed unit: the half-boards at `c` (few) are held, the others read
-/// block by block.
+/// buffer by buffer.
 fn streamed_ties(
     east: &mut HalfSource<'_, '_>,
     west: &mut HalfSource<'_, '_>,
@@ -138,8 +138,8 @@ fn streamed_unit(
             };
             let part = Part::fresh(how.slice);
             let count = match how.probe {
-                Some(classes) => {
-                    let secs = time_fitting(tq, qq, how.bits, t, stop, classes)?;
+                Some(bins) => {
+                    let secs = time_fitting(tq, qq, how.bits, t, stop, bins)?;
                     return Some((Found { count: 0, nodes }, (Reads::default(), secs), None));
                 }
                 None => count_part_until(tq, qq, how.bits, t, part, stop)?,
@@ -151,9 +151,9 @@ fn streamed_unit(
         .as_ref()
         .map(|(se, sw)| if west_table { (sw, se) } else { (se, sw) });
     let portion = match how.probe {
-        Some((classes, seed)) => {
+        Some((bins, seed)) => {
             let len = ordered.map_or(0, |(ts, _)| ts.len);
-            let stride = (sieve::classes_for(len) / classes.max(1)).max(1);
+            let stride = (sieve::bins_for(len) / bins.max(1)).max(1);
             sieve::Portion::Timed {
                 stride,
                 offset: seed % stride,
@@ -187,7 +187,7 @@ fn streamed_unit(
 }
 
 /// Counts `unit` (or, with `probe`, a portion of it) and returns what it found with the
-/// seconds the whole unit is projected to take (only measured when sampling).
+/// seconds the whole unit is projected to take (only measured when probing).
 ///
 /// Row set by row set ([`row_sets`]): each one's two sides of half-boards come from the
 /// quadrant lists (filtered by the middle queens for odd n) or, in the memory-bounded layout,
@@ -205,8 +205,9 @@ pub(super) fn count_unit_with(
     let free = free_lines(geo, unit.middle);
     s.enter_pair(q, unit.middle);
     // A slice of the unit this thread counted last starts from its half-boards.
-    let key = (unit.span == 1 && probe.is_none()).then_some((geo.n, unit.east_rows, unit.middle));
-    let made = key.is_some() && s.made_for == key;
+    let sides_of =
+        (unit.span == 1 && probe.is_none()).then_some((geo.n, unit.east_rows, unit.middle));
+    let made = sides_of.is_some() && s.made_for == sides_of;
     s.made_for = None;
     if !made {
         s.streamed = None;
@@ -288,7 +289,7 @@ pub(super) fn count_unit_with(
                 };
                 let how = Streamed {
                     bits,
-                    probe: probe.map(|x| (x.classes, x.seed + i as usize)),
+                    probe: probe.map(|x| (x.bins, x.seed + i as usize)),
                     slice: matching_slice,
                     west_table: west_table_before,
                     group,
@@ -309,7 +310,7 @@ pub(super) fn count_unit_with(
                 }
                 if let Some(west_table) = reusable {
                     *streamed = Some((got, west_table));
-                    *made_for = key;
+                    *made_for = sides_of;
                 }
                 continue;
             }
@@ -333,7 +334,7 @@ pub(super) fn count_unit_with(
             }
             *below_lens = (east.len(), west.len());
         }
-        // The larger side becomes the tables, sieved into classes
+        // The larger side becomes the tables, sieved into bins
         // (`results/join-log.md`, section 15); with the quarter turns, of the half-boards
         // below the unit's value, the ties apart.
         let (east_below, west_below) = (&east[..below_lens.0], &west[..below_lens.1]);
@@ -346,8 +347,8 @@ pub(super) fn count_unit_with(
         let sides = (&east[..], &west[..]);
         if let Some(x) = probe {
             let made = begun.elapsed().as_secs_f64() - parted;
-            let classes = (x.classes, x.seed + i as usize);
-            let mut matching = time_fitting(table, queries, bits, tables, stop, classes)?;
+            let bins = (x.bins, x.seed + i as usize);
+            let mut matching = time_fitting(table, queries, bits, tables, stop, bins)?;
             if value.is_some() {
                 let begun = std::time::Instant::now();
                 ties(sides, *below_lens, bits, tables, stop)?;
@@ -371,7 +372,7 @@ pub(super) fn count_unit_with(
             total.count += ties(sides, *below_lens, bits, tables, stop)?;
         }
         total.count += times * count_part_until(table, queries, bits, tables, part, stop)?;
-        *made_for = key;
+        *made_for = sides_of;
     }
     Some((total, seconds))
 }
@@ -389,7 +390,7 @@ fn own_row_sets(unit: &Unit) -> u32 {
 
 /// The row sets this share of `unit` counts, each with its index among the share's own: the
 /// unit's `span` consecutive east row sets (of the free rows `free_rows`), every `of`-th of
-/// them for a slice of a unit of several, and every `stride`-th of those when sampling (each
+/// them for a slice of a unit of several, and every `stride`-th of those when probing (each
 /// then standing for `stride`).
 fn row_sets(unit: &Unit, free_rows: u32, stride: u32) -> impl Iterator<Item = (u32, u32)> {
     let by_rows = unit.span > 1 && unit.slice.of > 1;
@@ -406,15 +407,15 @@ fn row_sets(unit: &Unit, free_rows: u32, stride: u32) -> impl Iterator<Item = (u
     .filter(move |&(i, _)| i % stride == 0)
 }
 
-/// The keys of the four partitions (north-west, north-east, south-west, south-east) whose
+/// The specs of the four partitions (north-west, north-east, south-west, south-east) whose
 /// placements make up the half-boards of the east rows `east_rows` and the west rows
 /// `west_rows`: each quadrant's rows of the row set and its side's free columns, avoiding the
 /// diagonals of the middle queens, which the partitions leave out as they are made.
-pub(super) fn partition_keys(
+pub(super) fn partition_specs(
     geo: &Geometry,
     middle: Option<Middle>,
     (east_rows, west_rows): (u32, u32),
-) -> [Key; 4] {
+) -> [Spec; 4] {
     let free = free_lines(geo, middle);
     let mut forbid = (0, 0);
     for (r, c) in middle.iter().flat_map(|m| m.squares(geo.n)) {
@@ -432,7 +433,7 @@ pub(super) fn partition_keys(
             free.east_cols,
         ),
     ];
-    wanted.map(|(origin, rows, cols)| Key {
+    wanted.map(|(origin, rows, cols)| Spec {
         n: geo.n,
         origin,
         rows,
@@ -441,7 +442,7 @@ pub(super) fn partition_keys(
     })
 }
 
-/// The four partitions of a row set ([`partition_keys`]), from the thread's cache or made;
+/// The four partitions of a row set ([`partition_specs`]), from the thread's cache or made;
 /// `None` if `stop` rose. Each takes up to a second or two at n = 28, so the stop flag is
 /// looked at between them (and between the groups of a side).
 fn partitions(
@@ -451,13 +452,13 @@ fn partitions(
     row_set: (u32, u32),
     stop: &AtomicBool,
 ) -> Option<[Rc<Partition>; 4]> {
-    let keys = partition_keys(&q.geo, middle, row_set);
+    let specs = partition_specs(&q.geo, middle, row_set);
     let mut got: [Option<Rc<Partition>>; 4] = Default::default();
-    for (slot, key) in got.iter_mut().zip(keys) {
+    for (slot, spec) in got.iter_mut().zip(specs) {
         if stop.load(Ordering::Relaxed) {
             return None;
         }
-        *slot = Some(parts.get(q.cache, &q.geo, &q.index, key));
+        *slot = Some(parts.get(q.cache, &q.geo, &q.index, spec));
     }
     Some(got.map(|p| p.expect("every partition was made above")))
 }

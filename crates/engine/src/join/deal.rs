@@ -1,5 +1,5 @@
 //! How the pairs of a sieved matching are dealt out to the slices of a unit: every pair of a
-//! table class and a run of query classes that fit it weighs the candidate pairs it holds, and
+//! table bin and a run of query bins that fit it weighs the candidate pairs it holds, and
 //! goes to the slice its midpoint falls in, so slices are about equal in work, each pair is
 //! matched by exactly one, and the dealing depends on the patterns alone
 //! (`results/join-log.md`, sections 17 and 21). Kept apart from [`super::sieve`], whose loop
@@ -88,16 +88,16 @@ impl Cursor {
     };
 }
 
-/// For each class mask `m`, the number of queries in the classes that are subsets of `m` (a
-/// subset-sum transform of the class sizes): the queries that fit a table class `a` are those
+/// For each bin mask `m`, the number of queries in the bins that are subsets of `m` (a
+/// subset-sum transform of the bin sizes): the queries that fit a table bin `a` are those
 /// of the subsets of its complement.
-pub(super) fn fitting_queries(starts: &[usize], classes: usize) -> Vec<u64> {
-    let mut sums: Vec<u64> = (0..classes)
+pub(super) fn fitting_queries(starts: &[usize], bins: usize) -> Vec<u64> {
+    let mut sums: Vec<u64> = (0..bins)
         .map(|c| (starts[c + 1] - starts[c]) as u64)
         .collect();
     let mut bit = 1;
-    while bit < classes {
-        for m in 0..classes {
+    while bit < bins {
+        for m in 0..bins {
             if m & bit != 0 {
                 sums[m] += sums[m ^ bit];
             }
@@ -107,27 +107,27 @@ pub(super) fn fitting_queries(starts: &[usize], classes: usize) -> Vec<u64> {
     sums
 }
 
-/// The dealer of `slice` with the fitting queries of every class mask, or `None` where every
+/// The dealer of `slice` with the fitting queries of every bin mask, or `None` where every
 /// pair is matched (a whole unit).
 pub(super) fn deal(
     slice: Slice,
     table_starts: &[usize],
     query_starts: &[usize],
-    classes: usize,
+    bins: usize,
 ) -> Option<(Dealer, Vec<u64>)> {
     if slice.of <= 1 {
         return None;
     }
-    let fitting = fitting_queries(query_starts, classes);
-    let total = (0..classes)
-        .map(|a| class_weight(table_starts, &fitting, a))
+    let fitting = fitting_queries(query_starts, bins);
+    let total = (0..bins)
+        .map(|a| bin_weight(table_starts, &fitting, a))
         .sum();
     Some((Dealer::new(slice, total), fitting))
 }
 
-/// The weight of table class `a`'s pairs: its patterns times the queries that fit it
-/// (`fitting` from [`fitting_queries`], one entry per class).
-pub(super) fn class_weight(table_starts: &[usize], fitting: &[u64], a: usize) -> u128 {
+/// The weight of table bin `a`'s pairs: its patterns times the queries that fit it
+/// (`fitting` from [`fitting_queries`], one entry per bin).
+pub(super) fn bin_weight(table_starts: &[usize], fitting: &[u64], a: usize) -> u128 {
     let all = fitting.len() - 1;
     (table_starts[a + 1] - table_starts[a]) as u128 * u128::from(fitting[all & !a])
 }

@@ -45,7 +45,7 @@ pub(super) fn halves_onto(
     })
 }
 
-/// The patterns [`halves`] makes, handed to `f` a block at a time (of about [`BLOCK`]
+/// The patterns [`halves`] makes, handed to `f` a buffer at a time (of about [`BUFFER`]
 /// patterns, in the same order as [`halves`] lists them) instead of kept: a side of n = 28
 /// holds up to 170 million of them, more than a thread's share of memory. `None` if `stop`
 /// rose (looked at between groups).
@@ -65,7 +65,7 @@ pub(super) fn each_half(
         }
         for p in ns.chunks(1) {
             pair_up(p, ss, buf);
-            if buf.len() >= BLOCK {
+            if buf.len() >= BUFFER {
                 f(buf);
                 buf.clear();
             }
@@ -80,7 +80,7 @@ pub(super) fn each_half(
 }
 
 /// Patterns handed on at a time by [`each_half`].
-const BLOCK: usize = 1 << 16;
+const BUFFER: usize = 1 << 16;
 
 /// The north and south pairs [`halves`] tests for the same side: the sum over the column
 /// splits of the two groups' sizes multiplied.

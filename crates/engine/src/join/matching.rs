@@ -22,8 +22,8 @@ pub fn count_fitting(one: &[u64], other: &[u64], bits: usize, scratch: &mut Tabl
     count_fitting_until(one, other, bits, scratch, &NEVER).expect("never stopped")
 }
 
-/// [`count_fitting`], giving up (`None`) soon after `stop` rises: between blocks of queries or
-/// classes of the sieve, each a small share of the work.
+/// [`count_fitting`], giving up (`None`) soon after `stop` rises: between steps of queries or
+/// bins of the sieve, each a small share of the work.
 pub fn count_fitting_until(
     one: &[u64],
     other: &[u64],
@@ -35,7 +35,7 @@ pub fn count_fitting_until(
 }
 
 /// The fitting pairs of one slice of the matching ([`Slice`]): where the sides are large
-/// enough to be sieved, the pairs of classes the sieve deals to `slice`; otherwise all of them
+/// enough to be sieved, the pairs of bins the sieve deals to `slice`; otherwise all of them
 /// for slice 0 and none for the others. The slices of `0..of` add up to [`count_fitting`].
 pub fn count_slice_until(
     one: &[u64],
@@ -86,7 +86,7 @@ pub(super) fn sieved(small: usize, large: usize) -> bool {
 }
 
 /// Seconds [`count_fitting`] would take, projected from matching a share of the work when the
-/// sides are large enough to be sieved (about `classes` of the table classes, from `seed`);
+/// sides are large enough to be sieved (about `bins` of the table bins, from `seed`);
 /// timed whole otherwise. `None` if `stop` rose.
 pub fn time_fitting(
     one: &[u64],
@@ -94,7 +94,7 @@ pub fn time_fitting(
     bits: usize,
     scratch: &mut Tables,
     stop: &AtomicBool,
-    (classes, seed): (usize, usize),
+    (bins, seed): (usize, usize),
 ) -> Option<f64> {
     let (small, large) = if one.len() <= other.len() {
         (one, other)
@@ -106,7 +106,7 @@ pub fn time_fitting(
         count_fitting_until(one, other, bits, scratch, stop)?;
         return Some(begun.elapsed().as_secs_f64());
     }
-    let stride = (sieve::classes_for(large.len()) / classes.max(1)).max(1);
+    let stride = (sieve::bins_for(large.len()) / bins.max(1)).max(1);
     sieve::time(large, small, bits, scratch, stop, (stride, seed % stride))
 }
 
@@ -152,7 +152,7 @@ pub(super) fn count_unsieved(
     count_plain(table, queries, bits, scratch, stop)
 }
 
-/// [`count_unsieved`] with queries read block by block from `queries` (a side too large to
+/// [`count_unsieved`] with queries read buffer by buffer from `queries` (a side too large to
 /// hold, [`super::stream`]).
 pub(super) fn count_unsieved_streamed(
     table: &[u64],
@@ -166,15 +166,17 @@ pub(super) fn count_unsieved_streamed(
     }
     let (shape, tables) = plain_tables(table, bits, scratch);
     let (mut total, mut stopped) = (0, false);
-    queries.each(&mut |block| match query_until(shape, block, tables, stop) {
-        Some(c) => total += c,
-        None => stopped = true,
-    })?;
+    queries.each(
+        &mut |buffer| match query_until(shape, buffer, tables, stop) {
+            Some(c) => total += c,
+            None => stopped = true,
+        },
+    )?;
     (!stopped).then_some(total)
 }
 
 /// Below this many candidate pairs, testing every pair beats building tables (the tables of
-/// one 512-candidate block take some 3000 word writes; `results/join-log.md`, section 4).
+/// one group of 512 candidates take some 3000 word writes; `results/join-log.md`, section 4).
 const PAIRWISE_LIMIT: usize = 16 * 1024;
 
 /// Pairs sharing no bit, one AND each.
@@ -200,8 +202,8 @@ mod tests {
     }
 
     /// Checks a build of the query loop, `query(chunks, queries, tables, words)`, against
-    /// pairwise tests, on patterns of several densities and lengths around the 512-candidate
-    /// blocks; `count_fitting` itself too.
+    /// pairwise tests, on patterns of several densities and lengths around the groups of 512
+    /// candidates; `count_fitting` itself too.
     fn check_query(name: &str, query: impl Fn(Shape, &[u64], &[u64]) -> u64) {
         let mut next = xorshift();
         let mut scratch = Tables::default();

@@ -20,8 +20,8 @@
 //! half-board) of half-boards that clash with that value. A pattern of the other side finds its
 //! clashing set as the OR of one row per chunk, so one 512-bit OR tests 512 candidates, and the
 //! count is the number of zero bits. Large units (even n from 20 on) are sieved first: both
-//! sides are sorted by the few central diagonals they occupy, only classes that leave each
-//! other's diagonals free are matched, and the larger side's classes become the tables. This
+//! sides are sorted by the few central diagonals they occupy, only bins that leave each
+//! other's diagonals free are matched, and the larger side's bins become the tables. This
 //! is the quadrant/half-board method of the fastest published CPU counters, laid out our own
 //! way; the matching loop is compiled for AVX-512 (with `vpopcntq`) and for AVX2 and
 //! selected at run time, with a portable build of the same loop elsewhere.
@@ -42,7 +42,7 @@
 //! lists and their filtered copies), `units.rs` (the units and their weights), `quarter.rs`
 //! (the quarter turns of even boards: which half-boards a unit makes), `halves.rs`
 //! (half-boards from quadrant groups), `matching.rs` (counting fitting pairs, portable) with
-//! `sieve.rs` (large units sorted into classes by a few of their diagonals first; which ones,
+//! `sieve.rs` (large units sorted into bins by a few of their diagonals first; which ones,
 //! `split.rs`; units too large to hold, `stream.rs`) and `x86.rs`
 //! (its vector builds), `memory.rs` (size limits and the memory estimate), `counting.rs` (one
 //! unit counted row set by row set). This file holds the entry points, [`count_unit`] and
@@ -85,7 +85,7 @@ pub use units::{Middle, Stratum, Unit, for_each_unit, stratum, units};
 
 use counting::count_unit_with;
 use halves::halves;
-use partition::{Cache, Key, Partition};
+use partition::{Cache, Partition, Spec};
 use quadrant::{Lists, View};
 use units::free_lines;
 
@@ -211,18 +211,18 @@ pub fn count_unit_until(q: &Quadrants, unit: &Unit, stop: &AtomicBool) -> Option
 pub struct Probe {
     /// Row sets of a unit counted, spread evenly over its span (at least 1).
     pub row_sets: u32,
-    /// Table classes of the sieve matched, about: the matching is cut into one slice per so
-    /// many classes and one of them, chosen by `seed`, is matched; small sides are matched
+    /// Table bins of the sieve matched, about: the matching is cut into one slice per so
+    /// many bins and one of them, chosen by `seed`, is matched; small sides are matched
     /// whole.
-    pub classes: usize,
+    pub bins: usize,
     /// Chooses which slice.
     pub seed: usize,
 }
 
 /// The seconds counting `unit` would take on this thread, projected from counting a share of
-/// it ([`Probe`]): the half-boards of each row set sampled are made whole and timed, one
+/// it ([`Probe`]): the half-boards of each row set probed are made whole and timed, one
 /// slice of the matching (as a run would count it) is timed and scaled up, and the row sets
-/// sampled stand for the whole span. `None` if `stop` rose.
+/// probed stand for the whole span. `None` if `stop` rose.
 pub fn time_unit(q: &Quadrants, unit: &Unit, probe: Probe, stop: &AtomicBool) -> Option<f64> {
     SCRATCH.with(|s| {
         let s = &mut *s.borrow_mut();
@@ -238,14 +238,14 @@ pub fn partition_sizes(n: usize) -> (usize, usize) {
     let mut found = Vec::new();
     let (mut largest, mut total) = (0, 0);
     for rows in 0..=all {
-        let key = Key {
+        let spec = Spec {
             n,
             origin: (0, 0),
             rows,
             cols: all,
             forbid: (0, 0),
         };
-        let part = Partition::make(&q.geo, &q.index, key, &mut found);
+        let part = Partition::make(&q.geo, &q.index, spec, &mut found);
         largest = largest.max(part.patterns.len());
         total += part.patterns.len();
     }
@@ -261,8 +261,8 @@ pub fn unit_sides(q: &Quadrants, unit: &Unit) -> (Vec<u64>, Vec<u64>) {
     let east_rows = unit.east_rows;
     let west_rows = free.rows & !east_rows;
     let mut parts = Cache::default();
-    let keys = counting::partition_keys(geo, unit.middle, (east_rows, west_rows));
-    let got = keys.map(|key| parts.get(0, geo, &q.index, key));
+    let specs = counting::partition_specs(geo, unit.middle, (east_rows, west_rows));
+    let got = specs.map(|spec| parts.get(0, geo, &q.index, spec));
     let view = View::parts([0, 1, 2, 3].map(|k| &*got[k]));
     let (mut east, mut west) = (Vec::new(), Vec::new());
     halves(

@@ -32,29 +32,29 @@ pub(super) struct Partition {
 /// One thread's partitions, the most recent first to stay, within a byte budget.
 #[derive(Debug, Default)]
 pub(super) struct Cache {
-    kept: HashMap<Key, Rc<Partition>>,
-    /// Keys in the order they were made, oldest first.
-    order: VecDeque<Key>,
+    kept: HashMap<Spec, Rc<Partition>>,
+    /// Specs in the order they were made, oldest first.
+    order: VecDeque<Spec>,
     bytes: usize,
     /// Placements as found by the last search: (rank of their columns, pattern).
     found: Vec<(u32, u64)>,
 }
 
 impl Cache {
-    /// The partition `key` asks for: kept from before, or made and kept if `budget` bytes
+    /// The partition `spec` asks for: kept from before, or made and kept if `budget` bytes
     /// allow (dropping the oldest partitions first).
     pub(super) fn get(
         &mut self,
         budget: usize,
         geo: &Geometry,
         index: &QuadrantIndex,
-        key: Key,
+        spec: Spec,
     ) -> Rc<Partition> {
-        debug_assert_eq!(key.n, geo.n);
-        if let Some(p) = self.kept.get(&key) {
+        debug_assert_eq!(spec.n, geo.n);
+        if let Some(p) = self.kept.get(&spec) {
             return Rc::clone(p);
         }
-        let made = Rc::new(Partition::make(geo, index, key, &mut self.found));
+        let made = Rc::new(Partition::make(geo, index, spec, &mut self.found));
         let size = made.bytes();
         if size <= budget {
             while self.bytes + size > budget {
@@ -65,8 +65,8 @@ impl Cache {
                     self.bytes -= p.bytes();
                 }
             }
-            self.kept.insert(key, Rc::clone(&made));
-            self.order.push_back(key);
+            self.kept.insert(spec, Rc::clone(&made));
+            self.order.push_back(spec);
             self.bytes += size;
         }
         made
@@ -82,7 +82,7 @@ impl Cache {
 /// board with queens on exactly the quadrant-local `rows`, using only the quadrant-local
 /// columns `cols` and no diagonal of `forbid` (the middle queens' diagonal masks).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(super) struct Key {
+pub(super) struct Spec {
     pub(super) n: usize,
     pub(super) origin: (usize, usize),
     pub(super) rows: u32,
@@ -105,14 +105,14 @@ struct Search<'a> {
 }
 
 impl<'a> Search<'a> {
-    fn new(geo: &Geometry, index: &'a QuadrantIndex, key: Key) -> Search<'a> {
-        let Key {
+    fn new(geo: &Geometry, index: &'a QuadrantIndex, spec: Spec) -> Search<'a> {
+        let Spec {
             origin,
             rows,
             cols,
             forbid,
             ..
-        } = key;
+        } = spec;
         let h = geo.h;
         let mut open = [0u32; 32];
         let mut bits = vec![0u64; h * h];
@@ -171,15 +171,15 @@ impl<'a> Search<'a> {
 }
 
 impl Partition {
-    /// Makes the placements `key` asks for; `found` is a buffer.
+    /// Makes the placements `spec` asks for; `found` is a buffer.
     pub(super) fn make(
         geo: &Geometry,
         index: &QuadrantIndex,
-        key: Key,
+        spec: Spec,
         found: &mut Vec<(u32, u64)>,
     ) -> Partition {
         found.clear();
-        let search = Search::new(geo, index, key);
+        let search = Search::new(geo, index, spec);
         let first = search.rows.first().copied().unwrap_or(0);
         search.go(0, first, 0, (0, 0), 0, found);
         let groups = binomial(geo.h as u64, search.rows.len() as u64) as usize;
@@ -202,7 +202,7 @@ impl Partition {
         found.clear();
         found.shrink_to(1 << 16);
         Partition {
-            base: index.base(key.rows),
+            base: index.base(spec.rows),
             start,
             patterns,
         }
@@ -235,14 +235,14 @@ mod tests {
                     break;
                 }
                 for rows in 0..=all {
-                    let key = Key {
+                    let spec = Spec {
                         n,
                         origin,
                         rows,
                         cols: all,
                         forbid: (0, 0),
                     };
-                    let part = Partition::make(&geo, &q.index, key, &mut found);
+                    let part = Partition::make(&geo, &q.index, spec, &mut found);
                     for cols in (0..=all).filter(|c| c.count_ones() == rows.count_ones()) {
                         let g = q.index.group(rows, cols) - part.base as usize;
                         let mut got = part.patterns

@@ -7,7 +7,7 @@
 /// are cheap to build for the few queries of a small side).
 pub(super) const CHUNK: usize = 6;
 
-/// The widest chunks of a sieved matching's tables: the tables of one class in chunks of 9
+/// The widest chunks of a sieved matching's tables: the tables of one bin in chunks of 9
 /// bits (512 rows of some 8 words) stay in the second-level cache; 10 bits cost more at
 /// n = 26 (`results/join-log.md`, section 19).
 pub(super) const MAX_WIDTH: usize = 9;
@@ -149,7 +149,7 @@ pub(super) fn fill_rows(shape: Shape, t: &mut [u64]) {
 
 /// Transposes a 64×64 bit matrix in place: afterwards bit `e` of `a[b]` is what bit `b` of
 /// `a[e]` was. Six rounds of masked swaps of ever smaller sub-squares (Hacker's Delight, 7-3),
-/// each round a loop over whole blocks of rows with a constant stride, so that the rounds of
+/// each round a loop over whole runs of rows with a constant stride, so that the rounds of
 /// 32, 16, 8 and 4 rows compile to vector operations.
 #[inline(always)]
 pub(super) fn transpose64(a: &mut [u64; 64]) {
@@ -161,12 +161,12 @@ pub(super) fn transpose64(a: &mut [u64; 64]) {
     swap_round::<1>(a, 0x5555_5555_5555_5555);
 }
 
-/// One round of [`transpose64`]: in each block of `2 * J` rows, the bits of mask `m` of the
+/// One round of [`transpose64`]: in each run of `2 * J` rows, the bits of mask `m` of the
 /// second half swap with the bits `J` places above them in the first half.
 #[inline(always)]
 fn swap_round<const J: usize>(a: &mut [u64; 64], m: u64) {
-    for block in a.chunks_exact_mut(2 * J) {
-        let (lo, hi) = block.split_at_mut(J);
+    for run in a.chunks_exact_mut(2 * J) {
+        let (lo, hi) = run.split_at_mut(J);
         for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
             let t = ((*x >> J) ^ *y) & m;
             *x ^= t << J;

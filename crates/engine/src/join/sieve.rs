@@ -1,27 +1,27 @@
-//! The sieve in front of the matching tables: both sides of a unit are sorted into classes by
+//! The sieve in front of the matching tables: both sides of a unit are sorted into bins by
 //! a few of their pattern bits (the diagonals both sides occupy most, chosen per unit by
-//! [`super::split`]), and only classes that share none of those bits are matched, each table
-//! class with its own small tables, against runs of the sorted queries. The sieved bits leave
-//! the patterns (fewer table chunks), and one class's tables stay in the cache while every
-//! query class that fits it streams past (`results/join-log.md`, sections 15 and 18). The
+//! [`super::split`]), and only bins that share none of those bits are matched, each table
+//! bin with its own small tables, against runs of the sorted queries. The sieved bits leave
+//! the patterns (fewer table chunks), and one bin's tables stay in the cache while every
+//! query bin that fits it streams past (`results/join-log.md`, sections 15 and 18). The
 //! slices of a unit are dealt by [`super::deal`].
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::deal::{Cursor, Dealer, class_weight, deal, fitting_queries};
+use super::deal::{Cursor, Dealer, bin_weight, deal, fitting_queries};
 use super::rows::{CHUNK, MAX_WIDTH, Shape, words_for};
 use super::split::{MAX_SIEVE, Split, Stats};
 use super::tables::{Tables, build_tables, query_until};
 use crate::Slice;
 
-pub(super) use super::split::{classes_for, pays};
+pub(super) use super::split::{bins_for, pays};
 
-/// Below this many table patterns a class is matched pair by pair, without tables.
-const PAIRWISE_CLASS: usize = 8;
+/// Below this many table patterns a bin is matched pair by pair, without tables.
+const PAIRWISE_BIN: usize = 8;
 
-/// The runs of query classes that fit table class `a` (no sieve bit shared), as ranges of
-/// the sorted queries, in increasing order of class, runs of classes next to each other
-/// (empty ones between them included) merged: a walk down the class bits from the top that
+/// The runs of query bins that fit table bin `a` (no sieve bit shared), as ranges of
+/// the sorted queries, in increasing order of bin, runs of bins next to each other
+/// (empty ones between them included) merged: a walk down the bin bits from the top that
 /// skips empty ranges and takes a whole range once `a` has no bit left below it.
 fn fitting_runs(a: usize, k: usize, starts: &[usize], out: &mut Vec<(usize, usize)>) {
     out.clear();
@@ -53,45 +53,45 @@ fn fitting_runs(a: usize, k: usize, starts: &[usize], out: &mut Vec<(usize, usiz
     }
 }
 
-/// Sorts the rests of `patterns` by class into `out`; class `c` is `out[starts[c]..starts[c + 1]]`.
+/// Sorts the rests of `patterns` by bin into `out`; bin `c` is `out[starts[c]..starts[c + 1]]`.
 /// `None` (and `out` unfinished) if `stop` rose: a side of n = 28 holds hundreds of millions of
-/// patterns, seconds of sorting, so the flag is looked at every [`SORT_BLOCK`] of them.
-fn sort_by_class(
+/// patterns, seconds of sorting, so the flag is looked at every [`SORT_STEP`] of them.
+fn sort_by_bin(
     patterns: &[u64],
     split: &Split,
     (out, starts): (&mut Vec<u64>, &mut Vec<usize>),
     stop: &AtomicBool,
 ) -> Option<()> {
-    let classes = split.classes();
+    let bins = split.bins();
     starts.clear();
-    starts.resize(classes + 1, 0);
-    for block in patterns.chunks(SORT_BLOCK) {
+    starts.resize(bins + 1, 0);
+    for step in patterns.chunks(SORT_STEP) {
         if stop.load(Ordering::Relaxed) {
             return None;
         }
-        for &p in block {
-            starts[split.class(p) + 1] += 1;
+        for &p in step {
+            starts[split.bin(p) + 1] += 1;
         }
     }
-    for c in 1..=classes {
+    for c in 1..=bins {
         starts[c] += starts[c - 1];
     }
-    // Gigabytes at n = 28: the pages are touched block by block, the flag looked at between.
+    // Gigabytes at n = 28: the pages are touched step by step, the flag looked at between.
     out.clear();
     out.reserve(patterns.len());
     while out.len() < patterns.len() {
         if stop.load(Ordering::Relaxed) {
             return None;
         }
-        out.resize((out.len() + SORT_BLOCK).min(patterns.len()), 0);
+        out.resize((out.len() + SORT_STEP).min(patterns.len()), 0);
     }
-    let mut next = starts[..classes].to_vec();
-    for block in patterns.chunks(SORT_BLOCK) {
+    let mut next = starts[..bins].to_vec();
+    for step in patterns.chunks(SORT_STEP) {
         if stop.load(Ordering::Relaxed) {
             return None;
         }
-        for &p in block {
-            let c = split.class(p);
+        for &p in step {
+            let c = split.bin(p);
             out[next[c]] = split.rest(p);
             next[c] += 1;
         }
@@ -100,12 +100,12 @@ fn sort_by_class(
 }
 
 /// Patterns sorted between two looks at the stop flag.
-const SORT_BLOCK: usize = 1 << 22;
+const SORT_STEP: usize = 1 << 22;
 
 /// The number of pairs of a table pattern and a query that share no bit (`bits`-bit
 /// patterns), sieved by the bits [`Split::choose`] picks (or by `split`, if given); with a
-/// slice of more than one, only the pairs of classes that slice is dealt ([`Dealer`]). `None`
-/// if `stop` rose (checked between table classes, a small share of a unit each).
+/// slice of more than one, only the pairs of bins that slice is dealt ([`Dealer`]). `None`
+/// if `stop` rose (checked between table bins, a small share of a unit each).
 pub(super) fn count(
     table: &[u64],
     queries: &[u64],
@@ -115,11 +115,11 @@ pub(super) fn count(
     stop: &AtomicBool,
     part: Part,
 ) -> Option<u64> {
-    count_classes(table, queries, bits, split, t, stop, Portion::Slice(part)).map(|(c, _)| c)
+    count_bins(table, queries, bits, split, t, stop, Portion::Slice(part)).map(|(c, _)| c)
 }
 
 /// Which slice of a matching to count, and whether the tables already hold both sides
-/// sorted by class (the same sides as the last call's, which counted another slice).
+/// sorted by bin (the same sides as the last call's, which counted another slice).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Part {
     pub(super) slice: Slice,
@@ -148,19 +148,19 @@ pub(super) fn time(
     (stride, offset): (usize, usize),
 ) -> Option<f64> {
     let portion = Portion::Timed { stride, offset };
-    count_classes(table, queries, bits, None, t, stop, portion).map(|(_, s)| s)
+    count_bins(table, queries, bits, None, t, stop, portion).map(|(_, s)| s)
 }
 
-/// Which part of the class pairs [`count_classes`] matches.
+/// Which part of the bin pairs [`count_bins`] matches.
 #[derive(Clone, Copy)]
 pub(super) enum Portion {
     /// The pairs a slice is dealt (all of them for a whole unit).
     Slice(Part),
     /// For timing, the pairs of slice `offset` of `stride` (modulo `stride`): one subproblem of
     /// the matching whole, as a run would count it, so that it pays what a run pays for
-    /// each class it matches (the class's runs of queries, its tables, the queries that
-    /// neighbouring classes share in the cache) in proportion to its pairs. Many small
-    /// slices spread over the matching paid those for a few pairs of each class and erred
+    /// each bin it matches (the bin's runs of queries, its tables, the queries that
+    /// neighbouring bins share in the cache) in proportion to its pairs. Many small
+    /// slices spread over the matching paid those for a few pairs of each bin and erred
     /// high by up to 1.8 times (`results/join-log.md`, section 21).
     Timed { stride: usize, offset: usize },
 }
@@ -183,7 +183,7 @@ impl Portion {
 
 /// [`count`] of the pairs `portion` names; for a timing probe, timed (seconds projected to every
 /// pair).
-fn count_classes(
+fn count_bins(
     table: &[u64],
     queries: &[u64],
     bits: usize,
@@ -198,8 +198,8 @@ fn count_classes(
         t.split = None;
         let split =
             split.unwrap_or_else(|| Split::choose(&Stats::of(table), &Stats::of(queries), bits));
-        sort_by_class(table, &split, (&mut t.table, &mut t.table_starts), stop)?;
-        sort_by_class(queries, &split, (&mut t.queries, &mut t.query_starts), stop)?;
+        sort_by_bin(table, &split, (&mut t.table, &mut t.table_starts), stop)?;
+        sort_by_bin(queries, &split, (&mut t.queries, &mut t.query_starts), stop)?;
         t.split = Some(split);
     }
     let sorted = begun.elapsed().as_secs_f64();
@@ -214,7 +214,7 @@ fn count_classes(
         ..
     } = t;
     let split = split.as_ref().expect("sorted above or by the last call");
-    let dealer = deal(portion.slice(), table_starts, query_starts, split.classes());
+    let dealer = deal(portion.slice(), table_starts, query_starts, split.bins());
     let mut m = Matching::new(
         split,
         (table_starts, sorted_queries, query_starts),
@@ -222,26 +222,26 @@ fn count_classes(
         (rows, runs),
     );
     if matches!(portion, Portion::Timed { .. }) {
-        m.time_classes();
+        m.time_bins();
     }
-    let total = m.classes(0..split.classes(), sorted_table, stop)?;
+    let total = m.bins(0..split.bins(), sorted_table, stop)?;
     let matched = begun.elapsed().as_secs_f64() - sorted;
     Some((total, sorted + m.projected(portion, matched)))
 }
 
 impl Matching<'_> {
-    /// Times the matching of each table class of the share from now on, for
+    /// Times the matching of each table bin of the share from now on, for
     /// [`Self::projected`].
-    pub(super) fn time_classes(&mut self) {
+    pub(super) fn time_bins(&mut self) {
         self.timing = true;
     }
 
     /// The seconds matching the whole takes, projected from the `secs` this matching of
-    /// `portion` took. For a timed portion, the seconds spent building its table classes' tables and
+    /// `portion` took. For a timed portion, the seconds spent building its table bins' tables and
     /// running their queries are each scaled by the modelled cost of the whole over that of
-    /// the sample (a sample builds the tables of a class for a few of its queries, the whole
+    /// the probe (a probe builds the tables of a bin for a few of its queries, the whole
     /// matching for all of them, so the two parts scale apart), and the rest (setting up the
-    /// dealer and the tables' widths, walking past the classes it does not match) is added
+    /// dealer and the tables' widths, walking past the bins it does not match) is added
     /// once, as the whole matching pays it once. For a slice, the seconds themselves.
     pub(super) fn projected(&self, portion: Portion, secs: f64) -> f64 {
         let Portion::Timed { stride, .. } = portion else {
@@ -255,15 +255,15 @@ impl Matching<'_> {
                 stride as f64
             }
         };
-        let classes = self.timed.1.min(secs);
-        let build = self.timed.0.min(classes);
-        (secs - classes)
+        let bins = self.timed.1.min(secs);
+        let build = self.timed.0.min(bins);
+        (secs - bins)
             + scale(whole_build, self.model.0) * build
-            + scale(whole_query, self.model.1) * (classes - build)
+            + scale(whole_query, self.model.1) * (bins - build)
     }
 }
 
-/// The loop over table classes, shared by the sides held whole and the streamed ones: the
+/// The loop over table bins, shared by the sides held whole and the streamed ones: the
 /// sorted queries, where the pairs dealt so far end, and the buffers of the tables.
 pub(super) struct Matching<'a> {
     k: usize,
@@ -274,7 +274,7 @@ pub(super) struct Matching<'a> {
     queries: &'a [u64],
     query_starts: &'a [usize],
     dealer: Option<&'a (Dealer, Vec<u64>)>,
-    /// The queries fitting each class mask ([`fitting_queries`]): the dealer's, or made once
+    /// The queries fitting each bin mask ([`fitting_queries`]): the dealer's, or made once
     /// for the model of a whole matching.
     fitting: std::borrow::Cow<'a, [u64]>,
     /// The weight of the pairs before the next one ([`Dealer`]), and the slice of the last.
@@ -285,25 +285,25 @@ pub(super) struct Matching<'a> {
     /// The modelled cost of what was matched: the tables built ([`build_cost`]) and the
     /// queries run ([`query_cost`]).
     model: (f64, f64),
-    /// Whether the seconds spent matching the table classes of the share are added up
+    /// Whether the seconds spent matching the table bins of the share are added up
     /// ([`Self::projected`]), and their sums: building the tables, and all of it.
     timing: bool,
     timed: (f64, f64),
 }
 
-/// The modelled cost of building the tables of a class of `len` patterns: its rows written.
+/// The modelled cost of building the tables of a bin of `len` patterns: its rows written.
 fn build_cost(shape: Shape) -> f64 {
     shape.size() as f64
 }
 
-/// The modelled cost of one query against a class of `len` patterns: its row offsets, and a
-/// load and OR per chunk and block of 4 words.
+/// The modelled cost of one query against a bin of `len` patterns: its row offsets, and a
+/// load and OR per chunk and vector of 4 words.
 fn query_cost(len: usize, chunks: usize) -> f64 {
     (chunks * (2 + words_for(len).div_ceil(4))) as f64
 }
 
 impl<'a> Matching<'a> {
-    /// The loop over the classes of `split`, with the class starts and the sorted queries,
+    /// The loop over the bins of `split`, with the bin starts and the sorted queries,
     /// the dealer of the share (if not the whole) and the buffers of the tables and runs.
     pub(super) fn new(
         split: &Split,
@@ -313,7 +313,7 @@ impl<'a> Matching<'a> {
     ) -> Matching<'a> {
         let fitting = match dealer {
             Some((_, f)) => std::borrow::Cow::Borrowed(&f[..]),
-            None => std::borrow::Cow::Owned(fitting_queries(query_starts, split.classes())),
+            None => std::borrow::Cow::Owned(fitting_queries(query_starts, split.bins())),
         };
         let mut m = Matching {
             fitting,
@@ -338,7 +338,7 @@ impl<'a> Matching<'a> {
 }
 
 impl Matching<'_> {
-    /// The modelled cost of the whole matching: every class's tables built once, every
+    /// The modelled cost of the whole matching: every bin's tables built once, every
     /// fitting query run against them. Timing a share scales its seconds by this over the
     /// share's own modelled cost, which is less noisy than scaling by the share of pairs.
     fn whole_model(&self) -> (f64, f64) {
@@ -353,10 +353,10 @@ impl Matching<'_> {
 
     /// [`Self::model_with`] in its two parts: the tables built, and the queries run.
     fn model_parts(&self, width: usize) -> (f64, f64) {
-        let classes = self.table_starts.len() - 1;
-        let all = classes - 1;
+        let bins = self.table_starts.len() - 1;
+        let all = bins - 1;
         let fitting = &self.fitting;
-        (0..classes).fold((0.0, 0.0), |(build, query), a| {
+        (0..bins).fold((0.0, 0.0), |(build, query), a| {
             let len = self.table_starts[a + 1] - self.table_starts[a];
             let fits = fitting[all & !a];
             if len == 0 || fits == 0 {
@@ -371,7 +371,7 @@ impl Matching<'_> {
     }
 
     /// The chunk width of the tables whose modelled cost is least: wider chunks mean fewer
-    /// rows ORed by each query but larger tables to build for each class
+    /// rows ORed by each query but larger tables to build for each bin
     /// (`results/join-log.md`, section 19). Of the widths that give a number of chunks, the
     /// narrowest.
     fn best_width(&self) -> usize {
@@ -392,15 +392,15 @@ impl Matching<'_> {
         best.1
     }
 
-    /// The weight of the pairs of table class `a`.
+    /// The weight of the pairs of table bin `a`.
     fn weight(&self, a: usize) -> u128 {
         if self.dealer.is_none() {
             return 0;
         }
-        class_weight(self.table_starts, &self.fitting, a)
+        bin_weight(self.table_starts, &self.fitting, a)
     }
 
-    /// Whether this share may match any pair of the table classes `range`; if not, they
+    /// Whether this share may match any pair of the table bins `range`; if not, they
     /// are passed over.
     pub(super) fn skip(&mut self, range: std::ops::Range<usize>) -> bool {
         let Some((d, _)) = self.dealer else {
@@ -414,22 +414,22 @@ impl Matching<'_> {
         true
     }
 
-    /// Passes over the table classes `range` without matching them (a share that matches
+    /// Passes over the table bins `range` without matching them (a share that matches
     /// none of their pairs, [`Self::touched`]).
     pub(super) fn pass_over(&mut self, range: std::ops::Range<usize>) {
         self.before += range.map(|a| self.weight(a)).sum::<u128>();
     }
 
-    /// The runs of table classes this share may match any pair of, in order, as
-    /// [`Self::classes`] meets them from here: a sample gathers only their patterns.
+    /// The runs of table bins this share may match any pair of, in order, as
+    /// [`Self::bins`] meets them from here: a probe gathers only their patterns.
     pub(super) fn touched(&self) -> Vec<std::ops::Range<usize>> {
-        let classes = self.table_starts.len() - 1;
+        let bins = self.table_starts.len() - 1;
         let Some((d, _)) = self.dealer else {
-            return std::iter::once(0..classes).collect();
+            return std::iter::once(0..bins).collect();
         };
         let mut out: Vec<std::ops::Range<usize>> = Vec::new();
         let mut before = self.before;
-        for a in 0..classes {
+        for a in 0..bins {
             let weight = self.weight(a);
             if weight > 0 && d.may_own(before, before + weight) {
                 match out.last_mut() {
@@ -442,9 +442,9 @@ impl Matching<'_> {
         out
     }
 
-    /// The fitting pairs of this share among the table classes `range`, whose patterns
-    /// `group` holds (class `a` from `table_starts[a] - table_starts[range.start]`).
-    pub(super) fn classes(
+    /// The fitting pairs of this share among the table bins `range`, whose patterns
+    /// `group` holds (bin `a` from `table_starts[a] - table_starts[range.start]`).
+    pub(super) fn bins(
         &mut self,
         range: std::ops::Range<usize>,
         group: &[u64],
@@ -468,7 +468,7 @@ impl Matching<'_> {
                 }
             }
             let begun = self.timing.then(std::time::Instant::now);
-            total += self.class(a, ts, stop)?;
+            total += self.bin(a, ts, stop)?;
             if let Some(begun) = begun {
                 self.timed.1 += begun.elapsed().as_secs_f64();
             }
@@ -476,9 +476,9 @@ impl Matching<'_> {
         Some(total)
     }
 
-    /// The fitting pairs of this share between table class `a` (patterns `ts`) and the
-    /// query classes that fit it.
-    fn class(&mut self, a: usize, ts: &[u64], stop: &AtomicBool) -> Option<u64> {
+    /// The fitting pairs of this share between table bin `a` (patterns `ts`) and the
+    /// query bins that fit it.
+    fn bin(&mut self, a: usize, ts: &[u64], stop: &AtomicBool) -> Option<u64> {
         let mut total = 0;
         fitting_runs(a, self.k, self.query_starts, self.runs);
         let dealer = self.dealer;
@@ -493,7 +493,7 @@ impl Matching<'_> {
                 owned
             }
         };
-        if ts.len() < PAIRWISE_CLASS {
+        if ts.len() < PAIRWISE_BIN {
             for &(from, to) in self.runs.iter() {
                 let qs = &self.queries[from..to];
                 if mine(qs) {
@@ -562,7 +562,7 @@ mod tests {
     }
 
     #[test]
-    fn classes_and_rests_split_every_clash() {
+    fn bins_and_rests_split_every_clash() {
         let mut next = xorshift();
         for bits in [1, 2, 7, 12, 30, 34, 38, 42, 62] {
             let mask = (1u64 << bits) - 1;
@@ -571,9 +571,9 @@ mod tests {
                 assert_eq!(s.rest_bits() + sieve.len(), bits);
                 for _ in 0..2000 {
                     let (p, q) = (next() & next() & mask, next() & next() & mask);
-                    assert!(s.class(p) < s.classes());
+                    assert!(s.bin(p) < s.bins());
                     assert!(s.rest(p) < 1 << s.rest_bits());
-                    let split_fit = s.class(p) & s.class(q) == 0 && s.rest(p) & s.rest(q) == 0;
+                    let split_fit = s.bin(p) & s.bin(q) == 0 && s.rest(p) & s.rest(q) == 0;
                     assert_eq!(p & q == 0, split_fit, "{bits} bits, {sieve:?}: {p:x} {q:x}");
                 }
             }
@@ -604,10 +604,10 @@ mod tests {
     }
 
     #[test]
-    fn fitting_runs_cover_the_fitting_classes_once() {
+    fn fitting_runs_cover_the_fitting_bins_once() {
         let mut next = xorshift();
         for k in [0, 1, 3, 6, 9] {
-            // Class sizes, some of them empty.
+            // Bin sizes, some of them empty.
             let sizes: Vec<usize> = (0..1usize << k).map(|_| (next() % 4) as usize).collect();
             let mut starts = vec![0];
             for &n in &sizes {
@@ -628,7 +628,7 @@ mod tests {
                 }
                 for (c, &n) in sizes.iter().enumerate() {
                     for &got in &covered[starts[c]..starts[c] + n] {
-                        assert_eq!(got, a & c == 0, "k = {k}, a = {a}, class {c}");
+                        assert_eq!(got, a & c == 0, "k = {k}, a = {a}, bin {c}");
                     }
                 }
             }
@@ -662,7 +662,7 @@ mod tests {
                 }
                 let got = count(&table, &queries, bits, None, &mut t, &NEVER, whole);
                 assert_eq!(got, Some(want));
-                // Slices deal the pairs of classes out: each is counted by one slice.
+                // Slices deal the pairs of bins out: each is counted by one slice.
                 for of in [2, 5, 64] {
                     let slices: Vec<u64> = (0..of)
                         .map(|index| {
@@ -683,7 +683,7 @@ mod tests {
                     let got = count(&table, &queries, bits, None, &mut t, &NEVER, again);
                     assert_eq!(got, Some(slices[of as usize - 1]));
                 }
-                // A timing sample matches a share of the pairs and projects a time.
+                // A timing probe matches a share of the pairs and projects a time.
                 let secs = time(&table, &queries, bits, &mut t, &NEVER, (4, 1)).unwrap();
                 assert!(secs >= 0.0);
                 let stop = AtomicBool::new(true);

@@ -1,20 +1,20 @@
 //! Which bits a unit's patterns are sieved by ([`super::sieve`]): the sieve bits both sides
 //! set most often, as many as the table side's size allows, and the rest of each pattern
 //! without them and without the bits one side never sets; chosen from figures a side held
-//! whole or read block by block gives alike (`results/join-log.md`, section 18).
+//! whole or read buffer by buffer gives alike (`results/join-log.md`, section 18).
 
-/// The most sieve bits: at most 2^`MAX_SIEVE` classes.
+/// The most sieve bits: at most 2^`MAX_SIEVE` bins.
 pub(super) const MAX_SIEVE: usize = 20;
 
 /// The table side is sieved by as many bits (up to [`MAX_SIEVE`]) as leave at least this
-/// many table patterns per class on average; smaller classes spend more on their tables and
+/// many table patterns per bin on average; smaller bins spend more on their tables and
 /// loop set-up than the sieve saves (`results/join-log.md`, sections 15 and 18).
-const MIN_CLASS: usize = 384;
+const MIN_BIN: usize = 384;
 /// Sides smaller than this are not sieved: sorting them and building one set of tables per
-/// class costs more than the sieve saves (n = 16 and 18, `results/join-log.md`, section 15).
+/// bin costs more than the sieve saves (n = 16 and 18, `results/join-log.md`, section 15).
 const MIN_SIEVE: usize = 8192;
 
-/// How a unit's patterns are sieved: `k` sieve bits make the class (class bit `i` is pattern
+/// How a unit's patterns are sieved: `k` sieve bits make the bin (bin bit `i` is pattern
 /// bit `sieve[i]`), and the other bits that both sides use make the rest, in order; bits that
 /// one side never sets cannot clash and are dropped. Both are gathered a byte at a time
 /// through tables.
@@ -22,23 +22,23 @@ const MIN_SIEVE: usize = 8192;
 pub(super) struct Split {
     pub(super) k: usize,
     rest_bits: usize,
-    class_lut: Box<[[u32; 256]; 8]>,
+    bin_lut: Box<[[u32; 256]; 8]>,
     rest_lut: Box<[[u64; 256]; 8]>,
 }
 
 impl Split {
-    /// The split with class bits `sieve` (class bit `i` is pattern bit `sieve[i]`) and, as the
+    /// The split with bin bits `sieve` (bin bit `i` is pattern bit `sieve[i]`) and, as the
     /// rest, the other bits of `keep` in increasing order.
     pub(super) fn new(sieve: &[usize], keep: u64) -> Split {
         let sieve_mask = sieve.iter().fold(0u64, |m, &b| m | 1 << b);
         let rest = keep & !sieve_mask;
-        let mut class_lut = Box::new([[0u32; 256]; 8]);
+        let mut bin_lut = Box::new([[0u32; 256]; 8]);
         let mut rest_lut = Box::new([[0u64; 256]; 8]);
-        // Each pattern bit's place in the class or in the rest; a byte's entry is the OR of
+        // Each pattern bit's place in the bin or in the rest; a byte's entry is the OR of
         // its lowest bit's and the rest's (one OR an entry).
-        let mut class_bit = [0u32; 64];
+        let mut bin_bit = [0u32; 64];
         for (i, &b) in sieve.iter().enumerate() {
-            class_bit[b] = 1 << i;
+            bin_bit[b] = 1 << i;
         }
         let mut rest_bit = [0u64; 64];
         let mut next = 0;
@@ -48,18 +48,18 @@ impl Split {
                 next += 1;
             }
         }
-        for (j, (cl, rl)) in class_lut.iter_mut().zip(rest_lut.iter_mut()).enumerate() {
+        for (j, (cl, rl)) in bin_lut.iter_mut().zip(rest_lut.iter_mut()).enumerate() {
             for v in 1..256usize {
                 let low = v.trailing_zeros() as usize;
                 let up = v & (v - 1);
-                cl[v] = cl[up] | class_bit[8 * j + low];
+                cl[v] = cl[up] | bin_bit[8 * j + low];
                 rl[v] = rl[up] | rest_bit[8 * j + low];
             }
         }
         Split {
             k: sieve.len(),
             rest_bits: rest.count_ones() as usize,
-            class_lut,
+            bin_lut,
             rest_lut,
         }
     }
@@ -75,22 +75,22 @@ impl Split {
         let mut order: Vec<usize> = (0..64).filter(|&b| keep >> b & 1 == 1).collect();
         order.sort_by_key(|&b| (std::cmp::Reverse(u128::from(dt[b]) * u128::from(dq[b])), b));
         order.truncate(sieve_bits(table.len));
-        // The table side's sparsest sieve bits become the low class bits, so that the
-        // query classes fitting a table class often make long runs (see `fitting_runs`).
+        // The table side's sparsest sieve bits become the low bin bits, so that the
+        // query bins fitting a table bin often make long runs (see `fitting_runs`).
         order.sort_by_key(|&b| (dt[b], b));
         Split::new(&order, keep)
     }
 
-    /// Number of classes.
-    pub(super) fn classes(&self) -> usize {
+    /// Number of bins.
+    pub(super) fn bins(&self) -> usize {
         1 << self.k
     }
 
-    /// The class of a pattern: its sieve bits.
+    /// The bin of a pattern: its sieve bits.
     #[inline]
-    pub(super) fn class(&self, p: u64) -> usize {
+    pub(super) fn bin(&self, p: u64) -> usize {
         let mut c = 0;
-        for (j, lut) in self.class_lut.iter().enumerate() {
+        for (j, lut) in self.bin_lut.iter().enumerate() {
             c |= lut[((p >> (8 * j)) & 0xff) as usize];
         }
         c as usize
@@ -114,7 +114,7 @@ impl Split {
 
 /// What a split is chosen from: a side's length, the bits any of its patterns sets, and how
 /// often each bit is set among a sample of its patterns (those whose hash falls in one
-/// sixteenth), so that a side seen block by block gives the same figures as one held whole.
+/// sixteenth), so that a side seen buffer by buffer gives the same figures as one held whole.
 #[derive(Clone, Debug)]
 pub(super) struct Stats {
     pub(super) len: usize,
@@ -133,16 +133,16 @@ impl Default for Stats {
 }
 
 impl Stats {
-    /// Adds a block of patterns. The OR runs over every pattern; the sampled ones are first
+    /// Adds a buffer of patterns. The OR runs over every pattern; the sampled ones are first
     /// gathered without a branch (each pattern is written, and kept only if its hash falls in
     /// the sample), then their bits counted a byte at a time into byte-wide counters, as this
     /// pass is a visible part of the small units of small boards.
-    pub(super) fn add(&mut self, block: &[u64]) {
-        self.len += block.len();
-        self.or |= block.iter().fold(0, |or, &p| or | p);
+    pub(super) fn add(&mut self, buffer: &[u64]) {
+        self.len += buffer.len();
+        self.or |= buffer.iter().fold(0, |or, &p| or | p);
         // Fewer than 256 patterns a part, so no byte counter overflows.
         let mut kept = [0u64; 255];
-        for part in block.chunks(kept.len()) {
+        for part in buffer.chunks(kept.len()) {
             let mut n = 0;
             for &p in part {
                 kept[n] = p;
@@ -172,7 +172,7 @@ impl Stats {
 }
 
 /// Whether pattern `p` is among the sixteenth of a side whose bits [`Stats`] counts: by a
-/// hash of the pattern alone, so a side seen whole or block by block gives the same sample.
+/// hash of the pattern alone, so a side seen whole or buffer by buffer gives the same sample.
 fn in_sample(p: u64) -> bool {
     p.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 60 == 0
 }
@@ -192,12 +192,12 @@ const SPREAD: [u64; 256] = {
     t
 };
 
-/// Sieve bits for a table side of `len` patterns: as many as leave [`MIN_CLASS`] patterns
-/// per class on average.
+/// Sieve bits for a table side of `len` patterns: as many as leave [`MIN_BIN`] patterns
+/// per bin on average.
 pub(super) fn sieve_bits(len: usize) -> usize {
     (0..=MAX_SIEVE)
         .rev()
-        .find(|&k| len >> k >= MIN_CLASS)
+        .find(|&k| len >> k >= MIN_BIN)
         .unwrap_or(0)
 }
 
@@ -206,8 +206,8 @@ pub(super) fn pays(len: usize) -> bool {
     len >= MIN_SIEVE
 }
 
-/// The number of classes a table side of `len` patterns is sieved into (at most).
-pub(super) fn classes_for(len: usize) -> usize {
+/// The number of bins a table side of `len` patterns is sieved into (at most).
+pub(super) fn bins_for(len: usize) -> usize {
     1 << sieve_bits(len)
 }
 
@@ -234,7 +234,7 @@ mod tests {
     }
 
     #[test]
-    fn stats_count_the_sample_whole_or_block_by_block() {
+    fn stats_count_the_sample_whole_or_buffer_by_buffer() {
         let mut rng = crate::random::XorShift::new(0x1234_5678_9abc_def0);
         let side: Vec<u64> = (0..5000)
             .map(|i| {
@@ -253,15 +253,15 @@ mod tests {
             (whole.len, whole.or, whole.ones),
             (want.len, want.or, want.ones)
         );
-        for block in [1, 254, 255, 256, 1000] {
+        for buffer in [1, 254, 255, 256, 1000] {
             let mut s = Stats::default();
-            for part in side.chunks(block) {
+            for part in side.chunks(buffer) {
                 s.add(part);
             }
             assert_eq!(
                 (s.len, s.or, s.ones),
                 (want.len, want.or, want.ones),
-                "{block}"
+                "{buffer}"
             );
         }
     }

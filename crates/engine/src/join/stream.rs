@@ -1,6 +1,6 @@
 //! The matching of a unit too large to hold ([`count_streamed`]): its sides are read again
 //! from the quadrant partitions for each pass, so that a thread holds the smaller side sorted
-//! and one group of table classes at a time, with the split, the dealing and the counts of
+//! and one group of table bins at a time, with the split, the dealing and the counts of
 //! the sides held whole ([`super::sieve`]; `results/join-log.md`, section 18).
 
 use std::sync::atomic::AtomicBool;
@@ -10,26 +10,26 @@ use super::sieve::{Matching, Part, Portion};
 use super::split::{Split, Stats};
 use super::tables::Tables;
 
-/// One side of a unit made anew each time it is read, block by block, always in the same
+/// One side of a unit made anew each time it is read, buffer by buffer, always in the same
 /// order ([`count_streamed`]).
 pub(super) trait Source {
-    /// Hands the side's patterns to `f`, a block at a time; `None` if the stop flag rose.
+    /// Hands the side's patterns to `f`, a buffer at a time; `None` if the stop flag rose.
     fn each(&mut self, f: &mut dyn FnMut(&[u64])) -> Option<()>;
 }
 
-/// Table patterns a streamed matching holds at once: its table classes are made and matched
+/// Table patterns a streamed matching holds at once: its table bins are made and matched
 /// a group at a time, each group read off the table side anew (`results/join-log.md`,
 /// section 18).
 pub(super) const GROUP_PATTERNS: usize = 1 << 24;
 
 /// What reading a streamed unit's sides cost ([`count_streamed`]), for projecting the
-/// reads of a whole unit from a timed sample.
+/// reads of a whole unit from a timed probe.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Reads {
-    /// Seconds of the reads every block of slices starts with: the class counts of both sides
+    /// Seconds of the reads every block of slices starts with: the bin counts of both sides
     /// and the queries sorted (the figures for the split are timed by the caller).
     pub(super) fixed: f64,
-    /// Seconds of one read of the table side for a group of its classes.
+    /// Seconds of one read of the table side for a group of its bins.
     pub(super) per_group: f64,
     /// The groups the table side is read in for a whole unit.
     pub(super) groups: usize,
@@ -42,7 +42,7 @@ pub const SLICES_A_BLOCK: usize = 16;
 impl Reads {
     /// Seconds of the reads a whole unit cut into `of` slices takes: each block of
     /// [`SLICES_A_BLOCK`] slices a worker takes reads the sides anew ([`Reads::fixed`]) and
-    /// the groups of table classes its slices match, which lie next to each other (one, and
+    /// the groups of table bins its slices match, which lie next to each other (one, and
     /// one more for each group's worth of the unit the block spans).
     pub(super) fn per_unit(&self, of: f64) -> f64 {
         let block = SLICES_A_BLOCK as f64;
@@ -53,11 +53,11 @@ impl Reads {
     }
 }
 
-/// [`count`] (with a slice, or with a sample, [`time`]: then what reading the sides costs,
+/// [`count`] (with a slice, or with a probe, [`time`]: then what reading the sides costs,
 /// [`Reads`], and the projected seconds of the matching) of two sides too large to
-/// hold whole: the queries are held sorted by class, and the table side is read again for each
-/// group of its classes, at most `most` patterns ([`GROUP_PATTERNS`]), that the share may
-/// match. A sample (one slice of the matching) reads the table side once, for the classes it
+/// hold whole: the queries are held sorted by bin, and the table side is read again for each
+/// group of its bins, at most `most` patterns ([`GROUP_PATTERNS`]), that the share may
+/// match. A probe (one slice of the matching) reads the table side once, for the bins it
 /// matches alone. The split, the dealing and so the count of every
 /// slice are those of [`count`] on the same sides held whole. With `part.sorted`, `t` holds
 /// the split, the sorted queries and the last group of the previous call on the same sides,
@@ -79,15 +79,15 @@ pub(super) fn count_streamed(
         t.group = None;
         let (ts, qs) = stats.expect("the sides' figures, unless sorted before");
         let split = Split::choose(ts, qs, bits);
-        count_by_class(table, &split, &mut t.table_starts)?;
-        count_by_class(queries, &split, &mut t.query_starts)?;
+        count_by_bin(table, &split, &mut t.table_starts)?;
+        count_by_bin(queries, &split, &mut t.query_starts)?;
         let (starts, out) = (&t.query_starts, &mut t.queries);
         out.clear();
-        out.resize(*starts.last().expect("a start per class and one"), 0);
-        let mut next = starts[..split.classes()].to_vec();
-        queries.each(&mut |block| {
-            for &p in block {
-                let c = split.class(p);
+        out.resize(*starts.last().expect("a start per bin and one"), 0);
+        let mut next = starts[..split.bins()].to_vec();
+        queries.each(&mut |buffer| {
+            for &p in buffer {
+                let c = split.bin(p);
                 out[next[c]] = split.rest(p);
                 next[c] += 1;
             }
@@ -107,8 +107,8 @@ pub(super) fn count_streamed(
         group: held,
     } = t;
     let split = split.as_ref().expect("sorted above or by the last call");
-    let classes = split.classes();
-    let dealer = deal(portion.slice(), table_starts, query_starts, classes);
+    let bins = split.bins();
+    let dealer = deal(portion.slice(), table_starts, query_starts, bins);
     let mut m = Matching::new(
         split,
         (table_starts, sorted_queries, query_starts),
@@ -118,8 +118,8 @@ pub(super) fn count_streamed(
     let ranges = groups(table_starts, most);
     let (mut total, mut read) = (0, 0);
     if matches!(portion, Portion::Timed { .. }) {
-        m.time_classes();
-        // The classes the sample matches, gathered in one read of the table side.
+        m.time_bins();
+        // The bins the probe matches, gathered in one read of the table side.
         let touched = m.touched();
         let made = std::time::Instant::now();
         *held = None;
@@ -130,7 +130,7 @@ pub(super) fn count_streamed(
         for r in touched {
             m.pass_over(next..r.start);
             let size = table_starts[r.end] - table_starts[r.start];
-            total += m.classes(r.clone(), &group[from..from + size], stop)?;
+            total += m.bins(r.clone(), &group[from..from + size], stop)?;
             (next, from) = (r.end, from + size);
         }
     } else {
@@ -152,7 +152,7 @@ pub(super) fn count_streamed(
                 reads += made.elapsed().as_secs_f64();
                 read += 1;
             }
-            total += m.classes(range, group, stop)?;
+            total += m.bins(range, group, stop)?;
         }
     }
     let matched = begun.elapsed().as_secs_f64() - fixed - reads;
@@ -164,8 +164,8 @@ pub(super) fn count_streamed(
     Some((total, reads, m.projected(portion, matched)))
 }
 
-/// Reads the table side once and gathers the rests of the classes `ranges` (in increasing
-/// order, apart from each other) into `out`: each class as `starts` lays it out, each range
+/// Reads the table side once and gathers the rests of the bins `ranges` (in increasing
+/// order, apart from each other) into `out`: each bin as `starts` lays it out, each range
 /// right after the one before.
 fn gather(
     table: &mut dyn Source,
@@ -179,7 +179,7 @@ fn gather(
         return Some(());
     };
     let (lo, hi) = (first.start, last.end);
-    // Where the next pattern of each class between the ranges goes (none between them).
+    // Where the next pattern of each bin between the ranges goes (none between them).
     let mut next = vec![usize::MAX; hi - lo];
     for r in ranges {
         let at = out.len();
@@ -188,9 +188,9 @@ fn gather(
         }
         out.resize(at + starts[r.end] - starts[r.start], 0);
     }
-    table.each(&mut |block| {
-        for &p in block {
-            let c = split.class(p);
+    table.each(&mut |buffer| {
+        for &p in buffer {
+            let c = split.bin(p);
             if (lo..hi).contains(&c) && next[c - lo] != usize::MAX {
                 out[next[c - lo]] = split.rest(p);
                 next[c - lo] += 1;
@@ -199,13 +199,13 @@ fn gather(
     })
 }
 
-/// The class counts of a streamed side as starts: class `c` is `starts[c]..starts[c + 1]`.
-fn count_by_class(side: &mut dyn Source, split: &Split, starts: &mut Vec<usize>) -> Option<()> {
+/// The bin counts of a streamed side as starts: bin `c` is `starts[c]..starts[c + 1]`.
+fn count_by_bin(side: &mut dyn Source, split: &Split, starts: &mut Vec<usize>) -> Option<()> {
     starts.clear();
-    starts.resize(split.classes() + 1, 0);
-    side.each(&mut |block| {
-        for &p in block {
-            starts[split.class(p) + 1] += 1;
+    starts.resize(split.bins() + 1, 0);
+    side.each(&mut |buffer| {
+        for &p in buffer {
+            starts[split.bin(p) + 1] += 1;
         }
     })?;
     for c in 1..starts.len() {
@@ -214,20 +214,20 @@ fn count_by_class(side: &mut dyn Source, split: &Split, starts: &mut Vec<usize>)
     Some(())
 }
 
-/// The classes cut into runs of consecutive classes of at most `most` patterns each (a class
+/// The bins cut into runs of consecutive bins of at most `most` patterns each (a bin
 /// larger than that is a run of its own).
 fn groups(starts: &[usize], most: usize) -> Vec<std::ops::Range<usize>> {
-    let classes = starts.len() - 1;
+    let bins = starts.len() - 1;
     let mut out = Vec::new();
     let mut from = 0;
-    for c in 1..=classes {
+    for c in 1..=bins {
         if starts[c] - starts[from] > most && c - 1 > from {
             out.push(from..c - 1);
             from = c - 1;
         }
     }
-    if from < classes {
-        out.push(from..classes);
+    if from < bins {
+        out.push(from..bins);
     }
     out
 }
@@ -243,8 +243,8 @@ mod tests {
     };
 
     #[test]
-    fn a_timing_sample_matches_the_slice_it_stands_for() {
-        // Units streamed in table groups of 2^10 patterns: a sample gathers the classes it
+    fn a_timing_probe_matches_the_slice_it_stands_for() {
+        // Units streamed in table groups of 2^10 patterns: a probe gathers the bins it
         // matches in one read of the table side and must match exactly the pairs of the
         // slice it stands for (its offset of `stride`).
         let never = AtomicBool::new(false);
@@ -258,12 +258,12 @@ mod tests {
                 if !matching::sieved(small, large) {
                     continue;
                 }
-                let classes = 3;
-                let stride = (sieve::classes_for(large) / classes).max(1);
+                let bins = 3;
+                let stride = (sieve::bins_for(large) / bins).max(1);
                 for seed in [0, 7] {
                     let probe = Probe {
                         row_sets: 1,
-                        classes,
+                        bins,
                         seed,
                     };
                     let got = streaming(Some((0, 1 << 10)), || {
@@ -283,6 +283,6 @@ mod tests {
                 }
             }
         }
-        assert!(checked >= 4, "only {checked} samples held a fitting pair");
+        assert!(checked >= 4, "only {checked} probes held a fitting pair");
     }
 }

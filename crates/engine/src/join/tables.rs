@@ -10,10 +10,10 @@ use super::rows::{Shape, build_any, query_any};
 use super::x86;
 
 /// Queries matched between two looks at the stop flag, unsieved.
-const QUERY_BLOCK: usize = 1 << 16;
+const QUERY_STEP: usize = 1 << 16;
 
-/// Buffers of the matching, reused from call to call: the tables of one class and both sides
-/// sorted by class (the `sieve` module).
+/// Buffers of the matching, reused from call to call: the tables of one bin and both sides
+/// sorted by bin (the `sieve` module).
 #[derive(Default)]
 pub struct Tables {
     pub(super) rows: Vec<u64>,
@@ -23,9 +23,9 @@ pub struct Tables {
     pub(super) query_starts: Vec<usize>,
     /// The sieve both sides were sorted by.
     pub(super) split: Option<super::split::Split>,
-    /// The runs of query classes fitting one table class.
+    /// The runs of query bins fitting one table bin.
     pub(super) runs: Vec<(usize, usize)>,
-    /// A streamed matching: the range of table classes `table` holds.
+    /// A streamed matching: the range of table bins `table` holds.
     pub(super) group: Option<(usize, usize)>,
 }
 
@@ -86,7 +86,7 @@ pub(super) fn isa() -> Isa {
     })
 }
 
-/// [`query`] in blocks of [`QUERY_BLOCK`] queries, giving up (`None`) when `stop` rose between
+/// [`query`] in steps of [`QUERY_STEP`] queries, giving up (`None`) when `stop` rose between
 /// two (one table against millions of queries takes a minute at n = 28).
 pub(super) fn query_until(
     shape: Shape,
@@ -95,11 +95,11 @@ pub(super) fn query_until(
     stop: &AtomicBool,
 ) -> Option<u64> {
     let mut total = 0;
-    for block in queries.chunks(QUERY_BLOCK) {
+    for step in queries.chunks(QUERY_STEP) {
         if stop.load(Ordering::Relaxed) {
             return None;
         }
-        total += query(shape, block, tables);
+        total += query(shape, step, tables);
     }
     Some(total)
 }

@@ -100,7 +100,7 @@ pub(super) fn streaming<T>(limits: Option<(u64, usize)>, f: impl FnOnce() -> T) 
 
 #[test]
 fn streamed_units_add_up_to_the_known_totals() {
-    // Every unit streamed, in table groups of a few classes.
+    // Every unit streamed, in table groups of a few bins.
     streaming(Some((0, 1 << 8)), || {
         for n in (2..=14).chain([16]) {
             let q = Quadrants::bounded(n, 1 << 20);

@@ -21,12 +21,12 @@ pub(super) unsafe fn query_avx512(shape: Shape, q: &[u64], t: &[u64]) -> u64 {
 }
 
 /// The loop of the portable `query_words` written with 512-bit operations: one load and OR per
-/// chunk and block of 8 words, one `vpopcntq` per block; the words past the last whole block
+/// chunk and vector of 8 words, one `vpopcntq` per vector; the words past the last whole vector
 /// are loaded under a mask.
 #[target_feature(enable = "avx512f,avx512vpopcntdq,popcnt")]
 fn query512<const C: usize>(queries: &[u64], tables: &[u64], shape: Shape) -> u64 {
     let words = shape.words;
-    let blocks = words / 8;
+    let vectors = words / 8;
     let tail = words % 8;
     let mask = ((1u32 << tail) - 1) as u8;
     let base = tables.as_ptr();
@@ -35,7 +35,7 @@ fn query512<const C: usize>(queries: &[u64], tables: &[u64], shape: Shape) -> u6
         // Checks that every row `[at[j], at[j] + words)` lies inside `tables`.
         let at = row_offsets::<C>(tables, p, shape);
         let mut acc = _mm512_setzero_si512();
-        for b in 0..blocks {
+        for b in 0..vectors {
             // SAFETY: `8 * b + 8 <= words`, so the 8 words at `at[j] + 8 * b` are inside the
             // row, which is inside `tables` (checked by `row_offsets`); no alignment needed.
             let load = |j: usize| unsafe { _mm512_loadu_si512(base.add(at[j] + 8 * b).cast()) };
@@ -46,10 +46,10 @@ fn query512<const C: usize>(queries: &[u64], tables: &[u64], shape: Shape) -> u6
             acc = _mm512_add_epi64(acc, _mm512_popcnt_epi64(a));
         }
         if tail != 0 {
-            // SAFETY: the mask reads only the `tail` words `8 * blocks .. words` of the row,
+            // SAFETY: the mask reads only the `tail` words `8 * vectors .. words` of the row,
             // inside `tables` (checked by `row_offsets`); masked-off words are not touched.
             let load = |j: usize| unsafe {
-                _mm512_maskz_loadu_epi64(mask, base.add(at[j] + 8 * blocks).cast())
+                _mm512_maskz_loadu_epi64(mask, base.add(at[j] + 8 * vectors).cast())
             };
             let mut a: __m512i = load(0);
             for j in 1..C {
@@ -80,21 +80,21 @@ pub(super) unsafe fn build_avx512(table: &[u64], shape: Shape, t: &mut [u64]) {
 /// with it; `results/join-log.md`, section 22).
 const FILL512_WORDS: usize = 4;
 
-/// The portable `fill_rows`, in the same order, with one 512-bit OR per block of 8 words and
-/// the last words of a row under a mask: the rows of a sieve class are a few words long,
+/// The portable `fill_rows`, in the same order, with one 512-bit OR per vector of 8 words and
+/// the last words of a row under a mask: the rows of a sieve bin are a few words long,
 /// which the compiler's loop leaves to scalar code.
 #[target_feature(enable = "avx512f")]
 fn fill512(shape: Shape, t: &mut [u64]) {
     let words = shape.words;
     let per = shape.per_chunk();
     assert!(t.len() >= shape.chunks * per);
-    let blocks = words / 8;
+    let vectors = words / 8;
     let tail = words % 8;
     let mask = ((1u32 << tail) - 1) as u8;
     let base = t.as_mut_ptr();
     // Row `o` of `t` becomes the OR of rows `x` and `y`.
     let or_rows = |o: usize, x: usize, y: usize| {
-        for b in 0..blocks {
+        for b in 0..vectors {
             // SAFETY: every row passed is a row of a chunk, `[at, at + words)` inside `t`
             // (asserted above), and `8 * b + 8 <= words`; no alignment needed.
             unsafe {
@@ -104,7 +104,7 @@ fn fill512(shape: Shape, t: &mut [u64]) {
             }
         }
         if tail != 0 {
-            let at = 8 * blocks;
+            let at = 8 * vectors;
             // SAFETY: as above; the mask reads and writes only the `tail` words `at .. words`
             // of each row, and masked-off words are not touched.
             unsafe {
@@ -135,16 +135,16 @@ pub(super) unsafe fn query_avx2(shape: Shape, q: &[u64], t: &[u64]) -> u64 {
     by_chunks!(shape.chunks, query256(q, t, shape))
 }
 
-/// The loop of the portable `query_words` with one 256-bit OR per chunk and block of 4 words,
-/// the last words of a row (fewer than 4) under a mask: the sieve's classes hold a few
-/// hundred patterns, rows of a few words. AVX2 has no vector popcount, so each ORed block is
+/// The loop of the portable `query_words` with one 256-bit OR per chunk and vector of 4 words,
+/// the last words of a row (fewer than 4) under a mask: the sieve's bins hold a few
+/// hundred patterns, rows of a few words. AVX2 has no vector popcount, so each ORed vector is
 /// counted by a table of the 16 nibbles (`vpshufb`) and byte sums (`vpsadbw`) into four
 /// 64-bit lanes, added up once at the end (Muła, Kurz and Lemire, "Faster population counts
 /// using AVX2 instructions", 2018).
 #[target_feature(enable = "avx2,popcnt")]
 fn query256<const C: usize>(queries: &[u64], tables: &[u64], shape: Shape) -> u64 {
     let words = shape.words;
-    let blocks = words / 4;
+    let vectors = words / 4;
     let base = tables.as_ptr();
     let nibbles = _mm256_setr_epi8(
         0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3,
@@ -171,7 +171,7 @@ fn query256<const C: usize>(queries: &[u64], tables: &[u64], shape: Shape) -> u6
     for &p in queries {
         // Checks that every row `[at[j], at[j] + words)` lies inside `tables`.
         let at = row_offsets::<C>(tables, p, shape);
-        for b in 0..blocks {
+        for b in 0..vectors {
             // SAFETY: `4 * b + 4 <= words`, so the 4 words at `at[j] + 4 * b` are inside the
             // row, which is inside `tables` (checked by `row_offsets`); no alignment needed.
             let load = |j: usize| unsafe { _mm256_loadu_si256(base.add(at[j] + 4 * b).cast()) };
@@ -182,10 +182,10 @@ fn query256<const C: usize>(queries: &[u64], tables: &[u64], shape: Shape) -> u6
             lanes = _mm256_add_epi64(lanes, count(a));
         }
         if tail != 0 {
-            // SAFETY: the mask reads only the `tail` words `4 * blocks .. words` of the row,
+            // SAFETY: the mask reads only the `tail` words `4 * vectors .. words` of the row,
             // inside `tables` (checked by `row_offsets`); masked-off words are not touched.
             let load = |j: usize| unsafe {
-                _mm256_maskload_epi64(base.add(at[j] + 4 * blocks).cast(), mask)
+                _mm256_maskload_epi64(base.add(at[j] + 4 * vectors).cast(), mask)
             };
             let mut a: __m256i = load(0);
             for j in 1..C {

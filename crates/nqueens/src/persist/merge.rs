@@ -61,7 +61,7 @@ pub struct MergeOptions<'a> {
 
 /// Which plan and shard count a result file belongs to.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct PlanKey {
+pub struct ShardSet {
     /// Board size.
     pub n: usize,
     /// Algorithm name.
@@ -74,13 +74,13 @@ pub struct PlanKey {
     pub shards: u64,
 }
 
-impl PlanKey {
+impl ShardSet {
     /// The plan most of `journals` share, so that a stray file listed first cannot make every
     /// good one look foreign (ties go to the first file's plan); `None` for no journal.
-    pub(crate) fn most_common<'a>(journals: impl Iterator<Item = &'a Journal>) -> Option<PlanKey> {
-        let mut votes: BTreeMap<PlanKey, (usize, usize)> = BTreeMap::new();
+    pub(crate) fn most_common<'a>(journals: impl Iterator<Item = &'a Journal>) -> Option<ShardSet> {
+        let mut votes: BTreeMap<ShardSet, (usize, usize)> = BTreeMap::new();
         for (i, j) in journals.enumerate() {
-            votes.entry(PlanKey::of(j)).or_insert((0, i)).0 += 1;
+            votes.entry(ShardSet::of(j)).or_insert((0, i)).0 += 1;
         }
         votes
             .into_iter()
@@ -88,8 +88,8 @@ impl PlanKey {
             .map(|(k, _)| k)
     }
 
-    pub(crate) fn of(j: &Journal) -> PlanKey {
-        PlanKey {
+    pub(crate) fn of(j: &Journal) -> ShardSet {
+        ShardSet {
             n: j.n,
             algorithm: j.algorithm.clone(),
             split_depth: j.split_depth,
@@ -99,7 +99,7 @@ impl PlanKey {
     }
 }
 
-impl fmt::Display for PlanKey {
+impl fmt::Display for ShardSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
@@ -112,8 +112,8 @@ impl fmt::Display for PlanKey {
 /// What to say when two sets of shards are of the same board and shard count under two plans:
 /// files of an earlier release's plan (an even join board counted before the quarter turns,
 /// format version 2) merge only with their own.
-fn same_board(theirs: &PlanKey, ours: &PlanKey) -> &'static str {
-    let same = PlanKey {
+fn same_board(theirs: &ShardSet, ours: &ShardSet) -> &'static str {
+    let same = ShardSet {
         plan: ours.plan,
         ..theirs.clone()
     };
@@ -196,9 +196,9 @@ pub enum MergeProblem {
         /// The file.
         path: PathBuf,
         /// Its plan.
-        theirs: Box<PlanKey>,
+        theirs: Box<ShardSet>,
         /// The plan most files share.
-        ours: Box<PlanKey>,
+        ours: Box<ShardSet>,
     },
     /// A file that does not check against the plan.
     #[error("damaged: shard {index}: {}: {problem}", .path.display())]
@@ -332,7 +332,7 @@ fn not_a_journal(path: &Path, problem: &Problem) -> bool {
                 .ok()
                 .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
                 .and_then(|v| v.get("format").and_then(|f| f.as_str()).map(String::from));
-            format.is_none_or(|f| f != Kind::Checkpoint.tag() && f != Kind::ShardResult.tag())
+            format.is_none_or(|f| f != Kind::Checkpoint.format() && f != Kind::ShardResult.format())
         }
         _ => false,
     }
@@ -415,7 +415,7 @@ pub fn merge(files: &[PathBuf], options: MergeOptions) -> Result<Sampled, MergeP
             Ok(Some(j)) => good.push((path, j)),
         }
     }
-    let Some(reference) = PlanKey::most_common(good.iter().map(|g| &g.1)) else {
+    let Some(reference) = ShardSet::most_common(good.iter().map(|g| &g.1)) else {
         problems.push(MergeProblem::NoShards);
         return Err(MergeProblems(problems, skipped));
     };
@@ -428,7 +428,7 @@ pub fn merge(files: &[PathBuf], options: MergeOptions) -> Result<Sampled, MergeP
     // refused below, as a subproblem of another cut).
     let mut cuts: Vec<u32> = vec![1; plan.entry_count() as usize];
     let mut named = vec![false; cuts.len()];
-    for (_, j) in good.iter().filter(|(_, j)| PlanKey::of(j) == reference) {
+    for (_, j) in good.iter().filter(|(_, j)| ShardSet::of(j) == reference) {
         for (entry, of) in j.cuts() {
             if let Some(slot) = cuts.get_mut(entry as usize)
                 && !std::mem::replace(&mut named[entry as usize], true)
@@ -443,11 +443,11 @@ pub fn merge(files: &[PathBuf], options: MergeOptions) -> Result<Sampled, MergeP
 
     let mut by_index: BTreeMap<u64, Vec<(&Path, Journal)>> = BTreeMap::new();
     for (path, j) in good {
-        let key = PlanKey::of(&j);
-        if key != reference {
+        let set = ShardSet::of(&j);
+        if set != reference {
             problems.push(MergeProblem::Foreign {
                 path: path.to_path_buf(),
-                theirs: Box::new(key),
+                theirs: Box::new(set),
                 ours: Box::new(reference.clone()),
             });
             continue;
@@ -550,16 +550,16 @@ pub fn merge(files: &[PathBuf], options: MergeOptions) -> Result<Sampled, MergeP
     })
 }
 
-/// This program's plan for the files' key, when it is the plan they were written for.
+/// This program's plan for the files' shard set, when it is the plan they were written for.
 pub(crate) fn reference_plan<'a>(
-    key: &PlanKey,
+    set: &ShardSet,
     mut paths: impl Iterator<Item = &'a Path>,
     board: Option<&Board>,
 ) -> Result<Plan, MergeProblem> {
     let algorithm =
-        Algorithm::from_name(&key.algorithm).ok_or_else(|| MergeProblem::UnknownAlgorithm {
+        Algorithm::from_name(&set.algorithm).ok_or_else(|| MergeProblem::UnknownAlgorithm {
             path: paths.next().map(Path::to_path_buf).unwrap_or_default(),
-            name: key.algorithm.clone(),
+            name: set.algorithm.clone(),
         })?;
     let constrained = algorithm == Algorithm::Constrained;
     if constrained != board.is_some() {
@@ -570,32 +570,32 @@ pub(crate) fn reference_plan<'a>(
     // A default kernel plan of a large board refines its largest subproblems, which a plan of the
     // same split depth chosen does not: the default plan first, where it is the files'.
     let default = match (board, algorithm) {
-        (None, Algorithm::Plain | Algorithm::Symmetry) => Plan::build(key.n, algorithm, None)
+        (None, Algorithm::Plain | Algorithm::Symmetry) => Plan::build(set.n, algorithm, None)
             .ok()
-            .filter(|p| p.hash() == key.plan),
+            .filter(|p| p.hash() == set.plan),
         _ => None,
     };
     let plan = match (default, board) {
         (Some(plan), _) => Ok(plan),
-        (None, Some(b)) => Plan::constrained(b, Some(key.split_depth)),
-        (None, None) => Plan::build(key.n, algorithm, Some(key.split_depth)),
+        (None, Some(b)) => Plan::constrained(b, Some(set.split_depth)),
+        (None, None) => Plan::build(set.n, algorithm, Some(set.split_depth)),
     }
     .map_err(MergeProblem::ImpossiblePlan)?;
     // Files of a count begun under format version 2, before the quarter turns.
-    let plan = plan.before_quarter_turns(key.plan).unwrap_or(plan);
-    if constrained && plan.hash() != key.plan {
+    let plan = plan.before_quarter_turns(set.plan).unwrap_or(plan);
+    if constrained && plan.hash() != set.plan {
         return Err(MergeProblem::OtherBoard {
-            theirs: key.plan,
+            theirs: set.plan,
             ours: plan.hash(),
         });
     }
-    if plan.hash() != key.plan {
+    if plan.hash() != set.plan {
         return Err(MergeProblem::OtherPlan {
-            theirs: key.plan,
+            theirs: set.plan,
             ours: plan.hash(),
-            n: key.n,
+            n: set.n,
             algorithm,
-            split_depth: key.split_depth,
+            split_depth: set.split_depth,
         });
     }
     Ok(plan)

@@ -22,7 +22,7 @@ pub(crate) use journal::Kind;
 pub use journal::{Journal, JournalError};
 pub(crate) use journal::{Problem, check_bounds};
 pub use key::Key;
-pub(crate) use merge::{Claim, MergeProblem, PlanKey, read_journal, reference_plan};
+pub(crate) use merge::{Claim, MergeProblem, ShardSet, read_journal, reference_plan};
 pub use merge::{MergeOptions, MergeProblems, Merged, Sampled, Skipped, Tags, merge};
 pub(crate) use recorder::{Recorder, SaveFailure};
 pub use shard::Shard;

@@ -116,9 +116,9 @@ impl<'a> Recorder<'a> {
     }
 
     /// Sets a fact in the journal's `meta` (written with the next save).
-    pub fn set_meta(&self, key: &str, value: String) {
+    pub fn set_meta(&self, name: &str, value: String) {
         let mut st = self.lock();
-        st.journal.set_meta(key, value);
+        st.journal.set_meta(name, value);
         st.dirty = true;
     }
 

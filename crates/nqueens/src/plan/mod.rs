@@ -527,7 +527,8 @@ impl Plan {
         }
     }
 
-    /// The solutions each raw count of subproblem `id` stands for (its orbit or mirror class).
+    /// The solutions each raw count of subproblem `id` stands for: the size of its orbit under
+    /// the symmetries the plan uses.
     pub fn weight_of(&self, id: u64) -> u8 {
         self.subproblem(id).work.weight()
     }

@@ -41,7 +41,8 @@ pub(crate) enum Work {
         frame: u32,
         /// The state the plan's pre-placed queens leave.
         start: Start,
-        /// Solutions each completion stands for (its orbit or mirror class size).
+        /// Solutions each completion stands for: the size of its orbit under the symmetries
+        /// the plan uses.
         weight: u8,
         /// Which share of the search is counted (all of it unless the plan cuts a long
         /// search into slices, [`nqueens_engine::kernel::complete_slice_until`]).

@@ -58,14 +58,14 @@ impl Worked {
 /// partitions and the kernel's tables for itself (`15 -t 4096` took over 120 s on two cores,
 /// and a stop came 12 s late); and at least one. A rook board's subproblem shares its sum out
 /// among the pool's threads ([`nqueens_engine::constrained`]), so that one subproblem uses every
-/// thread up to its blocks.
+/// thread up to the parts of its sum.
 fn pool_size(plan: &Plan, threads: usize, blocks: usize, cores: usize) -> usize {
     let rooks = plan
         .board()
         .as_ref()
         .is_some_and(|b| b.piece() == PieceKind::Rook);
     let room = if rooks {
-        blocks.max(constrained::MOST_BLOCKS)
+        blocks.max(constrained::MOST_PARTS)
     } else {
         blocks
     };
@@ -192,7 +192,7 @@ pub(super) fn prepare<'p>(
 /// The blocks of subproblems ([`Block`]) in the order the workers take them, each with its
 /// class for the time left.
 ///
-/// Within a class of subproblems ([`class_key`]), largest estimate first, so that the small subproblems
+/// Within a class of subproblems ([`pace_class`]), largest estimate first, so that the small subproblems
 /// fill the last seconds on every thread. The classes are interleaved so that each has the
 /// same share of its estimate handed out at any time: then the subproblems a class is costed by
 /// ran beside the same mix of others as the rest of it will (small kernel subproblems were measured
@@ -219,7 +219,7 @@ fn schedule(plan: &Plan, costs: &CostModel, todo: &[u64], threads: usize) -> Vec
     let weight = |b: &Block| b.estimate.max(f64::MIN_POSITIVE) * f64::from(b.len);
     let mut queues: HashMap<Option<Class>, (f64, f64, VecDeque<usize>)> = HashMap::new();
     for (i, b) in order.iter().enumerate() {
-        let q = queues.entry(b.key).or_default();
+        let q = queues.entry(b.pace).or_default();
         q.0 += weight(b);
         q.2.push_back(i);
     }
@@ -228,24 +228,24 @@ fn schedule(plan: &Plan, costs: &CostModel, todo: &[u64], threads: usize) -> Vec
     let warm = (WARM_UP * threads).min(order.len());
     let mut positions: Vec<usize> = (0..warm).collect();
     let mut heap: BinaryHeap<(Reverse<Paced>, Option<Class>)> = BinaryHeap::new();
-    for (&key, q) in &mut queues {
+    for (&pace, q) in &mut queues {
         while let Some(&i) = q.2.front().filter(|&&i| i < warm) {
             q.2.pop_front();
             q.1 += weight(&order[i]);
         }
         if !q.2.is_empty() {
-            heap.push((Reverse(Paced(q.1 / q.0)), key));
+            heap.push((Reverse(Paced(q.1 / q.0)), pace));
         }
     }
-    while let Some((_, key)) = heap.pop() {
-        let Some(q) = queues.get_mut(&key) else {
+    while let Some((_, pace)) = heap.pop() {
+        let Some(q) = queues.get_mut(&pace) else {
             continue;
         };
         let Some(i) = q.2.pop_front() else { continue };
         positions.push(i);
         q.1 += weight(&order[i]);
         if !q.2.is_empty() {
-            heap.push((Reverse(Paced(q.1 / q.0)), key));
+            heap.push((Reverse(Paced(q.1 / q.0)), pace));
         }
     }
     positions.into_iter().map(|i| order[i]).collect()
@@ -263,8 +263,8 @@ struct Block {
     len: u32,
     /// The estimate of each of its subproblems ([`CostModel::estimate`]).
     estimate: f64,
-    /// The class of its subproblems for the time left ([`class_key`]).
-    key: Option<Class>,
+    /// The class of its subproblems for the time left ([`pace_class`]).
+    pace: Option<Class>,
 }
 
 /// The blocks of the subproblems `todo` (in increasing order) of `plan`.
@@ -283,7 +283,7 @@ fn blocks_of(plan: &Plan, costs: &CostModel, todo: &[u64]) -> Vec<Block> {
             first: s,
             len: 1,
             estimate: prepared::estimate(costs, plan, &s),
-            key: class_key(plan, costs, &s),
+            pace: pace_class(plan, costs, &s),
         });
     }
     blocks
@@ -295,7 +295,7 @@ fn blocks_of(plan: &Plan, costs: &CostModel, todo: &[u64]) -> Vec<Block> {
 const BLOCK: usize = nqueens_engine::join::SLICES_A_BLOCK;
 
 /// The share of a class's estimate handed out, ordered for the schedule's heap (ties by the
-/// class key, so the order is the same on every run).
+/// pace class, so the order is the same on every run).
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Paced(f64);
 
@@ -322,7 +322,7 @@ const WARM_UP: usize = 2;
 /// share the partitions a thread keeps and the share of units done is a fair measure of the
 /// work done. (Paced stratum by stratum, a whole n = 16 took 13% longer, its neighbours
 /// apart; `results/join-log.md`, section 24.)
-fn class_key(plan: &Plan, costs: &CostModel, s: &Subproblem) -> Option<Class> {
+fn pace_class(plan: &Plan, costs: &CostModel, s: &Subproblem) -> Option<Class> {
     match class_of(plan, costs, s) {
         Class::Join(_) => None,
         class => Some(class),
@@ -340,7 +340,7 @@ fn classes_of(blocks: &[Block], costs: &[f64]) -> (Vec<usize>, Classes) {
         .zip(costs)
         .map(|(b, &c)| {
             let next = index.len();
-            let k = *index.entry(b.key).or_insert(next);
+            let k = *index.entry(b.pace).or_insert(next);
             if k == totals.len() {
                 totals.push(0.0);
                 subproblems.push(0);
@@ -382,12 +382,12 @@ mod tests {
         // Never thousands of threads on a small machine.
         assert_eq!(pool_size(&queens, 4096, 1000, 2), 2 * OVERSUBSCRIBED);
         assert_eq!(pool_size(&queens, 4096, 1000, 0), OVERSUBSCRIBED);
-        // One rook subproblem shares its sum among the threads, up to its blocks.
+        // One rook subproblem shares its sum among the threads, up to the parts of its sum.
         let board = crate::constraint::Board::empty(24, PieceKind::Rook).unwrap();
         let rooks = Plan::constrained(&board, None).unwrap();
         assert_eq!(rooks.len(), 1);
         assert_eq!(pool_size(&rooks, 2, 1, 64), 2);
-        assert_eq!(pool_size(&rooks, 4096, 1, 4096), constrained::MOST_BLOCKS);
+        assert_eq!(pool_size(&rooks, 4096, 1, 4096), constrained::MOST_PARTS);
         // A count on far more threads than blocks: exact, with one busy entry per thread
         // asked for.
         let plan = Plan::build(9, Algorithm::Symmetry, None).unwrap();
@@ -406,7 +406,7 @@ mod tests {
         order
             .iter()
             .flat_map(|b| {
-                (0..b.len).map(move |i| (b.first.slice_after(u64::from(i)), b.key, b.estimate))
+                (0..b.len).map(move |i| (b.first.slice_after(u64::from(i)), b.pace, b.estimate))
             })
             .collect()
     }
@@ -464,7 +464,7 @@ mod tests {
             assert!(
                 order
                     .iter()
-                    .all(|(s, k, _)| class_key(&plan, &costs, s) == *k)
+                    .all(|(s, k, _)| pace_class(&plan, &costs, s) == *k)
             );
             // Halfway through the schedule, every class of many subproblems has had about half of
             // its estimate handed out.

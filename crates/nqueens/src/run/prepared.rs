@@ -53,7 +53,7 @@ impl<'p> Prepared<'p> {
         if let (Work::Join { unit, .. }, Some(q)) = (sub.work, &self.quadrants) {
             let probe = join::Probe {
                 row_sets: 4,
-                classes: 24,
+                bins: 24,
                 seed: sub.id as usize,
             };
             return join::time_unit(q, &unit, probe, stop);

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use super::{CostModel, SLICE_SECONDS, cut};
 use crate::constraint::Board;
 use crate::persist::{
-    Journal, Kind, MergeProblem, MergeProblems, PlanKey, Shard, Skipped, read_journal,
+    Journal, Kind, MergeProblem, MergeProblems, Shard, ShardSet, Skipped, read_journal,
     reference_plan,
 };
 use crate::plan::{Algorithm, PlanHash};
@@ -92,11 +92,11 @@ pub(crate) fn survey(files: &[PathBuf], board: Option<&Board>) -> Result<Survey,
         }
     }
     let reference =
-        PlanKey::most_common(read.iter().map(|r| &r.1)).ok_or(MergeProblem::NoShards)?;
+        ShardSet::most_common(read.iter().map(|r| &r.1)).ok_or(MergeProblem::NoShards)?;
     let mut plan = reference_plan(&reference, read.iter().map(|r| r.0), board)?;
     // Cut as the files' runs cut the entries they hold, and the others as a run would.
     let mut fixed: BTreeMap<u64, u64> = BTreeMap::new();
-    for (_, j) in read.iter().filter(|(_, j)| PlanKey::of(j) == reference) {
+    for (_, j) in read.iter().filter(|(_, j)| ShardSet::of(j) == reference) {
         for (entry, of) in j.cuts() {
             fixed.entry(entry).or_insert(of);
         }
@@ -106,9 +106,9 @@ pub(crate) fn survey(files: &[PathBuf], board: Option<&Board>) -> Result<Survey,
 
     let mut best: BTreeMap<u64, Best> = BTreeMap::new();
     for (path, j) in read {
-        let key = PlanKey::of(&j);
-        if key != reference {
-            damaged.push((path.to_path_buf(), format!("of another count: {key}")));
+        let set = ShardSet::of(&j);
+        if set != reference {
+            damaged.push((path.to_path_buf(), format!("of another count: {set}")));
             continue;
         }
         let shard: Shard = j.shard().expect("kept above");

@@ -217,17 +217,17 @@ pub enum Kind {
 
 impl Kind {
     /// The `format` field of files of this kind.
-    pub fn tag(self) -> &'static str {
+    pub fn format(self) -> &'static str {
         match self {
             Kind::Checkpoint => "nqueens-checkpoint",
             Kind::ShardResult => "nqueens-shard-result",
         }
     }
 
-    fn from_tag(tag: &str) -> Option<Kind> {
+    fn from_format(format: &str) -> Option<Kind> {
         [Kind::Checkpoint, Kind::ShardResult]
             .into_iter()
-            .find(|k| k.tag() == tag)
+            .find(|k| k.format() == format)
     }
 }
 
@@ -237,7 +237,7 @@ impl Kind {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Journal {
-    /// [`Kind::tag`] of the file's kind.
+    /// [`Kind::format`] of the file's kind.
     pub(crate) format: String,
     /// File format version.
     pub(crate) version: u32,
@@ -303,29 +303,29 @@ fn merge_sorted<T, A, B>(a: A, b: B) -> impl Iterator<Item = T>
 where
     A: Iterator<Item = T>,
     B: Iterator<Item = T>,
-    T: Copy + EntryKey,
+    T: Copy + ByEntry,
 {
     let (mut a, mut b) = (a.peekable(), b.peekable());
     std::iter::from_fn(move || match (a.peek(), b.peek()) {
-        (Some(x), Some(y)) if y.entry_key() < x.entry_key() => b.next(),
+        (Some(x), Some(y)) if y.entry() < x.entry() => b.next(),
         (Some(_), _) => a.next(),
         (None, _) => b.next(),
     })
 }
 
 /// The entry of a subproblem, for [`merge_sorted`].
-trait EntryKey {
-    fn entry_key(&self) -> u64;
+trait ByEntry {
+    fn entry(&self) -> u64;
 }
 
-impl EntryKey for (u64, u64) {
-    fn entry_key(&self) -> u64 {
+impl ByEntry for (u64, u64) {
+    fn entry(&self) -> u64 {
         self.0
     }
 }
 
-impl EntryKey for (u64, nqueens_engine::Slice, u128, u64) {
-    fn entry_key(&self) -> u64 {
+impl ByEntry for (u64, nqueens_engine::Slice, u128, u64) {
+    fn entry(&self) -> u64 {
         self.0
     }
 }
@@ -339,7 +339,7 @@ impl Journal {
     /// An empty journal of `kind` for `plan` (and `shard`).
     pub fn new(kind: Kind, plan: &Plan, shard: Option<Shard>) -> Journal {
         let mut j = Journal {
-            format: kind.tag().to_string(),
+            format: kind.format().to_string(),
             version: VERSION,
             n: plan.n(),
             algorithm: plan.algorithm().name().to_string(),
@@ -456,7 +456,7 @@ impl Journal {
 
     /// The file's kind (checked when read).
     pub(crate) fn kind(&self) -> Option<Kind> {
-        Kind::from_tag(&self.format)
+        Kind::from_format(&self.format)
     }
 
     /// The algorithm the file names, if this program knows it.
@@ -467,7 +467,7 @@ impl Journal {
     /// The journal as the one line of JSON its file holds, in the field names of its version:
     /// a file of versions 1 to 3 named `whole` and the sums' `counted` both `pieces`. Those are
     /// the first `"whole":[` and the first `"counted":` of the text, as no field before them
-    /// holds a string or an object with such a key (`meta`, the one free-form field, comes
+    /// holds a string or an object with such a field (`meta`, the one free-form field, comes
     /// after them), so the text that file's checksum and tag were made over comes back.
     fn text(&self) -> String {
         let text = serde_json::to_string(self).expect("journals serialise");
@@ -519,8 +519,8 @@ impl Journal {
     }
 
     /// Sets a fact in `meta`.
-    pub fn set_meta(&mut self, key: &str, value: impl Into<String>) {
-        self.meta.insert(key.to_string(), value.into());
+    pub fn set_meta(&mut self, name: &str, value: impl Into<String>) {
+        self.meta.insert(name.to_string(), value.into());
         self.seal();
     }
 
