@@ -141,7 +141,9 @@ mod tests {
     fn plan_tree_nodes(plan: &Plan) -> u64 {
         plan.subproblems()
             .filter_map(|sub| match sub.work {
-                Work::Complete { frame, start, .. } => Some(tree_nodes(plan.frame(frame), &start)),
+                Work::Complete { frame, start, .. } => {
+                    Some(tree_nodes(&plan.frame(frame).into(), &start.into()))
+                }
                 Work::HalfTurn { .. }
                 | Work::QuarterTurn { .. }
                 | Work::Join { .. }

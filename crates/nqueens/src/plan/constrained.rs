@@ -5,13 +5,12 @@
 //! among and before them are forced and cost nothing. A rook board whose whole count goes to
 //! the dynamic programme or to Ryser's formula is one subproblem by default: splitting such a
 //! count by rows multiplies its work instead of sharing it out (Ryser's sum shares its own
-//! blocks among the run's threads instead).
+//! parts among the run's threads instead).
 
 use super::PlanError;
-use super::{MAX_SPLIT_DEPTH, MAX_SUBPROBLEMS, Subproblem, Work, target_subproblems};
+use super::{MAX_SPLIT_DEPTH, MAX_SUBPROBLEMS, Slice, Start, Subproblem, Work, target_subproblems};
 use crate::constraint::{self, Board, PieceKind, Route};
-use nqueens_engine::Slice;
-use nqueens_engine::kernel::Start;
+use nqueens_engine::kernel;
 
 /// The split depth and the subproblems (ids still to be set) of `board`.
 pub(super) fn subproblems(
@@ -54,7 +53,7 @@ pub(super) fn subproblems(
 /// The shallowest depth that makes enough pieces (0 for a rook board counted at once).
 fn default_depth(board: &Board, allowed: &[u64], highest: usize) -> usize {
     if board.piece() == PieceKind::Rook
-        && constraint::route(allowed, &Start::default()) != Route::Backtrack
+        && constraint::route(allowed, &kernel::Start::default()) != Route::Backtrack
     {
         return 0;
     }

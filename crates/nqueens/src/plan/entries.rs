@@ -1,12 +1,10 @@
 //! The entries of a plan, held compactly: a join plan has one entry per unit, ten million at
-//! n = 28, and a [`Subproblem`] takes 64 bytes (its largest kind holds a kernel state), which
+//! n = 28, and a [`Subproblem`] takes 64 bytes (its largest kind holds a search's [`Start`](super::Start)), which
 //! made the plan alone a gigabyte in every process of a cluster. A join unit's entry needs
 //! only its row set, middle queens, span, slice count (the run's cut), weight and id. So the
 //! leading run of join entries is kept in 24 bytes each, and any other entry as it is.
 
-use super::{Subproblem, Work};
-use nqueens_engine::Slice;
-use nqueens_engine::join::{Middle, Unit};
+use super::{Middle, Slice, Subproblem, Unit, Work};
 
 /// A join unit's entry in 24 bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -186,7 +184,7 @@ impl Entries {
         for (i, s) in self.rest.iter_mut().enumerate() {
             let of = slices(first + i, s).max(1);
             if let Some(slice) = s.slice_mut() {
-                *slice = nqueens_engine::Slice { index: 0, of };
+                *slice = Slice { index: 0, of };
             }
         }
     }

@@ -25,8 +25,7 @@ pub(super) fn push(n: usize, subproblems: &mut Entries) {
 
 #[cfg(test)]
 mod tests {
-    use crate::plan::{Algorithm, Plan, Work};
-    use nqueens_engine::Slice;
+    use crate::plan::{Algorithm, Plan, Slice, Work};
 
     #[test]
     fn half_turn_searches_cut_into_slices_give_the_published_unique_count() {

@@ -25,7 +25,10 @@ pub(super) fn push_subproblems(
     join::for_each_unit(n, |unit, weight| {
         push(Subproblem {
             id: 0,
-            work: Work::Join { unit, weight },
+            work: Work::Join {
+                unit: unit.into(),
+                weight,
+            },
         });
     });
     Ok(())

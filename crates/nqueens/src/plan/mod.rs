@@ -36,13 +36,11 @@ use std::str::FromStr;
 use crate::board::{self, MAX_N};
 use crate::constraint::Board;
 use entries::Entries;
-use nqueens_engine::Slice;
 use nqueens_engine::join::MAX_JOIN_N;
-use nqueens_engine::kernel::Frame;
 
 pub use error::PlanError;
 pub(crate) use size::{build_bytes, fixed_build_bytes};
-pub(crate) use work::{AddsTo, Family, Subproblem, Work};
+pub(crate) use work::{AddsTo, Family, Frame, Middle, Slice, Start, Subproblem, Unit, Work};
 
 #[cfg(test)]
 pub(crate) use prefix::bits;
@@ -276,13 +274,13 @@ impl Plan {
                         id: 0,
                         work: Work::Complete {
                             frame,
-                            start,
+                            start: start.into(),
                             weight,
                             slice: Slice::WHOLE,
                         },
                     }
                 }));
-                (depth, frames, families)
+                (depth, frames.iter().map(Frame::from).collect(), families)
             }
         };
         if algorithm.has_unique() {
@@ -497,6 +495,11 @@ impl Plan {
     /// The row layout the kernel searches for frame `frame` of a [`Work::Complete`] subproblem.
     pub(crate) fn frame(&self, frame: u32) -> &Frame {
         &self.frames[frame as usize]
+    }
+
+    /// Every frame of the plan, by index (none for plans without frames).
+    pub(crate) fn frames(&self) -> &[Frame] {
+        &self.frames
     }
 
     /// The plan's family of frame `frame` (none for plans without frames).

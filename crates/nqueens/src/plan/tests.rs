@@ -259,7 +259,8 @@ fn the_kernels_ways_of_counting_agree_on_every_subproblem() {
                         continue;
                     }
                     let at = format!("n = {n} {alg} depth {depth:?} sub {}", sub.id);
-                    let c: Checked = cross_check(f, &start).unwrap_or_else(|e| panic!("{e}: {at}"));
+                    let c: Checked = cross_check(&f.into(), &start.into())
+                        .unwrap_or_else(|e| panic!("{e}: {at}"));
                     compared += 1;
                     fast += usize::from(c.bit_extensions);
                     bulk[0] += usize::from(c.bulk[0]);

@@ -1,11 +1,121 @@
-//! The plan's work in its own words: what one subproblem asks for ([`Work`]), what its count
-//! adds to, the subproblem with its id, and the family of a kernel search for reports. The
-//! runner's door (`run/prepared.rs`) is the one place outside the plan that matches on the
-//! kinds of work.
+//! The plan's work in its own words: what one subproblem asks for ([`Work`]), in the plan's
+//! own types (a search's [`Frame`] and [`Start`], a join [`Unit`], a [`Slice`]), what its count
+//! adds to, the subproblem with its id, and the family of a kernel search for reports.
+//!
+//! The plan's identity is a hash of these types' fields, so they are the plan's and change
+//! only with it: the builders make their work with the engines' geometry and keep it here
+//! (the conversions below), and the runner's door (`run/prepared.rs`) hands it to the engines
+//! in theirs. The door is the one place outside the plan that matches on the kinds of work.
 
-use nqueens_engine::Slice;
-use nqueens_engine::join::Unit;
-use nqueens_engine::kernel::Start;
+use crate::board::MAX_N;
+use nqueens_engine::{join, kernel};
+
+/// A share of one entry: slice `index` of `of`, about equal in work. How many slices a run
+/// cuts an entry into is the run's choice ([`Plan::cut`](super::Plan::cut)), recorded in its
+/// files and never in the plan's hash.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Slice {
+    /// Which slice, from 0.
+    pub index: u64,
+    /// How many slices the entry is cut into (at least 1).
+    pub of: u64,
+}
+
+impl Slice {
+    /// The whole entry.
+    pub(crate) const WHOLE: Slice = Slice { index: 0, of: 1 };
+}
+
+/// The rows a kernel search fills below the queens a plan placed: the board's columns, how
+/// many rows (levels) are left, the columns of each level that queens fixed beforehand attack,
+/// and how many board rows lie between one level and the next.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Frame {
+    /// One bit per column of the board.
+    pub mask: u64,
+    /// How many empty rows the search fills (levels `0..depth`).
+    pub depth: usize,
+    /// Columns of each level attacked by the queens fixed before the search.
+    pub fixed: [u64; MAX_N],
+    /// Board rows between level `l` and level `l + 1` (1 where they are adjacent).
+    pub step: [u32; MAX_N],
+}
+
+/// The queens a plan placed before a search, as what they leave: the next level to fill, the
+/// columns taken, and the squares of that level attacked along each diagonal.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub(crate) struct Start {
+    /// The next level to fill.
+    pub level: usize,
+    /// Columns taken.
+    pub cols: u64,
+    /// Squares of the level attacked along the down-right diagonals.
+    pub diag: u64,
+    /// Squares of the level attacked along the down-left diagonals.
+    pub anti: u64,
+}
+
+/// A join unit: the rows whose queen stands in the east half (the first of `span` row sets),
+/// and for odd n the middle queens, with the share of it counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Unit {
+    /// Board rows whose queen stands in the east half.
+    pub east_rows: u32,
+    /// The middle queens (odd n only).
+    pub middle: Option<Middle>,
+    /// How many consecutive row sets the unit counts, from `east_rows`.
+    pub span: u32,
+    /// Which share of the unit is counted.
+    pub slice: Slice,
+}
+
+/// The middle queens of an odd board's join unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Middle {
+    /// Row of the middle column's queen.
+    pub column_queen: u8,
+    /// Column of the middle row's queen.
+    pub row_queen: u8,
+}
+
+impl From<&kernel::Frame> for Frame {
+    fn from(f: &kernel::Frame) -> Frame {
+        Frame {
+            mask: f.mask,
+            depth: f.depth,
+            fixed: f.fixed,
+            step: f.step,
+        }
+    }
+}
+
+impl From<kernel::Start> for Start {
+    fn from(s: kernel::Start) -> Start {
+        Start {
+            level: s.level,
+            cols: s.cols,
+            diag: s.diag,
+            anti: s.anti,
+        }
+    }
+}
+
+impl From<join::Unit> for Unit {
+    fn from(u: join::Unit) -> Unit {
+        Unit {
+            east_rows: u.east_rows,
+            middle: u.middle.map(|m| Middle {
+                column_queen: m.column_queen,
+                row_queen: m.row_queen,
+            }),
+            span: u.span,
+            slice: Slice {
+                index: u.slice.index,
+                of: u.slice.of,
+            },
+        }
+    }
+}
 
 /// The family of a kernel frame, for reports and diagnostics.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -44,8 +154,8 @@ pub(crate) enum Work {
         /// Solutions each completion stands for: the size of its orbit under the symmetries
         /// the plan uses.
         weight: u8,
-        /// Which share of the search is counted (all of it unless the plan cuts a long
-        /// search into slices, [`nqueens_engine::kernel::complete_slice_until`]).
+        /// Which share of the search is counted (all of it unless the run cuts a long
+        /// search into slices).
         slice: Slice,
     },
     /// Count the pairs of fitting half-boards of one join unit; each stands for `weight`
@@ -69,8 +179,8 @@ pub(crate) enum Work {
     HalfTurn {
         /// Column of the queen in row 0.
         first: u8,
-        /// Which share of the search is counted (all of it unless the plan cuts a long one
-        /// into slices, [`nqueens_engine::half_turn`]).
+        /// Which share of the search is counted (all of it unless the run cuts a long one
+        /// into slices).
         slice: Slice,
     },
     /// Count the solutions a quarter turn leaves unchanged whose row-0 queen stands in column

@@ -8,19 +8,18 @@
 //! Each figure says where it was measured; `results/large-n.md` and `results/eta-checks.md`
 //! hold the runs.
 
-use crate::plan::Plan;
+use crate::plan::{Frame, Plan, Start};
 use nqueens_engine::join::{self, Layout};
-use nqueens_engine::kernel::{Frame, Start};
 
 /// How long a slice of a long entry takes by default, about, in seconds of one core of the
 /// reference machine (`results/large-n.md`): well under a minute, so that a stopped or killed
 /// run loses little and the progress moves.
 pub(crate) use crate::config::SLICE_SECONDS;
 
-/// The most slices one entry is cut into: 2^20, whose bookkeeping (some 128 bytes a subproblem)
-/// is 128 MiB, which one shard, owning whole entries, must hold. Only the largest kernel
-/// searches from n = 30 on reach it (they would take up to 88 million slices of the slice
-/// time), and their slices then take minutes.
+/// The most slices one entry is cut into: 2^20, whose bookkeeping
+/// (`budget::BYTES_PER_SUBPROBLEM` a subproblem) is 128 MiB, which one shard, owning whole
+/// entries, must hold. Only the largest kernel searches from n = 30 on reach it (they would
+/// take up to 88 million slices of the slice time), and their slices then take minutes.
 pub const MOST_SLICES: u64 = 1 << 20;
 
 /// Where a join count's half-boards come from on an n×n board: the whole quadrant lists up

@@ -1,5 +1,6 @@
 //! The door between the plan and the engines: the one file of the runner that knows which
-//! engine counts each kind of work (`plan::Work`). What a plan's subproblems share (the join
+//! engine counts each kind of work (`plan::Work`), and puts the plan's work into the engine's
+//! types (the `From` impls at the end). What a plan's subproblems share (the join
 //! algorithm's quadrant lists) is built once per run, then every subproblem is handed to its
 //! engine; and the run's cost model, schedule and memory ask here what each kind of work
 //! costs, how it is cut, classed and grouped, and what its engine keeps.
@@ -9,16 +10,18 @@ use std::sync::atomic::AtomicBool;
 use super::class::{Class, half_octave};
 use super::cost::{CostModel, search_estimate};
 use crate::constraint::PieceKind;
-use crate::plan::{Algorithm, Plan, Subproblem, Work};
+use crate::plan::{Algorithm, Frame, Plan, Slice, Start, Subproblem, Unit, Work};
 use crate::tally::Counted;
 use nqueens_engine::Found;
 use nqueens_engine::join::{self, Quadrants};
-use nqueens_engine::{Slice, constrained, half_turn, invariant, kernel};
+use nqueens_engine::{constrained, half_turn, invariant, kernel};
 
 /// A plan with its engines' shared state, ready to count subproblems from any thread.
 #[derive(Debug)]
 pub struct Prepared<'p> {
     plan: &'p Plan,
+    /// The plan's frames, as the kernel takes them.
+    frames: Vec<kernel::Frame>,
     /// The join algorithm's quadrant lists, shared by every thread (join plans only).
     quadrants: Option<Quadrants>,
     /// A constrained board's allowed squares per row (empty for other plans).
@@ -42,6 +45,7 @@ impl<'p> Prepared<'p> {
         let allowed = plan.board().map_or_else(Vec::new, |b| b.allowed());
         Prepared {
             plan,
+            frames: plan.frames().iter().map(kernel::Frame::from).collect(),
             quadrants,
             allowed,
         }
@@ -56,7 +60,7 @@ impl<'p> Prepared<'p> {
                 bins: 24,
                 seed: sub.id as usize,
             };
-            return join::time_unit(q, &unit, probe, stop);
+            return join::time_unit(q, &unit.into(), probe, stop);
         }
         let begun = std::time::Instant::now();
         self.solve_until(sub, stop)?;
@@ -80,13 +84,16 @@ impl<'p> Prepared<'p> {
                 start,
                 slice,
                 ..
-            } => kernel::complete_slice_until(self.plan.frame(frame), &start, slice, stop)?,
+            } => {
+                let frame = &self.frames[frame as usize];
+                kernel::complete_slice_until(frame, &start.into(), slice.into(), stop)?
+            }
             Work::QuarterTurn { first } => {
                 let (count, nodes) = invariant::count_invariant(self.plan.n(), true, first.into());
                 Found { count, nodes }
             }
             Work::HalfTurn { first, slice } => {
-                half_turn::count_half_turn_until(self.plan.n(), first.into(), slice, stop)?
+                half_turn::count_half_turn_until(self.plan.n(), first.into(), slice.into(), stop)?
             }
             Work::Constrained { start, slice } => {
                 return self.solve_constrained(sub.id, &start, slice, stop);
@@ -96,7 +103,7 @@ impl<'p> Prepared<'p> {
                     .quadrants
                     .as_ref()
                     .expect("a plan with join units is prepared with quadrant lists");
-                join::count_unit_until(q, &unit, stop)?
+                join::count_unit_until(q, &unit.into(), stop)?
             }
         };
         Some(Counted {
@@ -111,18 +118,19 @@ impl<'p> Prepared<'p> {
     fn solve_constrained(
         &self,
         id: u64,
-        start: &kernel::Start,
+        start: &Start,
         slice: Slice,
         stop: &AtomicBool,
     ) -> Option<Counted> {
         let board = self.plan.board()?;
         let allowed = &self.allowed;
+        let start = kernel::Start::from(*start);
         let done = match board.piece() {
-            PieceKind::Queen => constrained::complete_slice(allowed, start, slice, stop)?,
+            PieceKind::Queen => constrained::complete_slice(allowed, &start, slice.into(), stop)?,
             // The plan never cuts a rook board's subproblems; were one cut, its first slice would
             // count it whole.
             PieceKind::Rook if slice.index > 0 => constrained::Completed::default(),
-            PieceKind::Rook => constrained::count_rooks(allowed, start, stop)?,
+            PieceKind::Rook => constrained::count_rooks(allowed, &start, stop)?,
         };
         Some(Counted {
             id,
@@ -188,7 +196,7 @@ impl Prepared<'_> {
 pub(super) fn entry_estimate(costs: &CostModel, plan: &Plan, s: &Subproblem) -> f64 {
     match s.work {
         Work::Complete { frame, start, .. } => search_estimate(plan.frame(frame), &start),
-        Work::Join { unit, .. } => costs.unit_estimate(&unit),
+        Work::Join { unit, .. } => costs.unit_estimate(&unit.into()),
         Work::Constrained { start, .. } => costs.constrained_estimate(&start),
         Work::HalfTurn { .. } | Work::QuarterTurn { .. } => 1.0,
     }
@@ -205,7 +213,7 @@ pub(super) fn estimate(costs: &CostModel, plan: &Plan, s: &Subproblem) -> f64 {
 pub(crate) fn entry_slices(costs: &CostModel, plan: &Plan, s: &Subproblem) -> u64 {
     match s.work {
         Work::Complete { frame, start, .. } => costs.search_slices(plan.frame(frame), &start),
-        Work::Join { unit, .. } => costs.unit_slices(&unit),
+        Work::Join { unit, .. } => costs.unit_slices(&unit.into()),
         Work::Constrained { start, .. } => costs.constrained_slices(plan, &start),
         Work::HalfTurn { .. } => costs.half_turn_slices(),
         Work::QuarterTurn { .. } => 1,
@@ -216,7 +224,7 @@ pub(crate) fn entry_slices(costs: &CostModel, plan: &Plan, s: &Subproblem) -> u6
 /// ([`Class`]).
 pub(super) fn class_of(plan: &Plan, costs: &CostModel, s: &Subproblem) -> Class {
     match s.work {
-        Work::Join { unit, .. } => Class::Join(join::stratum(plan.n(), &unit)),
+        Work::Join { unit, .. } => Class::Join(join::stratum(plan.n(), &unit.into())),
         Work::Complete { frame, .. } => Class::Search {
             family: plan.family(frame),
             size: half_octave(estimate(costs, plan, s)),
@@ -244,9 +252,91 @@ pub(super) fn shares_with(s: &Subproblem) -> u32 {
     }
 }
 
+/// The plan's work in the engines' types: a frame and a start for the kernel (and a
+/// constrained board's search), a unit for the join, a slice for every engine that deals one.
+impl From<&Frame> for kernel::Frame {
+    fn from(f: &Frame) -> kernel::Frame {
+        kernel::Frame {
+            mask: f.mask,
+            depth: f.depth,
+            fixed: f.fixed,
+            step: f.step,
+        }
+    }
+}
+
+impl From<Start> for kernel::Start {
+    fn from(s: Start) -> kernel::Start {
+        kernel::Start {
+            level: s.level,
+            cols: s.cols,
+            diag: s.diag,
+            anti: s.anti,
+        }
+    }
+}
+
+impl From<Slice> for nqueens_engine::Slice {
+    fn from(s: Slice) -> nqueens_engine::Slice {
+        nqueens_engine::Slice {
+            index: s.index,
+            of: s.of,
+        }
+    }
+}
+
+impl From<Unit> for join::Unit {
+    fn from(u: Unit) -> join::Unit {
+        join::Unit {
+            east_rows: u.east_rows,
+            middle: u.middle.map(|m| join::Middle {
+                column_queen: m.column_queen,
+                row_queen: m.row_queen,
+            }),
+            span: u.span,
+            slice: u.slice.into(),
+        }
+    }
+}
+
 /// Counts one subproblem of `plan` on its own, preparing the engines for it (for tests and
 /// tools; a run prepares once for all its subproblems).
 #[cfg(test)]
 pub(crate) fn solve_one(plan: &Plan, sub: &Subproblem) -> Counted {
     Prepared::new(plan, 0).solve(sub)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_plans_work_goes_to_the_engines_and_back_unchanged() {
+        for (n, algorithm) in [
+            (13, Algorithm::Symmetry),
+            (11, Algorithm::Plain),
+            (17, Algorithm::Join),
+        ] {
+            let plan = Plan::build(n, algorithm, None).unwrap();
+            for f in plan.frames() {
+                assert_eq!(&Frame::from(&kernel::Frame::from(f)), f);
+            }
+            let mut units = 0;
+            for sub in plan.subproblems() {
+                match sub.work {
+                    Work::Complete { start, slice, .. } => {
+                        assert_eq!(Start::from(kernel::Start::from(start)), start);
+                        let engine = nqueens_engine::Slice::from(slice);
+                        assert_eq!((engine.index, engine.of), (slice.index, slice.of));
+                    }
+                    Work::Join { unit, .. } => {
+                        assert_eq!(Unit::from(join::Unit::from(unit)), unit);
+                        units += usize::from(unit.middle.is_some());
+                    }
+                    _ => {}
+                }
+            }
+            assert_eq!(units > 0, algorithm == Algorithm::Join, "n = {n}");
+        }
+    }
 }
