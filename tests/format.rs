@@ -28,12 +28,18 @@ fn fixture(dir: &Path, name: &str) -> PathBuf {
     to
 }
 
+/// Copies of the three shards `{prefix}0.json` to `{prefix}2.json` (a fixture name, as for
+/// [`fixture`]) in `dir`.
+fn three_shards(dir: &Path, prefix: &str) -> Vec<PathBuf> {
+    (0..3)
+        .map(|i| fixture(dir, &format!("{prefix}{i}.json")))
+        .collect()
+}
+
 #[test]
 fn version_one_shards_merge_alone_and_beside_this_versions() {
     let dir = tempfile::tempdir().unwrap();
-    let old: Vec<PathBuf> = (0..3)
-        .map(|i| fixture(dir.path(), &format!("join16-s{i}.json")))
-        .collect();
+    let old = three_shards(dir.path(), "join16-s");
     for f in &old {
         assert!(fs::read_to_string(f).unwrap().contains("\"version\":1,"));
     }
@@ -126,9 +132,7 @@ const JOIN18_V2: &str = "ebefe7d0cf94fdc2";
 #[test]
 fn version_two_shards_of_an_even_join_board_merge_with_their_plan() {
     let dir = tempfile::tempdir().unwrap();
-    let old: Vec<PathBuf> = (0..3)
-        .map(|i| fixture(dir.path(), &format!("v2/join18-s{i}.json")))
-        .collect();
+    let old = three_shards(dir.path(), "v2/join18-s");
     assert!(
         fs::read_to_string(&old[0])
             .unwrap()
@@ -207,9 +211,7 @@ const SYMMETRY16: &str = "29b392b4108c7741";
 #[test]
 fn version_three_shards_merge_alone_and_beside_this_versions() {
     let dir = tempfile::tempdir().unwrap();
-    let old: Vec<PathBuf> = (0..3)
-        .map(|i| fixture(dir.path(), &format!("v3/sym16-s{i}.json")))
-        .collect();
+    let old = three_shards(dir.path(), "v3/sym16-s");
     for f in &old {
         let text = fs::read_to_string(f).unwrap();
         // Entries whole and slices, under the old names.
