@@ -58,8 +58,8 @@ fn a_dense_rook_board_keeps_every_thread_busy() {
         .collect();
     assert_eq!(busy.len(), 2);
     let (low, high) = (busy[0].min(busy[1]), busy[0].max(busy[1]));
-    // Before, the pool had one thread for the one subproblem: [0.6, 0.0]. The parts of the sum are dealt
-    // as threads ask, so a thread the machine's other work holds up takes fewer of them:
-    // the bound asks only that each thread took a real share.
+    // Before, the pool had one thread for the one subproblem: [0.6, 0.0]. The parts of the sum
+    // are dealt as threads ask, so a thread the machine's other work holds up takes fewer of
+    // them: the bound asks only that each thread took a real share.
     assert!(low >= 0.2 * high, "busy seconds {busy:?}");
 }

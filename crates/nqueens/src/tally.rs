@@ -1,9 +1,9 @@
 //! The results of subproblems and their sums: weighted totals, the rotation-invariant counts
 //! and nodes, in `u128`.
 //!
-//! Each subproblem's own count fits a `u64`; the sums may not (Q(29) exceeds 2^64), so every sum is a
-//! `u128`. Sums of disjoint sets of subproblems add, which is what resuming and merging shards rely
-//! on.
+//! Each subproblem's own count fits a `u64`; the sums may not (Q(29) exceeds 2^64), so every
+//! sum is a `u128`. Sums of disjoint sets of subproblems add, which is what resuming and
+//! merging shards rely on.
 
 use serde::{Deserialize, Serialize};
 

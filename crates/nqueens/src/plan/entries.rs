@@ -1,8 +1,9 @@
-//! The entries of a plan, held compactly: a join plan has one entry per unit, ten million at
-//! n = 28, and a [`Subproblem`] takes 64 bytes (its largest kind holds a search's [`Start`](super::Start)), which
-//! made the plan alone a gigabyte in every process of a cluster. A join unit's entry needs
-//! only its row set, middle queens, span, slice count (the run's cut), weight and id. So the
-//! leading run of join entries is kept in 24 bytes each, and any other entry as it is.
+//! The entries of a plan, held compactly: a join plan has one entry per unit, ten million
+//! at n = 28, and a [`Subproblem`] takes 64 bytes (its largest kind holds a search's
+//! [`Start`](super::Start)), which made the plan alone a gigabyte in every process of a
+//! cluster. A join unit's entry needs only its row set, middle queens, span, slice count (the
+//! run's cut), weight and id. So the leading run of join entries is kept in 24 bytes each, and
+//! any other entry as it is.
 
 use super::{Middle, Slice, Subproblem, Unit, Work};
 

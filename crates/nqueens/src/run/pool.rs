@@ -192,16 +192,16 @@ pub(super) fn prepare<'p>(
 /// The blocks of subproblems ([`Block`]) in the order the workers take them, each with its
 /// class for the time left.
 ///
-/// Within a class of subproblems ([`pace_class`]), largest estimate first, so that the small subproblems
-/// fill the last seconds on every thread. The classes are interleaved so that each has the
-/// same share of its estimate handed out at any time: then the subproblems a class is costed by
-/// ran beside the same mix of others as the rest of it will (small kernel subproblems were measured
-/// to run much slower beside the largest ones than beside each other, so a class measured early
-/// and run late was misjudged; `results/eta-checks.md`). Subproblems of equal estimate come in runs of
-/// [`RUN`] consecutive ids (neighbours share cached quadrant groups), the runs in a fixed
-/// pseudo-random order, so that the share of them done is a fair measure of the work done
-/// (neighbouring ids are often alike in cost); the join units of one middle-queen pair stay
-/// together (they share lists filtered for that pair).
+/// Within a class of subproblems ([`pace_class`]), largest estimate first, so that the small
+/// subproblems fill the last seconds on every thread. The classes are interleaved so that each
+/// has the same share of its estimate handed out at any time: then the subproblems a class is
+/// costed by ran beside the same mix of others as the rest of it will (small kernel subproblems
+/// were measured to run much slower beside the largest ones than beside each other, so a class
+/// measured early and run late was misjudged; `results/eta-checks.md`). Subproblems of equal
+/// estimate come in runs of [`RUN`] consecutive ids (neighbours share cached quadrant groups),
+/// the runs in a fixed pseudo-random order, so that the share of them done is a fair measure of
+/// the work done (neighbouring ids are often alike in cost); the join units of one middle-queen
+/// pair stay together (they share lists filtered for that pair).
 fn schedule(plan: &Plan, costs: &CostModel, todo: &[u64], threads: usize) -> Vec<Block> {
     let locality = super::prepared::shares_with;
     let mut order = blocks_of(plan, costs, todo);

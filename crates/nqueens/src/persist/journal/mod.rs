@@ -524,8 +524,8 @@ impl Journal {
         self.seal();
     }
 
-    /// Replaces the subproblems (and their sums) with `subproblems`, subproblems of `plan` as the run
-    /// cut it: each is written by its entry and slice.
+    /// Replaces the subproblems (and their sums) with `subproblems`, subproblems of `plan` as
+    /// the run cut it: each is written by its entry and slice.
     pub fn set_counted(&mut self, plan: &Plan, subproblems: &BTreeMap<u64, Counted>) {
         self.whole.clear();
         self.slices.clear();
