@@ -432,3 +432,46 @@ fn only_the_door_names_the_kinds_of_work() {
     let prepared = &files.iter().find(|(m, _)| m == door).unwrap().1;
     assert!(prepared.contains("Work::Join"));
 }
+
+/// Whether `code` names one of the engines' types that the plan has its own of.
+fn names_an_engine_type(code: &str) -> bool {
+    [
+        "kernel::",
+        "join::Unit",
+        "join::Middle",
+        "nqueens_engine::Slice",
+    ]
+    .iter()
+    .any(|t| code.contains(t))
+}
+
+/// The plan keeps its work in its own types (`plan/work.rs`): the plan, its kinds of work and
+/// its compact entries name none of the engines' types, so that an engine's change of its own
+/// types cannot move a plan's identity. The builders may use the engines' geometry, whose
+/// results `plan/work.rs` takes in (its `From` impls); the door gives the work back.
+#[test]
+fn the_plan_keeps_its_work_in_its_own_types() {
+    let lib = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/nqueens/src");
+    let files = code_under(&lib);
+    let code = |m: &str| {
+        let found = files.iter().find(|(name, _)| name == m);
+        found.unwrap_or_else(|| panic!("{m} was found")).1.clone()
+    };
+    for m in ["plan", "plan::entries"] {
+        assert!(!names_an_engine_type(&code(m)), "{m} names an engine type");
+    }
+    let work = code("plan::work");
+    let (kinds, conversions) = work
+        .split_once("impl From<")
+        .expect("plan/work.rs takes the engines' work in");
+    let kinds: String = kinds
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("use "))
+        .collect();
+    assert!(
+        !names_an_engine_type(&kinds),
+        "the kinds of work name an engine type"
+    );
+    // The check sees an engine type where there is one.
+    assert!(names_an_engine_type(conversions));
+}
