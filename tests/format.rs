@@ -126,6 +126,21 @@ fn a_version_one_file_of_a_plan_that_cut_entries_is_refused_in_one_line() {
     assert!(!out.exists());
 }
 
+/// Resumes checkpoint `cp` of n = 18 (with `args`), which holds `resumed` of its 12319
+/// subproblems, to the published counts.
+fn finishes_n18(cp: &Path, args: &[&std::ffi::OsStr], resumed: usize) {
+    cmd()
+        .args(["18", "-t", "2", "--no-progress", "--checkpoint"])
+        .arg(cp)
+        .args(args)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("666090624").and(predicate::str::contains("83263591")))
+        .stderr(predicate::str::contains(format!(
+            "resumed {resumed} of 12319 subproblems"
+        )));
+}
+
 /// The plan of n = 18 by `join` as format version 2 made it, without the quarter turns.
 const JOIN18_V2: &str = "ebefe7d0cf94fdc2";
 
@@ -192,15 +207,7 @@ fn a_version_two_checkpoint_of_an_even_join_board_finishes_with_its_plan() {
     let cp = fixture(dir.path(), "v2/join18-checkpoint.json");
     let before = fs::read_to_string(&cp).unwrap();
     assert!(before.contains("\"version\":2,") && before.contains(JOIN18_V2));
-    cmd()
-        .args(["18", "-t", "2", "--no-progress", "--checkpoint"])
-        .arg(&cp)
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("666090624").and(predicate::str::contains("83263591")))
-        .stderr(predicate::str::contains(
-            "resumed 5762 of 12319 subproblems",
-        ));
+    finishes_n18(&cp, &[], 5762);
     let after = fs::read_to_string(&cp).unwrap();
     assert!(after.contains("\"version\":4,") && after.contains(JOIN18_V2));
 }
@@ -276,17 +283,7 @@ fn a_keyed_version_three_checkpoint_resumes_with_its_key() {
         .assert()
         .failure()
         .stderr(predicate::str::contains("tag"));
-    cmd()
-        .args(["18", "-t", "2", "--no-progress", "--checkpoint"])
-        .arg(&cp)
-        .arg("--key")
-        .arg(&key)
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("666090624").and(predicate::str::contains("83263591")))
-        .stderr(predicate::str::contains(
-            "resumed 6644 of 12319 subproblems",
-        ));
+    finishes_n18(&cp, &["--key".as_ref(), key.as_os_str()], 6644);
     let after = fs::read_to_string(&cp).unwrap();
     assert!(after.contains("\"version\":4,") && after.contains("\"whole\":[["));
     assert!(after.contains("\"tag\":") && !after.contains("pieces"));

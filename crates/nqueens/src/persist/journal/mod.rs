@@ -26,7 +26,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::{Key, Shard};
-use crate::plan::{Algorithm, Plan, PlanHash};
+use crate::plan::{Algorithm, Plan, PlanHash, Slice};
 use crate::tally::{Counted, Sums};
 
 /// Why a journal file was refused or could not be written.
@@ -324,7 +324,7 @@ impl ByEntry for (u64, u64) {
     }
 }
 
-impl ByEntry for (u64, nqueens_engine::Slice, u128, u64) {
+impl ByEntry for (u64, Slice, u128, u64) {
     fn entry(&self) -> u64 {
         self.0
     }
@@ -434,8 +434,7 @@ impl Journal {
 
     /// Finished subproblems as `(entry, slice, count, nodes)`, in increasing order of entry and
     /// slice; a whole entry is slice 0 of 1.
-    fn entry_counts(&self) -> impl Iterator<Item = (u64, nqueens_engine::Slice, u128, u64)> + '_ {
-        use nqueens_engine::Slice;
+    fn entry_counts(&self) -> impl Iterator<Item = (u64, Slice, u128, u64)> + '_ {
         let whole = self.whole.iter().map(|&(e, c, k)| (e, Slice::WHOLE, c, k));
         let cut = self
             .slices
