@@ -7,17 +7,17 @@
 use crate::symmetry::Sym;
 
 /// Number of solutions left unchanged by a half turn (`quarter == false`) or by a quarter turn
-/// (`quarter == true`), among those whose queen in row 0 stands in column `first`. Runs count
-/// the quarter turns here and the half turns, a search of seconds to hours from n = 26 on,
-/// with the bitmask search of [`crate::half_turn`], which stops when asked and is cut
-/// into slices; this one stays as the reference it is checked against.
+/// (`quarter == true`), among those whose queen in row 0 stands in column `first`.
 ///
 /// The search fills the rows from the top; a queen placed at `(r, c)` places its images under
 /// the rotation's powers at once, and a row already filled by an image is skipped. Each
 /// invariant solution is reached exactly once, because the queen chosen in the topmost empty row
 /// is the solution's own queen there.
 pub fn count_invariant(n: usize, quarter: bool, first: usize) -> (u64, u64) {
-    let mut board = Occupancy::new(n);
+    let mut board = Occupancy {
+        n,
+        ..Default::default()
+    };
     let images = if quarter { 4 } else { 2 };
     let mut nodes = 0;
     let count = if board.place_orbit((0, first), images) {
@@ -56,6 +56,7 @@ fn search_invariant(board: &mut Occupancy, images: usize, from: usize, nodes: &m
 }
 
 /// Queens on the board as line masks: rows, columns and the two diagonal directions.
+#[derive(Default)]
 struct Occupancy {
     n: usize,
     rows: u64,
@@ -67,16 +68,6 @@ struct Occupancy {
 }
 
 impl Occupancy {
-    fn new(n: usize) -> Occupancy {
-        Occupancy {
-            n,
-            rows: 0,
-            cols: 0,
-            sums: 0,
-            diffs: 0,
-        }
-    }
-
     /// Whether a queen on the board attacks `(r, c)` (or stands there).
     #[inline]
     fn attacked(&self, r: usize, c: usize) -> bool {

@@ -26,21 +26,6 @@ pub struct Completed {
     pub nodes: u64,
 }
 
-/// Counts the completions of `start` (rows `start.level..`) on a board whose rows allow
-/// `allowed` (queens when `queens`, else rooks), giving up (`None`) soon after `stop` rises.
-pub fn complete(
-    allowed: &[u64],
-    queens: bool,
-    start: &Start,
-    stop: &AtomicBool,
-) -> Option<Completed> {
-    if queens {
-        search::<true>(allowed, start, stop)
-    } else {
-        search::<false>(allowed, start, stop)
-    }
-}
-
 /// The rows of a constrained queens board as a tree whose states [`deal`] shares out.
 struct Rows<'a>(&'a [u64]);
 
@@ -92,7 +77,9 @@ pub fn complete_slice(
     })
 }
 
-fn search<const QUEENS: bool>(
+/// Counts the completions of `start` (rows `start.level..`) on a board whose rows allow
+/// `allowed` (queens when `QUEENS`, else rooks), giving up (`None`) soon after `stop` rises.
+pub(super) fn search<const QUEENS: bool>(
     allowed: &[u64],
     start: &Start,
     stop: &AtomicBool,

@@ -12,7 +12,7 @@
 //!   per word of row sums (packed a byte each) and one product: O(2^m · m), whatever the
 //!   density. The sum is cut into parts of column sets that the threads of the run's pool
 //!   share, so that a dense board, one subproblem, still uses every thread.
-//! * **Backtracking** (`queens::complete` without diagonals) where the board is so sparse
+//! * **Backtracking** (`queens::search` without diagonals) where the board is so sparse
 //!   that the placements themselves are few.
 //! * **The blocked squares' rook numbers** where the board is nearly full: by inclusion and
 //!   exclusion over the blocked squares (the rook polynomial; Kaplansky and Riordan 1946,
@@ -32,7 +32,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::queens::{Completed, complete};
+use super::queens::{Completed, search};
 use crate::full_mask;
 use crate::kernel::Start;
 
@@ -164,7 +164,7 @@ pub fn count_by(
         return Some(Completed::default());
     }
     match route.unwrap_or_else(|| pick(&rows)) {
-        Route::Backtrack => complete(allowed, false, start, stop),
+        Route::Backtrack => search::<false>(allowed, start, stop),
         Route::Profile => profile(&rows, stop),
         Route::Ryser => ryser(&rows, stop),
         Route::Complement => complement(&rows, stop),

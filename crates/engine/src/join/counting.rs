@@ -131,18 +131,13 @@ fn streamed_unit(
             east.each(&mut |b| e.extend_from_slice(b))?;
             west.each(&mut |b| w.extend_from_slice(b))?;
             let nodes = (e.len() + w.len()) as u64;
-            let (tq, qq) = if w.len() >= e.len() {
-                (&w, &e)
-            } else {
-                (&e, &w)
-            };
             let part = Part::fresh(how.slice);
             let count = match how.probe {
                 Some(bins) => {
-                    let secs = time_fitting(tq, qq, how.bits, t, stop, bins)?;
+                    let secs = time_fitting(&w, &e, how.bits, t, stop, bins)?;
                     return Some((Found { count: 0, nodes }, (Reads::default(), secs), None));
                 }
-                None => count_part_until(tq, qq, how.bits, t, part, stop)?,
+                None => count_part_until(&w, &e, how.bits, t, part, stop)?,
             };
             return Some((Found { count, nodes }, (Reads::default(), 0.0), None));
         }
@@ -234,10 +229,15 @@ pub(super) fn count_unit_with(
     };
     let mut total = Found::default();
     let mut seconds = 0.0;
-    let stride = probe.map_or(1, |x| own_row_sets(unit).div_ceil(x.row_sets.max(1)));
     // A slice of a unit of several row sets takes every `of`-th of them, each whole; a slice
     // of a one-row-set unit takes its share of the matching.
     let by_rows = unit.span > 1 && unit.slice.of > 1;
+    let own = if by_rows {
+        unit.span.div_ceil(unit.slice.of as u32)
+    } else {
+        unit.span
+    };
+    let stride = probe.map_or(1, |x| own.div_ceil(x.row_sets.max(1)));
     let matching_slice = if by_rows { Slice::WHOLE } else { unit.slice };
     let bits = geo.pattern_bits();
     // With the quarter turns (even n), each row set's value, and the bands of column splits
@@ -334,21 +334,16 @@ pub(super) fn count_unit_with(
             }
             *below_lens = (east.len(), west.len());
         }
-        // The larger side becomes the tables, sieved into bins
+        // The larger side becomes the tables (the matching chooses), sieved into bins
         // (`results/join-log.md`, section 15); with the quarter turns, of the half-boards
         // below the unit's value, the ties apart.
         let (east_below, west_below) = (&east[..below_lens.0], &west[..below_lens.1]);
-        let (table, queries) = if east_below.len() >= west_below.len() {
-            (east_below, west_below)
-        } else {
-            (west_below, east_below)
-        };
         total.nodes += (east.len() + west.len()) as u64;
         let sides = (&east[..], &west[..]);
         if let Some(x) = probe {
             let made = begun.elapsed().as_secs_f64() - parted;
             let bins = (x.bins, x.seed + i as usize);
-            let mut matching = time_fitting(table, queries, bits, tables, stop, bins)?;
+            let mut matching = time_fitting(east_below, west_below, bits, tables, stop, bins)?;
             if value.is_some() {
                 let begun = std::time::Instant::now();
                 ties(sides, *below_lens, bits, tables, stop)?;
@@ -371,21 +366,10 @@ pub(super) fn count_unit_with(
         if value.is_some() && matching_slice.index == 0 {
             total.count += ties(sides, *below_lens, bits, tables, stop)?;
         }
-        total.count += times * count_part_until(table, queries, bits, tables, part, stop)?;
+        total.count += times * count_part_until(east_below, west_below, bits, tables, part, stop)?;
         *made_for = sides_of;
     }
     Some((total, seconds))
-}
-
-/// How many row sets this share of `unit` holds: a slice of a unit of several row sets has
-/// every `of`-th of them.
-fn own_row_sets(unit: &Unit) -> u32 {
-    if unit.span > 1 && unit.slice.of > 1 {
-        // A unit of several row sets has at most `span` slices.
-        unit.span.div_ceil(unit.slice.of as u32)
-    } else {
-        unit.span
-    }
 }
 
 /// The row sets this share of `unit` counts, each with its index among the share's own: the

@@ -71,21 +71,12 @@ impl Dealer {
 }
 
 /// The doubled midpoints of the slice a [`Dealer`] found last, and whether it is the
-/// share's ([`Dealer::owns`]).
-#[derive(Clone, Copy)]
+/// share's ([`Dealer::owns`]); the default is on no slice.
+#[derive(Clone, Copy, Default)]
 pub(super) struct Cursor {
     from: u128,
     to: u128,
     owned: bool,
-}
-
-impl Cursor {
-    /// A cursor on no slice.
-    pub(super) const NONE: Cursor = Cursor {
-        from: 0,
-        to: 0,
-        owned: false,
-    };
 }
 
 /// For each bin mask `m`, the number of queries in the bins that are subsets of `m` (a

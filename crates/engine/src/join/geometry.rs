@@ -102,3 +102,12 @@ impl QuadrantIndex {
         self.rank[cols as usize]
     }
 }
+
+/// `x` reversed in its `h` low bits (a side's columns or rows seen from the other end).
+pub(super) fn reversed(x: u32, h: usize) -> u32 {
+    if h == 0 {
+        0
+    } else {
+        x.reverse_bits() >> (32 - h)
+    }
+}

@@ -6,6 +6,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use super::geometry::reversed;
 use super::quadrant::{Quadrants, View};
 use super::quarter::{Band, split_value};
 use super::units::{Combinations, deposit};
@@ -196,13 +197,7 @@ fn even_group_pairs(
     let geo = &q.geo;
     let h = geo.h;
     let side = (1u32 << h) - 1;
-    let reverse = move |m: u32| {
-        if h == 0 {
-            0
-        } else {
-            m.reverse_bits() >> (32 - h)
-        }
-    };
+    let reverse = move |m: u32| reversed(m, h);
     let north_rows = rows & side;
     let south_rows = reverse((rows >> geo.far) & side);
     let a = north_rows.count_ones() as usize;

@@ -19,37 +19,16 @@ use crate::Slice;
 /// (`results/join-log.md`, section 15).
 pub fn count_fitting(one: &[u64], other: &[u64], bits: usize, scratch: &mut Tables) -> u64 {
     static NEVER: AtomicBool = AtomicBool::new(false);
-    count_fitting_until(one, other, bits, scratch, &NEVER).expect("never stopped")
+    count_part_until(one, other, bits, scratch, Part::fresh(Slice::WHOLE), &NEVER)
+        .expect("never stopped")
 }
 
-/// [`count_fitting`], giving up (`None`) soon after `stop` rises: between steps of queries or
-/// bins of the sieve, each a small share of the work.
-pub fn count_fitting_until(
-    one: &[u64],
-    other: &[u64],
-    bits: usize,
-    scratch: &mut Tables,
-    stop: &AtomicBool,
-) -> Option<u64> {
-    count_slice_until(one, other, bits, scratch, Slice::WHOLE, stop)
-}
-
-/// The fitting pairs of one slice of the matching ([`Slice`]): where the sides are large
-/// enough to be sieved, the pairs of bins the sieve deals to `slice`; otherwise all of them
-/// for slice 0 and none for the others. The slices of `0..of` add up to [`count_fitting`].
-pub fn count_slice_until(
-    one: &[u64],
-    other: &[u64],
-    bits: usize,
-    scratch: &mut Tables,
-    slice: Slice,
-    stop: &AtomicBool,
-) -> Option<u64> {
-    count_part_until(one, other, bits, scratch, Part::fresh(slice), stop)
-}
-
-/// [`count_slice_until`], where `part` may say that `scratch` already holds the sides sorted
-/// by the sieve (the same sides as the last call's).
+/// The fitting pairs of one part of the matching: where the sides are large enough to be
+/// sieved, the pairs of bins the sieve deals to the part's slice ([`Slice`]); otherwise all of
+/// them for slice 0 and none for the others, so the slices of `0..of` add up to
+/// [`count_fitting`]. `part` may say that `scratch` already holds the sides sorted by the sieve
+/// (the same sides as the last call's). `None` soon after `stop` rises: between steps of
+/// queries or bins of the sieve, each a small share of the work.
 pub(super) fn count_part_until(
     one: &[u64],
     other: &[u64],
@@ -58,26 +37,23 @@ pub(super) fn count_part_until(
     part: Part,
     stop: &AtomicBool,
 ) -> Option<u64> {
-    let slice = part.slice;
-    if one.is_empty() || other.is_empty() {
-        return Some(0);
+    let (small, large) = by_size(one, other);
+    if sieved(small.len(), large.len()) {
+        sieve::count(large, small, bits, None, scratch, stop, part)
+    } else if part.slice.index > 0 {
+        Some(0)
+    } else {
+        count_unsieved(small, large, bits, scratch, stop)
     }
-    let (small, large) = if one.len() <= other.len() {
+}
+
+/// The two sides, the smaller first (`one` first when they are as large).
+fn by_size<'a>(one: &'a [u64], other: &'a [u64]) -> (&'a [u64], &'a [u64]) {
+    if one.len() <= other.len() {
         (one, other)
     } else {
         (other, one)
-    };
-    let sieved = sieved(small.len(), large.len());
-    if !sieved && slice.index > 0 {
-        return Some(0);
     }
-    if one.len() * other.len() <= PAIRWISE_LIMIT {
-        return Some(count_pairwise(one, other));
-    }
-    if !sieved {
-        return count_plain(small, large, bits, scratch, stop);
-    }
-    sieve::count(large, small, bits, None, scratch, stop, part)
 }
 
 /// Whether the matching of sides of `small` and `large` patterns is sieved.
@@ -96,14 +72,10 @@ pub fn time_fitting(
     stop: &AtomicBool,
     (bins, seed): (usize, usize),
 ) -> Option<f64> {
-    let (small, large) = if one.len() <= other.len() {
-        (one, other)
-    } else {
-        (other, one)
-    };
+    let (small, large) = by_size(one, other);
     if small.is_empty() || !sieve::pays(large.len()) {
         let begun = std::time::Instant::now();
-        count_fitting_until(one, other, bits, scratch, stop)?;
+        count_part_until(one, other, bits, scratch, Part::fresh(Slice::WHOLE), stop)?;
         return Some(begun.elapsed().as_secs_f64());
     }
     let stride = (sieve::bins_for(large.len()) / bins.max(1)).max(1);

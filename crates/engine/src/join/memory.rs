@@ -26,24 +26,6 @@ pub enum Layout {
     Bounded,
 }
 
-impl Layout {
-    /// The name written in JSON: `lists` or `bounded`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Layout::Lists => "lists",
-            Layout::Bounded => "bounded",
-        }
-    }
-
-    /// A few words for people: `quadrant lists` or `memory-bounded`.
-    pub fn describe(self) -> &'static str {
-        match self {
-            Layout::Lists => "quadrant lists",
-            Layout::Bounded => "memory-bounded",
-        }
-    }
-}
-
 /// The most resident memory one thread held going through units of an n×n board in the
 /// memory-bounded layout, in MiB, for n = 16, 17, ..., 28: `examples/unit_sides.rs N thread 3
 /// 64` counts the first slice of three units of every stratum one after another on one

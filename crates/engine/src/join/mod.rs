@@ -76,7 +76,7 @@ mod x86;
 
 pub use super::Slice;
 pub use geometry::Geometry;
-pub use matching::{count_fitting, count_fitting_until, count_slice_until, time_fitting};
+pub use matching::{count_fitting, time_fitting};
 pub use memory::{Layout, MAX_JOIN_N, MAX_LISTED_N, memory_needed};
 pub use quadrant::Quadrants;
 pub use stream::SLICES_A_BLOCK;
@@ -264,25 +264,21 @@ pub fn unit_sides(q: &Quadrants, unit: &Unit) -> (Vec<u64>, Vec<u64>) {
     let specs = counting::partition_specs(geo, unit.middle, (east_rows, west_rows));
     let got = specs.map(|spec| parts.get(0, geo, &q.index, spec));
     let view = View::parts([0, 1, 2, 3].map(|k| &*got[k]));
-    let (mut east, mut west) = (Vec::new(), Vec::new());
-    halves(
-        q,
-        &view,
-        ([1, 3], quarter::Band::All),
-        (east_rows, free.east_cols),
-        &mut east,
-        &NEVER,
-    )
-    .unwrap();
-    halves(
-        q,
-        &view,
-        ([0, 2], quarter::Band::All),
-        (west_rows, free.west_cols),
-        &mut west,
-        &NEVER,
-    )
-    .unwrap();
+    let side = |quads, rows_cols| {
+        let mut out = Vec::new();
+        halves(
+            q,
+            &view,
+            (quads, quarter::Band::All),
+            rows_cols,
+            &mut out,
+            &NEVER,
+        )
+        .unwrap();
+        out
+    };
+    let east = side([1, 3], (east_rows, free.east_cols));
+    let west = side([0, 2], (west_rows, free.west_cols));
     (east, west)
 }
 

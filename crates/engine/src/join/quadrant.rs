@@ -7,7 +7,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use super::geometry::{Geometry, QuadrantIndex};
+use super::geometry::{Geometry, QuadrantIndex, reversed};
 use super::partition::Partition;
 
 use super::units::Middle;
@@ -147,11 +147,8 @@ fn prefix_sums(start: &mut [u32]) {
 }
 
 impl Quadrant {
-    /// Lists the placements of the quadrant at `origin` of `geo`'s board.
-    fn build(geo: &Geometry, index: &QuadrantIndex, origin: (usize, usize)) -> Quadrant {
-        Quadrant::build_with(geo, index, origin, geo.h <= SMALL_QUADRANT)
-    }
-
+    /// Lists the placements of the quadrant at `origin` of `geo`'s board, in one walk where
+    /// `one_walk` says so (small lists), else in two.
     fn build_with(
         geo: &Geometry,
         index: &QuadrantIndex,
@@ -261,13 +258,7 @@ impl Quadrant {
     /// how the matching loop reuses table rows (`results/join-log.md`, section 11).
     fn mirrored(&self, geo: &Geometry, index: &QuadrantIndex) -> Quadrant {
         let h = geo.h;
-        let side = |m: u32| {
-            if h == 0 {
-                0
-            } else {
-                m.reverse_bits() >> (32 - h)
-            }
-        };
+        let side = |m: u32| reversed(m, h);
         let w = geo.width;
         let field = (1u64 << w) - 1;
         // Group sizes carry over; then each placement moves to its image's group.
@@ -409,26 +400,19 @@ impl std::fmt::Debug for Quadrants {
 impl Quadrants {
     /// Lists every quadrant placement of an n×n board.
     pub fn build(n: usize) -> Quadrants {
-        let geo = Geometry::new(n);
-        let index = QuadrantIndex::new(geo.h);
+        let base = Quadrants::bounded(n, 0);
+        let (geo, index) = (&base.geo, &base.index);
         if n.is_multiple_of(2) {
             // The other three quadrants are images of this one ([`Quadrants::north_west`]).
-            let nw = Quadrant::build_split(&geo, &index, (0, 0));
-            return Quadrants {
-                geo,
-                index,
-                quads: vec![nw],
-                by_middle: Mutex::new(Vec::new()),
-                cache: 0,
-                quarter_turns: false,
-            };
+            let quads = vec![Quadrant::build_split(geo, index, (0, 0))];
+            return Quadrants { quads, ..base };
         }
         // The two west lists are walked, the east ones are their mirror images. Inside a
         // worker pool (the runner builds the lists before the units start) the two sides are
         // made in parallel on that pool; elsewhere one after another.
         let side = |row: usize| {
-            let west = Quadrant::build(&geo, &index, (row, 0));
-            let east = west.mirrored(&geo, &index);
+            let west = Quadrant::build_with(geo, index, (row, 0), geo.h <= SMALL_QUADRANT);
+            let east = west.mirrored(geo, index);
             (west, east)
         };
         let ((nw, ne), (sw, se)) = if rayon::current_thread_index().is_some() {
@@ -436,14 +420,8 @@ impl Quadrants {
         } else {
             (side(0), side(geo.far))
         };
-        Quadrants {
-            geo,
-            index,
-            quads: vec![nw, ne, sw, se],
-            by_middle: Mutex::new(Vec::new()),
-            cache: 0,
-            quarter_turns: false,
-        }
+        let quads = vec![nw, ne, sw, se];
+        Quadrants { quads, ..base }
     }
 
     /// The memory-bounded layout: no list at all; each unit makes its own partitions

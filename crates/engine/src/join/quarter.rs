@@ -33,6 +33,8 @@
 //! pairs fall away, and the half-boards of the splits above `c` are never made
 //! (`results/join-log.md`, section 26).
 
+use super::geometry::reversed;
+
 /// Which of a side's half-boards are made, by the split value of their column split.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Band {
@@ -64,15 +66,6 @@ impl Band {
 fn folded(v: u32, h: usize) -> u32 {
     let all = (1u32 << h) - 1;
     v.max(all ^ v)
-}
-
-/// `x` reversed in its `h` low bits.
-fn reversed(x: u32, h: usize) -> u32 {
-    if h == 0 {
-        0
-    } else {
-        x.reverse_bits() >> (32 - h)
-    }
 }
 
 /// The split value of a side's column split: `north` holds the side-local columns of its

@@ -222,45 +222,11 @@ fn count_bins(
         (rows, runs),
     );
     if matches!(portion, Portion::Timed { .. }) {
-        m.time_bins();
+        m.timing = true;
     }
     let total = m.bins(0..split.bins(), sorted_table, stop)?;
     let matched = begun.elapsed().as_secs_f64() - sorted;
     Some((total, sorted + m.projected(portion, matched)))
-}
-
-impl Matching<'_> {
-    /// Times the matching of each table bin of the share from now on, for
-    /// [`Self::projected`].
-    pub(super) fn time_bins(&mut self) {
-        self.timing = true;
-    }
-
-    /// The seconds matching the whole takes, projected from the `secs` this matching of
-    /// `portion` took. For a timed portion, the seconds spent building its table bins' tables and
-    /// running their queries are each scaled by the modelled cost of the whole over that of
-    /// the probe (a probe builds the tables of a bin for a few of its queries, the whole
-    /// matching for all of them, so the two parts scale apart), and the rest (setting up the
-    /// dealer and the tables' widths, walking past the bins it does not match) is added
-    /// once, as the whole matching pays it once. For a slice, the seconds themselves.
-    pub(super) fn projected(&self, portion: Portion, secs: f64) -> f64 {
-        let Portion::Timed { stride, .. } = portion else {
-            return secs;
-        };
-        let (whole_build, whole_query) = self.whole_model();
-        let scale = |whole: f64, part: f64| {
-            if part > 0.0 {
-                whole / part
-            } else {
-                stride as f64
-            }
-        };
-        let bins = self.timed.1.min(secs);
-        let build = self.timed.0.min(bins);
-        (secs - bins)
-            + scale(whole_build, self.model.0) * build
-            + scale(whole_query, self.model.1) * (bins - build)
-    }
 }
 
 /// The loop over table bins, shared by the sides held whole and the streamed ones: the
@@ -282,18 +248,13 @@ pub(super) struct Matching<'a> {
     at: Cursor,
     rows: &'a mut Vec<u64>,
     runs: &'a mut Vec<(usize, usize)>,
-    /// The modelled cost of what was matched: the tables built ([`build_cost`]) and the
-    /// queries run ([`query_cost`]).
+    /// The modelled cost of what was matched: the table rows written and the queries run
+    /// ([`query_cost`]).
     model: (f64, f64),
     /// Whether the seconds spent matching the table bins of the share are added up
     /// ([`Self::projected`]), and their sums: building the tables, and all of it.
-    timing: bool,
+    pub(super) timing: bool,
     timed: (f64, f64),
-}
-
-/// The modelled cost of building the tables of a bin of `len` patterns: its rows written.
-fn build_cost(shape: Shape) -> f64 {
-    shape.size() as f64
 }
 
 /// The modelled cost of one query against a bin of `len` patterns: its row offsets, and a
@@ -303,6 +264,34 @@ fn query_cost(len: usize, chunks: usize) -> f64 {
 }
 
 impl<'a> Matching<'a> {
+    /// The seconds matching the whole takes, projected from the `secs` this matching of
+    /// `portion` took. For a timed portion, the seconds spent building its table bins' tables and
+    /// running their queries are each scaled by the modelled cost of the whole over that of
+    /// the probe (a probe builds the tables of a bin for a few of its queries, the whole
+    /// matching for all of them, so the two parts scale apart), and the rest (setting up the
+    /// dealer and the tables' widths, walking past the bins it does not match) is added
+    /// once, as the whole matching pays it once. For a slice, the seconds themselves.
+    pub(super) fn projected(&self, portion: Portion, secs: f64) -> f64 {
+        let Portion::Timed { stride, .. } = portion else {
+            return secs;
+        };
+        // The modelled cost of the whole matching: every bin's tables built once, every
+        // fitting query run against them (less noisy than scaling by the share of pairs).
+        let (whole_build, whole_query) = self.model_parts(self.width);
+        let scale = |whole: f64, part: f64| {
+            if part > 0.0 {
+                whole / part
+            } else {
+                stride as f64
+            }
+        };
+        let bins = self.timed.1.min(secs);
+        let build = self.timed.0.min(bins);
+        (secs - bins)
+            + scale(whole_build, self.model.0) * build
+            + scale(whole_query, self.model.1) * (bins - build)
+    }
+
     /// The loop over the bins of `split`, with the bin starts and the sorted queries,
     /// the dealer of the share (if not the whole) and the buffers of the tables and runs.
     pub(super) fn new(
@@ -325,7 +314,7 @@ impl<'a> Matching<'a> {
             query_starts,
             dealer,
             before: 0,
-            at: Cursor::NONE,
+            at: Cursor::default(),
             rows,
             runs,
             model: (0.0, 0.0),
@@ -335,23 +324,9 @@ impl<'a> Matching<'a> {
         m.width = m.best_width();
         m
     }
-}
 
-impl Matching<'_> {
-    /// The modelled cost of the whole matching: every bin's tables built once, every
-    /// fitting query run against them. Timing a share scales its seconds by this over the
-    /// share's own modelled cost, which is less noisy than scaling by the share of pairs.
-    fn whole_model(&self) -> (f64, f64) {
-        self.model_parts(self.width)
-    }
-
-    /// [`Self::whole_model`] with tables in chunks of `width` bits.
-    fn model_with(&self, width: usize) -> f64 {
-        let (build, query) = self.model_parts(width);
-        build + query
-    }
-
-    /// [`Self::model_with`] in its two parts: the tables built, and the queries run.
+    /// The modelled cost of the whole matching with tables in chunks of `width` bits, in its
+    /// two parts: the table rows written for every bin, and every fitting query run.
     fn model_parts(&self, width: usize) -> (f64, f64) {
         let bins = self.table_starts.len() - 1;
         let all = bins - 1;
@@ -364,7 +339,7 @@ impl Matching<'_> {
             }
             let shape = Shape::new(self.rest, width, len);
             (
-                build + build_cost(shape),
+                build + shape.size() as f64,
                 query + fits as f64 * query_cost(len, shape.chunks),
             )
         })
@@ -384,7 +359,8 @@ impl Matching<'_> {
                 continue;
             }
             tried = narrowest;
-            let cost = self.model_with(narrowest);
+            let (build, query) = self.model_parts(narrowest);
+            let cost = build + query;
             if cost < best.0 {
                 best = (cost, narrowest);
             }
@@ -521,7 +497,7 @@ impl Matching<'_> {
                         self.timed.0 += begun.elapsed().as_secs_f64();
                     }
                     built = true;
-                    self.model.0 += build_cost(shape);
+                    self.model.0 += shape.size() as f64;
                 }
                 total += query_until(shape, qs, tables, stop)?;
                 self.model.1 += qs.len() as f64 * query_cost(ts.len(), shape.chunks);

@@ -118,7 +118,7 @@ pub(super) fn count_streamed(
     let ranges = groups(table_starts, most);
     let (mut total, mut read) = (0, 0);
     if matches!(portion, Portion::Timed { .. }) {
-        m.time_bins();
+        m.timing = true;
         // The bins the probe matches, gathered in one read of the table side.
         let touched = m.touched();
         let made = std::time::Instant::now();

@@ -2,7 +2,7 @@
 //! are counted, with the symmetry weights that make one count stand for several, and the
 //! subset enumeration they are listed and walked with.
 
-use super::geometry::Geometry;
+use super::geometry::{Geometry, reversed};
 use crate::Slice;
 use crate::symmetry::Sym;
 
@@ -189,13 +189,7 @@ fn push_row_sets(
     let n = geo.n;
     let east_cols = geo.h - usize::from(middle.is_some_and(|m| usize::from(m.row_queen) > geo.h));
     let slots = free.count_ones() as usize;
-    let flip = |s: u32| {
-        if n == 0 {
-            0
-        } else {
-            s.reverse_bits() >> (32 - n)
-        }
-    };
+    let flip = |s: u32| reversed(s, n);
     if !reduce {
         let sets: Vec<u32> = Combinations::new(slots, east_cols)
             .map(|i| deposit(i, free))

@@ -179,6 +179,7 @@ const QCAP: usize = 32;
 /// Children at the bulk level waiting to be counted, for bottoms that count in batches (the
 /// lane loop drains it when fewer than one round of pushes is left; the loop over a batch
 /// has no data-dependent branch but its end).
+#[derive(Default)]
 struct Pending {
     c: [u64; QCAP],
     d: [u64; QCAP],
@@ -187,15 +188,6 @@ struct Pending {
 }
 
 impl Pending {
-    fn new() -> Pending {
-        Pending {
-            c: [0; QCAP],
-            d: [0; QCAP],
-            a: [0; QCAP],
-            n: 0,
-        }
-    }
-
     /// Writes a child to the next free entry, and keeps it when `take` (no branch: an entry
     /// not kept is overwritten by the next push). There must be room (`n < QCAP`).
     #[inline(always)]
@@ -239,7 +231,7 @@ fn lanes<const L: usize, B: Bottom>(
     cur[0] = lane[0].begin(base, start.cols, start.diag, start.anti, first);
     let mut count = 0u64;
     let mut nodes = 0u64;
-    let mut q = Pending::new();
+    let mut q = Pending::default();
     let mut poll = POLL;
     loop {
         poll -= 1;
