@@ -7,5 +7,4 @@ mod queens;
 mod rooks;
 
 pub use queens::{Completed, complete_slice};
-pub use rooks::{MOST_PARTS, count_rooks};
-pub use rooks::{Route, route};
+pub use rooks::{MOST_PARTS, Route, count_rooks, route};

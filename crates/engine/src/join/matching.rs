@@ -152,7 +152,7 @@ pub(super) fn count_unsieved_streamed(
 const PAIRWISE_LIMIT: usize = 16 * 1024;
 
 /// Pairs sharing no bit, one AND each.
-fn count_pairwise(table: &[u64], queries: &[u64]) -> u64 {
+pub(super) fn count_pairwise(table: &[u64], queries: &[u64]) -> u64 {
     queries
         .iter()
         .map(|&q| table.iter().map(|&t| u64::from(t & q == 0)).sum::<u64>())

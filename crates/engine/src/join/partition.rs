@@ -18,6 +18,7 @@ use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
 
 use super::geometry::{Geometry, QuadrantIndex};
+use super::quadrant::prefix_sums;
 use super::units::binomial;
 
 /// The placements of one quadrant on exactly one row mask, grouped by columns.
@@ -187,9 +188,7 @@ impl Partition {
         for &(g, _) in found.iter() {
             start[g as usize + 1] += 1;
         }
-        for g in 1..=groups {
-            start[g] += start[g - 1];
-        }
+        prefix_sums(&mut start);
         let mut patterns = vec![0u64; found.len()];
         let mut next = start[..groups].to_vec();
         for &(g, p) in found.iter() {

@@ -140,7 +140,7 @@ impl Slots {
 }
 
 /// Turns per-group counts (at `start[g + 1]`) into group starts.
-fn prefix_sums(start: &mut [u32]) {
+pub(super) fn prefix_sums(start: &mut [u32]) {
     for g in 1..start.len() {
         start[g] += start[g - 1];
     }

@@ -92,31 +92,6 @@ pub(super) fn row_set_value(h: usize, east_rows: u32) -> u32 {
 mod tests {
     use super::*;
 
-    /// Every solution of an n×n board as the column of each row's queen.
-    fn solutions(n: usize) -> Vec<Vec<usize>> {
-        fn go(n: usize, row: Vec<usize>, out: &mut Vec<Vec<usize>>) {
-            if row.len() == n {
-                out.push(row);
-                return;
-            }
-            let r = row.len();
-            for c in 0..n {
-                let free = row
-                    .iter()
-                    .enumerate()
-                    .all(|(i, &q)| q != c && r - i != q.abs_diff(c));
-                if free {
-                    let mut next = row.clone();
-                    next.push(c);
-                    go(n, next, out);
-                }
-            }
-        }
-        let mut out = Vec::new();
-        go(n, Vec::new(), &mut out);
-        out
-    }
-
     /// `T` of a solution: the larger split value of its two sides.
     fn value(x: &[usize]) -> u32 {
         let h = x.len() / 2;
@@ -132,10 +107,10 @@ mod tests {
     }
 
     #[test]
-    fn the_row_set_value_is_the_value_of_the_quarter_turn() {
+    fn the_row_set_value_is_the_value_of_the_quarter_turn_and_kept_by_the_others() {
         for n in [4, 6, 8, 10] {
             let h = n / 2;
-            for x in solutions(n) {
+            for x in crate::brute::all_solutions(n) {
                 // The quarter turn (row i, column c) to (row c, column n − 1 − i).
                 let mut turned = vec![0; n];
                 for (i, &c) in x.iter().enumerate() {
@@ -143,14 +118,6 @@ mod tests {
                 }
                 let east_rows = (0..n).filter(|&i| x[i] >= h).fold(0, |m, i| m | 1 << i);
                 assert_eq!(value(&turned), row_set_value(h, east_rows), "{x:?}");
-            }
-        }
-    }
-
-    #[test]
-    fn the_value_is_kept_by_the_mirror_and_the_flip() {
-        for n in [6, 8, 10] {
-            for x in solutions(n) {
                 let mirror: Vec<usize> = x.iter().map(|&c| n - 1 - c).collect();
                 let flip: Vec<usize> = x.iter().rev().copied().collect();
                 assert_eq!(value(&x), value(&mirror));

@@ -84,11 +84,7 @@ pub(super) fn build_any(table: &[u64], shape: Shape, t: &mut [u64]) {
 /// values (the patterns holding that bit).
 #[inline(always)]
 pub(super) fn one_bit_rows(table: &[u64], shape: Shape, t: &mut [u64]) {
-    let Shape {
-        chunks,
-        width,
-        words,
-    } = shape;
+    let (chunks, width, words) = (shape.chunks, shape.width, shape.words);
     let k = table.len();
     let per = shape.per_chunk();
     assert!(words >= words_for(k) && t.len() >= chunks * per);
@@ -119,11 +115,7 @@ pub(super) fn one_bit_rows(table: &[u64], shape: Shape, t: &mut [u64]) {
 /// from the row just stored (the vector build's masked stores do not forward to loads).
 #[inline(always)]
 pub(super) fn fill_rows(shape: Shape, t: &mut [u64]) {
-    let Shape {
-        chunks,
-        width,
-        words,
-    } = shape;
+    let (chunks, width, words) = (shape.chunks, shape.width, shape.words);
     let per = shape.per_chunk();
     for j in 0..chunks {
         let rows = &mut t[j * per..(j + 1) * per];

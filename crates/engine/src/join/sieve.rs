@@ -509,6 +509,7 @@ impl<'a> Matching<'a> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::matching::count_pairwise;
     use super::super::split::sieve_bits;
     use super::*;
 
@@ -568,10 +569,7 @@ mod tests {
         assert_eq!(s.k + s.rest_bits(), 40 - 8 - 10);
         assert_eq!(s.k, sieve_bits(table.len()));
         let mut t = Tables::default();
-        let want: u64 = queries
-            .iter()
-            .map(|a| table.iter().filter(|&&b| a & b == 0).count() as u64)
-            .sum();
+        let want = count_pairwise(&table, &queries);
         let whole = Part::fresh(Slice::WHOLE);
         assert_eq!(
             count(&table, &queries, 40, None, &mut t, &NEVER, whole),
@@ -626,10 +624,7 @@ mod tests {
                 let mut draw = || (0..density).fold(mask, |x, _| x & next());
                 let table: Vec<u64> = (0..t_len).map(|_| draw()).collect();
                 let queries: Vec<u64> = (0..q_len).map(|_| draw()).collect();
-                let want: u64 = queries
-                    .iter()
-                    .map(|a| table.iter().filter(|&&b| a & b == 0).count() as u64)
-                    .sum();
+                let want = count_pairwise(&table, &queries);
                 let whole = Part::fresh(Slice::WHOLE);
                 for sieve in splits(bits) {
                     let split = Some(Split::new(&sieve, mask));

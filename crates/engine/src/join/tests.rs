@@ -11,13 +11,16 @@ fn weighted_total(q: &Quadrants, n: usize) -> u128 {
         .sum()
 }
 
-#[test]
-fn units_add_up_to_the_known_totals() {
-    for n in 1..=12 {
-        let q = Quadrants::build(n);
-        let total = weighted_total(&q, n);
-        assert_eq!(Some(total), crate::known::total(n), "n = {n}");
-    }
+/// The counts of `u`'s `of` slices, one after another on this thread.
+fn slice_counts(q: &Quadrants, u: &Unit, of: u64) -> Vec<u64> {
+    let slice = |index| Slice { index, of };
+    let unit = |index| Unit {
+        slice: slice(index),
+        ..*u
+    };
+    (0..of)
+        .map(|index| count_unit(q, &unit(index)).count)
+        .collect()
 }
 
 #[test]
@@ -25,13 +28,14 @@ fn the_bounded_layout_counts_every_unit_as_the_lists_do() {
     for n in 1..=13 {
         let lists = Quadrants::build(n);
         let bounded = Quadrants::bounded(n, 1 << 20);
-        for (u, _) in units(n) {
-            assert_eq!(
-                count_unit(&lists, &u),
-                count_unit(&bounded, &u),
-                "n = {n}, {u:?}"
-            );
+        let mut total = 0;
+        for (u, w) in units(n) {
+            let found = count_unit(&lists, &u);
+            assert_eq!(found, count_unit(&bounded, &u), "n = {n}, {u:?}");
+            total += u128::from(found.count) * u128::from(w);
         }
+        // The units, each times its weight, add up to the board's total.
+        assert_eq!(Some(total), crate::known::total(n), "n = {n}");
     }
 }
 
@@ -45,12 +49,7 @@ fn the_slices_of_a_unit_add_up_to_it() {
         for (u, _) in all.iter().step_by(all.len() / 9) {
             let whole = count_unit(&q, u).count;
             for of in [2, 3, 16] {
-                let counts: Vec<u64> = (0..of)
-                    .map(|index| {
-                        let slice = Slice { index, of };
-                        count_unit(&q, &Unit { slice, ..*u }).count
-                    })
-                    .collect();
+                let counts = slice_counts(&q, u, of);
                 assert_eq!(counts.iter().sum::<u64>(), whole, "n = {n}, {u:?}, {of}");
                 split += usize::from(counts.iter().filter(|&&c| c > 0).count() > 1);
             }
@@ -73,12 +72,7 @@ fn the_slices_of_a_unit_add_up_to_it() {
         for u in &picks {
             let slice = Slice { index: 1, of: 3 };
             assert_eq!(count_unit_until(&q, &Unit { slice, ..*u }, &stop), None);
-            let whole: u64 = (0..3)
-                .map(|index| {
-                    let slice = Slice { index, of: 3 };
-                    count_unit(&q, &Unit { slice, ..*u }).count
-                })
-                .sum();
+            let whole: u64 = slice_counts(&q, u, 3).iter().sum();
             assert_eq!(whole, count_unit(&q, u).count, "n = {n}, {u:?}");
         }
     }
@@ -144,14 +138,7 @@ fn streamed_units_and_their_slices_count_as_held_ones() {
                     assert_eq!(alone.iter().sum::<u64>(), whole.count);
                     // Streamed one after another, each from the last one's sorted queries
                     // and table group.
-                    let chained: Vec<u64> = streaming(Some((0, group)), || {
-                        (0..of)
-                            .map(|index| {
-                                let slice = Slice { index, of };
-                                count_unit(&q, &Unit { slice, ..*u }).count
-                            })
-                            .collect()
-                    });
+                    let chained = streaming(Some((0, group)), || slice_counts(&q, u, of));
                     assert_eq!(chained, alone, "n = {n}, {u:?}, {of} slices in a row");
                 }
             }
@@ -234,16 +221,8 @@ fn units_with_quarter_turns_count_alike_in_slices_and_streamed() {
             let streamed = streaming(Some((0, 1 << 10)), || count_unit(&q, u));
             assert_eq!(streamed.count, whole.count, "n = {n}, {u:?}");
             for of in [3, 16] {
-                let slices = |limits| {
-                    streaming(limits, || {
-                        (0..of)
-                            .map(|index| {
-                                let slice = Slice { index, of };
-                                count_unit(&q, &Unit { slice, ..*u }).count
-                            })
-                            .sum::<u64>()
-                    })
-                };
+                let slices =
+                    |limits| streaming(limits, || slice_counts(&q, u, of).iter().sum::<u64>());
                 assert_eq!(slices(None), whole.count, "n = {n}, {u:?}, {of}");
                 assert_eq!(slices(Some((0, 1 << 10))), whole.count, "n = {n}, {u:?}");
             }
