@@ -205,7 +205,7 @@ fn json(row: &impl Serialize) -> String {
 }
 
 /// `bench`: the fixed workload at several thread counts.
-pub fn run(args: &BenchArgs) -> Exit {
+pub fn run(args: &BenchArgs) -> Result<Exit, Exit> {
     let workload = match (args.quick, args.workload) {
         (true, _) | (false, Some(WorkloadArg::Quick)) => QUICK,
         (false, None | Some(WorkloadArg::Standard)) => STANDARD,
@@ -237,10 +237,7 @@ pub fn run(args: &BenchArgs) -> Exit {
     }
     let mut measurements: Vec<Measurement> = Vec::new();
     for &t in &counts {
-        let s = match measure(&workload, t) {
-            Ok(s) => s,
-            Err(e) => return fail(Exit::Failed, e),
-        };
+        let s = measure(&workload, t).map_err(|e| fail(Exit::Failed, e))?;
         let base = measurements
             .first()
             .map_or(s.seconds, |b| b.seconds * b.threads as f64);
@@ -301,7 +298,7 @@ pub fn run(args: &BenchArgs) -> Exit {
             workload.name
         ));
     }
-    Exit::Ok
+    Ok(Exit::Ok)
 }
 
 #[cfg(test)]

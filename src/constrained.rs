@@ -31,22 +31,24 @@ fn board_of(args: &crate::args::BoardArgs, n: Option<usize>) -> Result<Board, Ex
     }
 }
 
-/// `list` of a constrained board, or `list --format svg`.
-pub fn list(args: &ListArgs) -> Exit {
-    let board = match board_of(&args.constraints, args.n) {
-        Ok(b) => b,
-        Err(e) => return e,
+/// `list`: stream the solutions of any board (`--json` is `--format json`), or draw them.
+pub fn list(args: &ListArgs) -> Result<Exit, Exit> {
+    let board = board_of(&args.constraints, args.n)?;
+    let format = if args.json {
+        ListFormat::Json
+    } else {
+        args.format
     };
-    let svg = args.format == ListFormat::Svg;
+    let svg = format == ListFormat::Svg;
     let limit = args
         .limit
         .unwrap_or(if svg { SVG_BOARDS } else { u64::MAX });
     if limit == 0 {
-        return Exit::Ok;
+        return Ok(Exit::Ok);
     }
     let mut seen = 0u64;
     let mut kept: Vec<Vec<u8>> = Vec::new();
-    if args.format == ListFormat::Json {
+    if format == ListFormat::Json {
         out_raw("[");
     }
     board.for_each_solution(|cols| {
@@ -55,7 +57,7 @@ pub fn list(args: &ListArgs) -> Exit {
         }
         let first = seen == 0;
         seen += 1;
-        match args.format {
+        match format {
             ListFormat::Tuple => out(&board.tuple_of(cols)),
             ListFormat::Board => {
                 let rows = board.rows_of(cols).join("\n");
@@ -73,7 +75,7 @@ pub fn list(args: &ListArgs) -> Exit {
             ControlFlow::Continue(())
         }
     });
-    match args.format {
+    match format {
         ListFormat::Json => out("]"),
         ListFormat::Svg => out_raw(&board.svg(&kept, SVG_PER_LINE)),
         _ if seen == 0 => out("no solution"),
@@ -84,32 +86,29 @@ pub fn list(args: &ListArgs) -> Exit {
     {
         say(note);
     }
-    Exit::Ok
+    Ok(Exit::Ok)
 }
 
 /// `trace`: the tree of the row-by-row search, as an outline or a DOT graph, on any board up
 /// to [`MAX_TRACE_N`].
-pub fn trace(args: &TraceArgs) -> Exit {
-    let board = match board_of(&args.constraints, args.n) {
-        Ok(b) => b,
-        Err(e) => return e,
-    };
+pub fn trace(args: &TraceArgs) -> Result<Exit, Exit> {
+    let board = board_of(&args.constraints, args.n)?;
     if board.n() > MAX_TRACE_N {
-        return fail(
+        return Err(fail(
             Exit::Usage,
             format!(
                 "trace is for boards up to {MAX_TRACE_N} squares wide: the tree of a {}x{} board is too big to read",
                 board.n(),
                 board.n()
             ),
-        );
+        ));
     }
-    to_stdout("trace", |out| {
+    Ok(to_stdout("trace", |out| {
         let mut buffered = io::BufWriter::new(out);
         match args.format {
             TraceFormat::Text => board.write_trace(&mut buffered)?,
             TraceFormat::Dot => board.write_trace_dot(&mut buffered)?,
         };
         buffered.flush()
-    })
+    }))
 }

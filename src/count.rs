@@ -86,47 +86,38 @@ pub fn cancel_flag() -> &'static AtomicBool {
 }
 
 /// Runs the count task.
-pub fn run(args: &CountArgs) -> Exit {
-    let board = match board(args) {
-        Ok(b) => b,
-        Err(e) => return e,
-    };
+pub fn run(args: &CountArgs) -> Result<Exit, Exit> {
+    let board = board(args)?;
     let sizes = match (&board, &args.sizes) {
         (Some(b), _) => Sizes::one(b.n()),
-        (None, Some(s)) => match crate::args::queens_size(s.largest()) {
-            Ok(_) => s.clone(),
-            Err(e) => return fail(Exit::Usage, e),
-        },
-        (None, None) => return fail(Exit::Usage, "give the board size N"),
+        (None, Some(s)) => {
+            crate::args::queens_size(s.largest()).map_err(|e| fail(Exit::Usage, e))?;
+            s.clone()
+        }
+        (None, None) => return Err(fail(Exit::Usage, "give the board size N")),
     };
     if args.verify && (args.shard.is_some() || args.estimate) {
-        return fail(
+        return Err(fail(
             Exit::Usage,
             "--verify compares a whole count with the published values: give it to merge, not to --shard or --estimate",
-        );
+        ));
     }
     let single = sizes.single().is_some();
     if !single && (args.checkpoint.is_some() || args.shard.is_some() || args.out.is_some()) {
-        return fail(
+        return Err(fail(
             Exit::Usage,
             "--checkpoint, --shard and --out take a single N, not a range or a list",
-        );
+        ));
     }
-    let shard = match shard(args) {
-        Ok(s) => s,
-        Err(e) => return e,
-    };
-    let key = match key(args) {
-        Ok(k) => k,
-        Err(e) => return e,
-    };
+    let shard = shard(args)?;
+    let key = key(args)?;
     if let Some(out) = &args.out
         && let Err(e) = Journal::check_target(out)
     {
-        return fail(
+        return Err(fail(
             Exit::Failed,
             format!("{}: cannot be written: {e}", out.display()),
-        );
+        ));
     }
     // Held until the count ends: a second process on the same file refuses at once.
     let mut locks = Vec::new();
@@ -134,10 +125,10 @@ pub fn run(args: &CountArgs) -> Exit {
         if locks.iter().any(|(p, _)| p == &path) {
             continue;
         }
-        match Journal::lock(path) {
-            Ok(lock) => locks.push((path, lock)),
-            Err(e) => return fail(Exit::Failed, e),
-        }
+        locks.push((
+            path,
+            Journal::lock(path).map_err(|e| fail(Exit::Failed, e))?,
+        ));
     }
     install_signal_handler();
     let machine = Machine::detect();
@@ -160,12 +151,10 @@ pub fn run(args: &CountArgs) -> Exit {
             board: board.as_ref(),
             key: key.as_ref(),
         };
-        match count_one(n, args, given, &machine, &mut header) {
-            Ok(verdict) => worst = worst.max(Exit::of_verdict(verdict)),
-            Err(stop) => return stop,
-        }
+        let verdict = count_one(n, args, given, &machine, &mut header)?;
+        worst = worst.max(Exit::of_verdict(verdict));
     }
-    worst
+    Ok(worst)
 }
 
 /// The key of `--key`, read, if given: it tags the files a count writes, so one of them must

@@ -18,46 +18,46 @@ mod tasks;
 use std::ffi::OsString;
 use std::process::ExitCode;
 
-use clap::Parser;
 use clap::error::ErrorKind;
+use clap::{CommandFactory, Parser};
 
 use crate::exit::Exit;
 
 fn main() -> ExitCode {
-    let words = match without_count(std::env::args_os().collect()) {
-        Ok(words) => words,
-        Err(msg) => return ExitCode::from(exit::fail(Exit::Usage, msg).code()),
-    };
-    let first = words.get(1).and_then(|w| w.to_str());
-    if let Some(msg) = mistyped_command(first) {
-        return ExitCode::from(exit::fail(Exit::Usage, msg).code());
+    ExitCode::from(run().unwrap_or_else(|e| e).code())
+}
+
+/// Parses the command line and runs its task.
+fn run() -> Result<Exit, Exit> {
+    let usage = |msg| exit::fail(Exit::Usage, msg);
+    let words = without_count(std::env::args_os().collect()).map_err(usage)?;
+    if let Some(msg) = mistyped_command(words.get(1).and_then(|w| w.to_str())) {
+        return Err(usage(msg));
     }
     let cli = match args::Cli::try_parse_from(&words) {
         Ok(cli) => cli,
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
             exit::out_raw(&e.render().to_string());
-            return ExitCode::SUCCESS;
+            return Ok(Exit::Ok);
         }
         Err(e) => {
             let words: Vec<String> = words
                 .iter()
                 .map(|w| w.to_string_lossy().into_owned())
                 .collect();
-            let msg = misplaced(&words, &e).unwrap_or_else(|| one_line(&e));
-            return ExitCode::from(exit::fail(Exit::Usage, msg).code());
+            return Err(usage(misplaced(&words, &e).unwrap_or_else(|| one_line(&e))));
         }
     };
-    let done = match cli.command {
-        Some(args::Command::List(a)) => tasks::list(&a),
-        Some(args::Command::Trace(a)) => tasks::trace(&a),
+    match cli.command {
+        Some(args::Command::List(a)) => constrained::list(&a),
+        Some(args::Command::Trace(a)) => constrained::trace(&a),
         Some(args::Command::Merge(a)) => tasks::merge(&a),
         Some(args::Command::Status(a)) => tasks::status(&a),
         Some(args::Command::Bench(a)) => bench::run(&a),
-        Some(args::Command::Completions(a)) => tasks::completions(a.shell),
+        Some(args::Command::Completions(a)) => Ok(tasks::completions(a.shell)),
         Some(args::Command::Man) => tasks::man(),
         None => count::run(&cli.count),
-    };
-    ExitCode::from(done.code())
+    }
 }
 
 /// clap's message on one line: its first paragraph without its own `error:` prefix, its tip
@@ -87,23 +87,17 @@ fn one_line(e: &clap::Error) -> String {
 /// The message for a first word that is neither a board size nor a command but close to a
 /// command's name (`lsit 4`), which clap would take for the size.
 fn mistyped_command(first: Option<&str>) -> Option<String> {
-    use clap::CommandFactory;
     let word = first.filter(|w| !w.starts_with('-') && w.chars().any(|c| c.is_alphabetic()))?;
-    let cli = args::Cli::command();
-    let names: Vec<&str> = cli.get_subcommands().map(|c| c.get_name()).collect();
-    if names.contains(&word) {
+    let names = command_names();
+    if names.iter().any(|n| n == word) {
         return None;
     }
-    let closest = names
+    let (distance, closest) = names
         .iter()
-        .map(|name| (strsim::damerau_levenshtein(word, name), *name))
+        .map(|name| (strsim::damerau_levenshtein(word, name), name))
         .min()?;
-    (closest.0 <= 2).then(|| {
-        format!(
-            "unknown command '{word}': did you mean '{}'? try --help",
-            closest.1
-        )
-    })
+    (distance <= 2)
+        .then(|| format!("unknown command '{word}': did you mean '{closest}'? try --help"))
 }
 
 /// The words of the command line with a leading `count` taken out: counting is the default
@@ -127,11 +121,18 @@ fn without_count(mut words: Vec<OsString>) -> Result<Vec<OsString>, String> {
 
 /// The names of the commands besides counting.
 fn command_names() -> Vec<String> {
-    use clap::CommandFactory;
     args::Cli::command()
         .get_subcommands()
         .map(|c| c.get_name().to_string())
         .collect()
+}
+
+/// Whether `word` (`--threads`, `-t`) names the option `arg`.
+fn names(arg: &clap::Arg, word: &str) -> bool {
+    match word.strip_prefix("--") {
+        Some(long) => arg.get_long() == Some(long),
+        None => word.len() == 2 && arg.get_short() == word.chars().nth(1),
+    }
 }
 
 /// The words of `words` (the program's name first) that are not options or their values,
@@ -141,13 +142,8 @@ fn positionals<'a>(cmd: &clap::Command, words: &'a [String]) -> Vec<&'a str> {
         if word.contains('=') {
             return false;
         }
-        cmd.get_arguments().any(|a| {
-            let named = match word.strip_prefix("--") {
-                Some(long) => a.get_long() == Some(long),
-                None => word.len() == 2 && a.get_short() == word.chars().nth(1),
-            };
-            named && a.get_action().takes_values()
-        })
+        cmd.get_arguments()
+            .any(|a| names(a, word) && a.get_action().takes_values())
     };
     let mut found = Vec::new();
     let mut rest = words.iter().skip(1);
@@ -172,13 +168,12 @@ fn positionals<'a>(cmd: &clap::Command, words: &'a [String]) -> Vec<&'a str> {
 /// (`nqueens-count 8 9`), a command after the size (`nqueens-count 8 list`), or one of the
 /// count's options given to another command (`nqueens-count list 8 --threads 2`).
 fn misplaced(words: &[String], e: &clap::Error) -> Option<String> {
-    use clap::CommandFactory;
     use clap::error::{ContextKind, ContextValue};
     let cli = args::Cli::command();
-    let names = command_names();
+    let commands = command_names();
     let found = positionals(&cli, words);
     match found[..] {
-        [first, ..] if names.iter().any(|n| n == first) => {
+        [first, ..] if commands.iter().any(|n| n == first) => {
             // A command's option that only the count takes.
             if e.kind() != ErrorKind::UnknownArgument {
                 return None;
@@ -187,13 +182,7 @@ fn misplaced(words: &[String], e: &clap::Error) -> Option<String> {
                 return None;
             };
             let option = arg.split('=').next().unwrap_or(arg);
-            let counts = cli
-                .get_arguments()
-                .any(|a| match option.strip_prefix("--") {
-                    Some(long) => a.get_long() == Some(long),
-                    None => option.len() == 2 && a.get_short() == option.chars().nth(1),
-                });
-            counts.then(|| {
+            cli.get_arguments().any(|a| names(a, option)).then(|| {
                 let why = match (first, option) {
                     ("list" | "trace", "--threads" | "-t") => {
                         ": it walks the solutions in order, on one thread"
@@ -206,7 +195,7 @@ fn misplaced(words: &[String], e: &clap::Error) -> Option<String> {
         // An unknown option: clap's message names it, and the words after it are not
         // sizes for sure.
         _ if e.kind() == ErrorKind::UnknownArgument => None,
-        [_, ..] if let Some(command) = found.iter().find(|w| names.iter().any(|n| n == *w)) => {
+        [_, ..] if let Some(command) = found.iter().find(|w| commands.iter().any(|n| n == *w)) => {
             Some(format!(
                 "the command '{command}' comes first: nqueens-count {command} ...; try --help"
             ))

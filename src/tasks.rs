@@ -1,7 +1,6 @@
 //! The small tasks: `merge` (check and add up shard result files), `status` (where the
-//! shards of a count stand), `list` (stream the
-//! solutions), `trace` (the textbook search tree), and the shell completions and manual page
-//! made from the argument definitions.
+//! shards of a count stand), and the shell completions and manual page made from the argument
+//! definitions.
 
 use std::path::PathBuf;
 
@@ -10,7 +9,7 @@ use nqueens::{Config, Recount, persist};
 
 use clap::CommandFactory;
 
-use crate::args::{BoardArgs, Cli, ListArgs, ListFormat, MergeArgs, StatusArgs, TraceArgs};
+use crate::args::{BoardArgs, Cli, MergeArgs, StatusArgs};
 use crate::exit::{self, Exit, out, say, to_stdout};
 use crate::output;
 
@@ -33,29 +32,23 @@ fn shard_files(
 }
 
 /// `merge`: verify and add up the shards' result files.
-pub fn merge(args: &MergeArgs) -> Exit {
-    let (files, board) = match shard_files(&args.files, &args.constraints) {
-        Ok(found) => found,
-        Err(e) => return e,
-    };
+pub fn merge(args: &MergeArgs) -> Result<Exit, Exit> {
+    let (files, board) = shard_files(&args.files, &args.constraints)?;
     if args.verify && board.is_some() {
-        return crate::exit::fail(
+        return Err(exit::fail(
             Exit::Usage,
             "--verify compares empty queens boards with the published counts",
-        );
+        ));
     }
     let how = args.trust.recount;
     let seed = args.trust.recount_seed.unwrap_or_else(Recount::fresh_seed);
-    let key = match args
+    let key = args
         .trust
         .key
         .as_deref()
         .map(persist::Key::read)
         .transpose()
-    {
-        Ok(k) => k,
-        Err(e) => return crate::exit::fail(Exit::Usage, e),
-    };
+        .map_err(|e| exit::fail(Exit::Usage, e))?;
     let options = persist::MergeOptions {
         board: board.as_ref(),
         keep: how.sample_size(),
@@ -70,7 +63,7 @@ pub fn merge(args: &MergeArgs) -> Exit {
             for p in problems.messages() {
                 say(format!("error: {p}"));
             }
-            Exit::Failed
+            Err(Exit::Failed)
         }
         Ok(sampled) => {
             let m = &sampled.merged;
@@ -80,11 +73,9 @@ pub fn merge(args: &MergeArgs) -> Exit {
             crate::count::install_signal_handler();
             crate::count::working(true);
             let threads = Config::new(m.n).threads(args.threads).resolved_threads();
-            let done = sampled.recount(how, threads, Some(crate::count::cancel_flag()));
-            let done = match done {
-                Ok(done) => done,
-                Err(e) => return exit::error(&e),
-            };
+            let done = sampled
+                .recount(how, threads, Some(crate::count::cancel_flag()))
+                .map_err(|e| exit::error(&e))?;
             let verdict = args
                 .verify
                 .then(|| crate::output::verify(m.n, m.sums.total, m.unique));
@@ -92,46 +83,22 @@ pub fn merge(args: &MergeArgs) -> Exit {
             if let Some(v) = verdict {
                 say(output::verdict_words(m.n, v, m.unique));
             }
-            Exit::of_verdict(verdict)
+            Ok(Exit::of_verdict(verdict))
         }
     }
 }
 
 /// `status`: where the shards of a count stand, from a folder of their files.
-pub fn status(args: &StatusArgs) -> Exit {
-    let (files, board) = match shard_files(&args.files, &args.constraints) {
-        Ok(found) => found,
-        Err(e) => return e,
-    };
-    match nqueens::Survey::of(&files, board.as_ref()) {
-        Err(problem) => crate::exit::fail(Exit::Failed, problem),
-        Ok(survey) => {
-            if let Some(note) = output::skipped_note(&survey.skipped) {
-                say(note);
-            }
-            out(&output::status_text(&survey, args.json));
-            let complete = survey.done.len() as u64 == survey.shards && survey.damaged.is_empty();
-            if complete { Exit::Ok } else { Exit::Incomplete }
-        }
+pub fn status(args: &StatusArgs) -> Result<Exit, Exit> {
+    let (files, board) = shard_files(&args.files, &args.constraints)?;
+    let survey = nqueens::Survey::of(&files, board.as_ref())
+        .map_err(|problem| exit::fail(Exit::Failed, problem))?;
+    if let Some(note) = output::skipped_note(&survey.skipped) {
+        say(note);
     }
-}
-
-/// `list`: stream the solutions (of any board: see `constrained`).
-pub fn list(args: &ListArgs) -> Exit {
-    if args.json {
-        let json = ListArgs {
-            format: ListFormat::Json,
-            json: false,
-            ..args.clone()
-        };
-        return list(&json);
-    }
-    crate::constrained::list(args)
-}
-
-/// `trace`: print the backtracking tree (of any board; see `constrained`).
-pub fn trace(args: &TraceArgs) -> Exit {
-    crate::constrained::trace(args)
+    out(&output::status_text(&survey, args.json));
+    let complete = survey.done.len() as u64 == survey.shards && survey.damaged.is_empty();
+    Ok(if complete { Exit::Ok } else { Exit::Incomplete })
 }
 
 /// `completions SHELL`: the shell's completion script.
@@ -244,12 +211,12 @@ fn zsh_command_fixed(script: &[u8]) -> Vec<u8> {
 }
 
 /// `man`: the manual page in roff.
-pub fn man() -> Exit {
-    let page = match manual() {
-        Ok(page) => page,
-        Err(e) => return crate::exit::fail(Exit::Failed, format!("cannot make the manual: {e}")),
-    };
-    to_stdout("manual page", |out| out.write_all(page.as_bytes()))
+pub fn man() -> Result<Exit, Exit> {
+    let page =
+        manual().map_err(|e| exit::fail(Exit::Failed, format!("cannot make the manual: {e}")))?;
+    Ok(to_stdout("manual page", |out| {
+        out.write_all(page.as_bytes())
+    }))
 }
 
 /// The whole manual in one page: the count's options, then every command's with its own
