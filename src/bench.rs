@@ -2,12 +2,13 @@
 //! counts, with its counts checked so that a broken build or machine cannot post a score.
 //!
 //! The workload never changes under a given version name; a faster program simply finishes it
-//! sooner. Each thread count is run `runs` times and the median time is kept.
+//! sooner. Each thread count is run `runs` times and the median time is kept (the mean, for
+//! the public profiles' boards).
 
 use std::time::Duration;
 
 use crate::machine::Machine;
-use nqueens::{Algorithm, Config, Error, count, known};
+use nqueens::{Algorithm, Config, count, known};
 use serde::Serialize;
 
 use crate::args::{BenchArgs, WorkloadArg};
@@ -19,9 +20,7 @@ use crate::output::si;
 pub struct Workload {
     /// Name and version, printed with every result.
     pub name: &'static str,
-    /// Board size.
     pub n: usize,
-    /// Algorithm.
     pub algorithm: Algorithm,
     /// Runs per thread count.
     pub runs: usize,
@@ -38,86 +37,43 @@ pub enum Statistic {
     Mean,
 }
 
-/// The default workload: about a minute on a two-core machine (recorded runs are in
-/// `results/`).
-pub const STANDARD: Workload = Workload {
-    name: "v1-standard",
-    n: 17,
-    algorithm: Algorithm::Symmetry,
-    runs: 5,
-    statistic: Statistic::Median,
-};
-
-/// The quick workload: about a second on a two-core machine.
-pub const QUICK: Workload = Workload {
-    name: "v1-quick",
-    n: 15,
-    algorithm: Algorithm::Symmetry,
-    runs: 3,
-    statistic: Statistic::Median,
-};
-
-/// The board of the Phoronix Test Suite's `pts/n-queens` profile (OpenMP, n = 18, elapsed
-/// seconds, the mean of 3 runs), counted here by this program's default algorithm, so that
-/// its time stands beside the published ones.
-pub const PTS_N_QUEENS: Workload = Workload {
-    name: "pts-n-queens",
-    n: 18,
-    algorithm: Algorithm::Join,
-    runs: 3,
-    statistic: Statistic::Mean,
-};
-
-/// The board of the `pts/m-queens` profile (n = 19, elapsed seconds, the mean of 3 runs).
-pub const PTS_M_QUEENS: Workload = Workload {
-    name: "pts-m-queens",
-    n: 19,
-    algorithm: Algorithm::Join,
-    runs: 3,
-    statistic: Statistic::Mean,
-};
+/// The workload `bench --workload` names.
+pub fn workload(arg: WorkloadArg) -> Workload {
+    use {Algorithm::*, Statistic::*};
+    let (name, n, algorithm, runs, statistic) = match arg {
+        // The default: about a minute on a two-core machine (recorded runs are in `results/`).
+        WorkloadArg::Standard => ("v1-standard", 17, Symmetry, 5, Median),
+        // About a second on a two-core machine.
+        WorkloadArg::Quick => ("v1-quick", 15, Symmetry, 3, Median),
+        // The board of the Phoronix Test Suite's `pts/n-queens` profile (OpenMP, n = 18,
+        // elapsed seconds, the mean of 3 runs), counted here by this program's default
+        // algorithm, so that its time stands beside the published ones.
+        WorkloadArg::PtsNQueens => ("pts-n-queens", 18, Join, 3, Mean),
+        // The board of the `pts/m-queens` profile (n = 19, elapsed seconds, the mean of 3 runs).
+        WorkloadArg::PtsMQueens => ("pts-m-queens", 19, Join, 3, Mean),
+    };
+    Workload {
+        name,
+        n,
+        algorithm,
+        runs,
+        statistic,
+    }
+}
 
 /// One thread count's measurement.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Measurement {
-    /// Worker threads.
     pub threads: usize,
-    /// Median wall time of the runs.
+    /// The wall time of the runs: their median or their mean, as the workload says.
     pub seconds: f64,
-    /// Solutions counted per second.
     pub solutions_per_second: f64,
-    /// Search nodes per second.
     pub nodes_per_second: f64,
 }
 
-/// Why a benchmark could not post a result.
-#[derive(Debug, thiserror::Error)]
-pub enum BenchError {
-    /// The count itself failed.
-    #[error(transparent)]
-    Count(#[from] Error),
-    /// The count came out wrong: the build or the machine is broken.
-    #[error(
-        "wrong count for n = {n} on {threads} threads: {got} solutions, {got_unique:?} unique; expected {want}, {want_unique:?}"
-    )]
-    WrongCount {
-        /// Board size.
-        n: usize,
-        /// Threads.
-        threads: usize,
-        /// Computed total.
-        got: u128,
-        /// Computed unique.
-        got_unique: Option<u128>,
-        /// Published total.
-        want: u128,
-        /// Published unique.
-        want_unique: Option<u128>,
-    },
-}
-
-/// Measures `workload` on `threads` threads.
-pub fn measure(workload: &Workload, threads: usize) -> Result<Measurement, BenchError> {
+/// Measures `workload` on `threads` threads; `Err` says why it could not post a result: the
+/// count failed, or came out wrong (the build or the machine is broken).
+pub fn measure(workload: &Workload, threads: usize) -> Result<Measurement, String> {
     let config = Config::new(workload.n)
         .algorithm(workload.algorithm)
         .threads(threads);
@@ -129,16 +85,12 @@ pub fn measure(workload: &Workload, threads: usize) -> Result<Measurement, Bench
     let mut times = Vec::with_capacity(workload.runs);
     let mut nodes = 0;
     for _ in 0..workload.runs.max(1) {
-        let c = count(&config)?;
+        let c = count(&config).map_err(|e| e.to_string())?;
         if c.total != want || c.unique != want_unique {
-            return Err(BenchError::WrongCount {
-                n: workload.n,
-                threads,
-                got: c.total,
-                got_unique: c.unique,
-                want,
-                want_unique,
-            });
+            return Err(format!(
+                "wrong count for n = {} on {threads} threads: {} solutions, {:?} unique; expected {want}, {want_unique:?}",
+                workload.n, c.total, c.unique
+            ));
         }
         nodes = c.nodes;
         times.push(c.elapsed);
@@ -164,14 +116,6 @@ pub fn default_thread_counts(hardware: usize) -> Vec<usize> {
         .collect();
     v.push(hardware.max(1));
     v
-}
-
-/// The overall score: million solutions per second at the best thread count.
-pub fn score(measurements: &[Measurement]) -> f64 {
-    measurements
-        .iter()
-        .map(|s| s.solutions_per_second / 1e6)
-        .fold(0.0, f64::max)
 }
 
 /// One thread count's JSON line.
@@ -206,12 +150,10 @@ fn json(row: &impl Serialize) -> String {
 
 /// `bench`: the fixed workload at several thread counts.
 pub fn run(args: &BenchArgs) -> Result<Exit, Exit> {
-    let workload = match (args.quick, args.workload) {
-        (true, _) | (false, Some(WorkloadArg::Quick)) => QUICK,
-        (false, None | Some(WorkloadArg::Standard)) => STANDARD,
-        (false, Some(WorkloadArg::PtsNQueens)) => PTS_N_QUEENS,
-        (false, Some(WorkloadArg::PtsMQueens)) => PTS_M_QUEENS,
-    };
+    let workload = workload(match args.workload {
+        _ if args.quick => WorkloadArg::Quick,
+        w => w.unwrap_or(WorkloadArg::Standard),
+    });
     let machine = Machine::detect();
     let counts = args
         .threads
@@ -268,7 +210,11 @@ pub fn run(args: &BenchArgs) -> Result<Exit, Exit> {
         }
         measurements.push(s);
     }
-    let score = score(&measurements);
+    // Million solutions per second at the best thread count.
+    let score = measurements
+        .iter()
+        .map(|s| s.solutions_per_second / 1e6)
+        .fold(0.0, f64::max);
     // The public profiles report elapsed seconds on every thread: the last row's time.
     if workload.statistic == Statistic::Mean
         && !args.json
@@ -314,33 +260,8 @@ mod tests {
     }
 
     #[test]
-    fn a_small_workload_measures_and_scores() {
-        let w = Workload {
-            name: "test",
-            n: 10,
-            algorithm: Algorithm::Symmetry,
-            runs: 1,
-            statistic: Statistic::Median,
-        };
-        let s = measure(&w, 2).unwrap();
-        assert_eq!(s.threads, 2);
-        assert!(s.seconds > 0.0 && s.solutions_per_second > 0.0);
-        assert!(score(std::slice::from_ref(&s)) > 0.0);
-        // A join workload checks its unique count too, and may take the mean.
-        let join = Workload {
-            algorithm: Algorithm::Join,
-            statistic: Statistic::Mean,
-            runs: 2,
-            n: 12,
-            ..w
-        };
-        assert!(measure(&join, 1).is_ok());
-    }
-
-    #[test]
-    fn the_profiles_workloads_are_their_boards() {
-        assert_eq!((PTS_N_QUEENS.n, PTS_N_QUEENS.runs), (18, 3));
-        assert_eq!((PTS_M_QUEENS.n, PTS_M_QUEENS.runs), (19, 3));
-        assert_eq!(PTS_M_QUEENS.statistic, Statistic::Mean);
+    fn the_m_queens_profile_is_its_board() {
+        let w = workload(WorkloadArg::PtsMQueens);
+        assert_eq!((w.n, w.runs, w.statistic), (19, 3, Statistic::Mean));
     }
 }
