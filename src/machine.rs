@@ -8,7 +8,6 @@ use std::fmt;
 pub struct Machine {
     /// The processor's model name (or the architecture where it is unknown).
     pub model: String,
-    /// Physical cores.
     pub physical_cores: usize,
     /// Hardware threads this process may use.
     pub hardware_threads: usize,
@@ -41,17 +40,5 @@ impl fmt::Display for Machine {
             "{}, {} physical cores, {} hardware threads",
             self.model, self.physical_cores, self.hardware_threads
         )
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_machine_is_described() {
-        let m = Machine::detect();
-        assert!(m.hardware_threads >= 1 && m.physical_cores >= 1);
-        assert!(m.to_string().contains("hardware threads"));
     }
 }
