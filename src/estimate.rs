@@ -88,22 +88,16 @@ fn human(e: &Estimate, shard: Option<Shard>, hours: f64) -> String {
     };
     let (lo, hi) = e.wall_range();
     let share = 100.0 * e.cpu_margin / e.cpu_seconds.max(f64::MIN_POSITIVE);
+    let threads = things(e.threads as u64, "thread", "threads");
     let peak = e.peak_memory.map_or(String::new(), |p| {
         format!(" (this sample peaked at {})", Bytes(p))
     });
     let shards = match e.shards(hours) {
         u64::MAX => format!("a shard of {hours} h cannot even finish its set-up"),
-        k => format!(
-            "{k} of {hours} h each on {}",
-            things(e.threads as u64, "thread", "threads")
-        ),
+        k => format!("{k} of {hours} h each on {threads}"),
     };
     [
-        format!(
-            "estimate for {what}, {}, {}",
-            e.algorithm,
-            things(e.threads as u64, "thread", "threads")
-        ),
+        format!("estimate for {what}, {}, {threads}", e.algorithm),
         format!(
             "  sampled     {} of {} in {} of {}, in {}",
             e.sampled,
@@ -113,9 +107,8 @@ fn human(e: &Estimate, shard: Option<Shard>, hours: f64) -> String {
             span(e.spent.as_secs_f64())
         ),
         format!(
-            "  wall time   {} on {} (95%: {} to {}), set-up {}",
+            "  wall time   {} on {threads} (95%: {} to {}), set-up {}",
             span(e.wall_seconds()),
-            things(e.threads as u64, "thread", "threads"),
             span(lo),
             span(hi),
             span(e.setup_seconds)
