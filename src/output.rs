@@ -63,8 +63,9 @@ pub fn si(v: f64) -> String {
     format!("{scaled:.2} {prefix}").trim_end().to_string()
 }
 
-/// What a `--verify` check concluded for one count.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What a `--verify` check concluded for one count (in JSON, its name in lower case).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Verdict {
     /// Total (and unique, when computed) equal the published values.
     Agrees,
@@ -99,15 +100,6 @@ pub fn verdict_words(n: usize, v: Verdict, unique: Option<u128>) -> String {
         Verdict::Agrees => format!("verify: n = {n} agrees with {tables}"),
         Verdict::Differs => format!("verify: n = {n} DIFFERS from {tables}"),
         Verdict::Unknown => format!("verify: no published value for n = {n} (known up to 27)"),
-    }
-}
-
-/// The JSON form of a verdict.
-fn verdict_name(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Agrees => "agrees",
-        Verdict::Differs => "differs",
-        Verdict::Unknown => "unknown",
     }
 }
 
@@ -162,7 +154,7 @@ struct Row<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     out: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    verified: Option<&'static str>,
+    verified: Option<Verdict>,
 }
 
 impl Row<'_> {
@@ -211,7 +203,7 @@ pub fn json_row(c: &Counts, verdict: Option<Verdict>, machine: &Machine) -> Stri
         physical_cores: Some(machine.physical_cores),
         hardware_threads: Some(machine.hardware_threads),
         peak_memory_bytes: Some(c.peak_memory),
-        verified: verdict.map(verdict_name),
+        verified: verdict,
         ..Row::default()
     }
     .line()
@@ -290,7 +282,7 @@ pub fn merge_line(
                 Tags::NotChecked => "not checked",
                 Tags::None => "none",
             }),
-            verified: verdict.map(verdict_name),
+            verified: verdict,
             ..Row::default()
         }
         .line();
@@ -351,30 +343,28 @@ pub fn skipped_note(skipped: &[nqueens::persist::Skipped]) -> Option<String> {
     if skipped.is_empty() {
         return None;
     }
-    let names = |checkpoint: bool| {
+    let mut parts = Vec::new();
+    for (checkpoint, one, many) in [
+        (true, "checkpoint", "checkpoints"),
+        (
+            false,
+            "file that is no journal",
+            "files that are no journals",
+        ),
+    ] {
         let of: Vec<String> = skipped
             .iter()
             .filter(|s| s.checkpoint == checkpoint)
             .map(|s| s.path.display().to_string())
             .collect();
-        let mut shown = of.iter().take(3).cloned().collect::<Vec<_>>().join(", ");
-        if of.len() > 3 {
-            shown.push_str(", ...");
+        if !of.is_empty() {
+            let more = if of.len() > 3 { ", ..." } else { "" };
+            let what = things(of.len() as u64, one, many);
+            parts.push(format!(
+                "{what} ({}{more})",
+                of[..of.len().min(3)].join(", ")
+            ));
         }
-        (of.len() as u64, shown)
-    };
-    let mut parts = Vec::new();
-    let (k, shown) = names(true);
-    if k > 0 {
-        parts.push(format!(
-            "{} ({shown})",
-            things(k, "checkpoint", "checkpoints")
-        ));
-    }
-    let (k, shown) = names(false);
-    if k > 0 {
-        let what = things(k, "file that is no journal", "files that are no journals");
-        parts.push(format!("{what} ({shown})"));
     }
     Some(format!(
         "note: skipped {} that {} no shard result{}: {}",
