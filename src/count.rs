@@ -20,8 +20,9 @@ use crate::exit::{self, Exit, fail, out, say};
 use crate::output;
 use crate::progress::Progress;
 
-/// Set by Ctrl-C or SIGTERM; the run stops between subproblems.
-static CANCEL: AtomicBool = AtomicBool::new(false);
+/// Set by Ctrl-C or SIGTERM (after [`install_signal_handler`]); the run stops between
+/// subproblems.
+pub static CANCEL: AtomicBool = AtomicBool::new(false);
 
 /// Whether work a stop must not lose has begun (a count, an estimate, a recount): before
 /// it, while files are read and the plan is built, a signal ends the process at once, as
@@ -78,11 +79,6 @@ fn listen(handle: fn(u8)) {
 #[cfg(not(unix))]
 fn listen(handle: fn(u8)) {
     let _ = ctrlc::set_handler(move || handle(2));
-}
-
-/// The flag Ctrl-C and SIGTERM raise (after [`install_signal_handler`]).
-pub fn cancel_flag() -> &'static AtomicBool {
-    &CANCEL
 }
 
 /// Runs the count task.
@@ -249,7 +245,14 @@ fn existing_checkpoint(args: &CountArgs) -> Result<Option<Journal>, Exit> {
 fn config(n: usize, args: &CountArgs, existing: Option<&Journal>, board: Option<&Board>) -> Config {
     let mut config = match board {
         Some(b) => Config::board(b.clone()).threads(args.threads),
-        None => empty_board_config(n, args, existing),
+        None => {
+            let algorithm = match (args.algorithm, existing) {
+                (Some(a), _) => a.into(),
+                (None, Some(j)) => j.algorithm().unwrap_or(Algorithm::default_for(n)),
+                (None, None) => Algorithm::default_for(n),
+            };
+            Config::new(n).threads(args.threads).algorithm(algorithm)
+        }
     };
     if let Some(bytes) = args.memory {
         config = config.memory(bytes);
@@ -261,16 +264,6 @@ fn config(n: usize, args: &CountArgs, existing: Option<&Journal>, board: Option<
         config = config.slice_time(std::time::Duration::from_secs_f64(s));
     }
     config
-}
-
-/// The configuration of an empty queens board.
-fn empty_board_config(n: usize, args: &CountArgs, existing: Option<&Journal>) -> Config {
-    let algorithm = match (args.algorithm, existing) {
-        (Some(a), _) => a.into(),
-        (None, Some(j)) => j.algorithm().unwrap_or(Algorithm::default_for(n)),
-        (None, None) => Algorithm::default_for(n),
-    };
-    Config::new(n).threads(args.threads).algorithm(algorithm)
 }
 
 /// A finished shard's result that could not be written to `path`: kept in the first place
@@ -472,21 +465,19 @@ fn count_one(
     progress.finish();
     let outcome = result.map_err(|e| exit::error(&e))?;
     if outcome.cancelled {
-        let (done, wanted) = (outcome.counted.len(), job.wanted_len());
+        let done = outcome.counted.len();
+        let wanted = output::things(job.wanted_len() as u64, "subproblem", "subproblems");
         say(match (&args.checkpoint, &outcome.unsaved) {
             (Some(path), Some(e)) => format!(
-                "interrupted: {done} of {} done, but not saved ({e}): {} holds the last save",
-                output::things(wanted as u64, "subproblem", "subproblems"),
+                "interrupted: {done} of {wanted} done, but not saved ({e}): {} holds the last save",
                 path.display()
             ),
             (Some(path), None) => format!(
-                "interrupted: {done} of {} done and saved to {}; run the same command again to resume",
-                output::things(wanted as u64, "subproblem", "subproblems"),
+                "interrupted: {done} of {wanted} done and saved to {}; run the same command again to resume",
                 path.display()
             ),
             (None, _) => format!(
-                "interrupted: {done} of {} done, none saved (use --checkpoint FILE to keep them)",
-                output::things(wanted as u64, "subproblem", "subproblems")
+                "interrupted: {done} of {wanted} done, none saved (use --checkpoint FILE to keep them)"
             ),
         });
         return Err(Exit::Interrupted);

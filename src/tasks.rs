@@ -74,7 +74,7 @@ pub fn merge(args: &MergeArgs) -> Result<Exit, Exit> {
             crate::count::working(true);
             let threads = Config::new(m.n).threads(args.threads).resolved_threads();
             let done = sampled
-                .recount(how, threads, Some(crate::count::cancel_flag()))
+                .recount(how, threads, Some(&crate::count::CANCEL))
                 .map_err(|e| exit::error(&e))?;
             let verdict = args
                 .verify
