@@ -10,15 +10,6 @@ use nqueens::constraint::{Board, PieceKind, parse_allowed, parse_board};
 use crate::args::{BoardArgs, PieceArg};
 use crate::exit::{Exit, fail};
 
-impl From<PieceArg> for PieceKind {
-    fn from(p: PieceArg) -> PieceKind {
-        match p {
-            PieceArg::Queen => PieceKind::Queen,
-            PieceArg::Rook => PieceKind::Rook,
-        }
-    }
-}
-
 /// Whether the arguments ask for anything but an empty queens board.
 pub fn wanted(args: &BoardArgs) -> bool {
     args.board.is_some() || args.allowed.is_some() || args.piece == PieceArg::Rook
@@ -31,7 +22,10 @@ pub fn load(args: &BoardArgs, n: Option<usize>) -> Result<Option<Board>, Exit> {
     if !wanted(args) {
         return Ok(None);
     }
-    let piece = PieceKind::from(args.piece);
+    let piece = match args.piece {
+        PieceArg::Queen => PieceKind::Queen,
+        PieceArg::Rook => PieceKind::Rook,
+    };
     let stdin_twice = [&args.board, &args.allowed]
         .iter()
         .all(|p| p.as_deref() == Some(Path::new("-")));

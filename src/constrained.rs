@@ -52,9 +52,6 @@ pub fn list(args: &ListArgs) -> Result<Exit, Exit> {
         out_raw("[");
     }
     board.for_each_solution(|cols| {
-        if seen >= limit {
-            return ControlFlow::Break(());
-        }
         let first = seen == 0;
         seen += 1;
         match format {

@@ -50,18 +50,6 @@ impl Exit {
             _ => Exit::Ok,
         }
     }
-
-    /// The exit of a library error: a request the library refuses as asked is a usage
-    /// error; a failure while running is a runtime one.
-    pub fn of_error(e: &Error) -> Exit {
-        if e.is_refusal() {
-            Exit::Usage
-        } else if e.is_interruption() {
-            Exit::Interrupted
-        } else {
-            Exit::Failed
-        }
-    }
 }
 
 /// Prints `error: …` on stderr and returns `exit`.
@@ -70,9 +58,15 @@ pub fn fail(exit: Exit, msg: impl Display) -> Exit {
     exit
 }
 
-/// Prints a library error as one line and returns its exit.
+/// Prints a library error as one line and returns its exit: a request the library refuses as
+/// asked is a usage error; a failure while running is a runtime one.
 pub fn error(e: &Error) -> Exit {
-    fail(Exit::of_error(e), e)
+    let exit = match () {
+        _ if e.is_refusal() => Exit::Usage,
+        _ if e.is_interruption() => Exit::Interrupted,
+        _ => Exit::Failed,
+    };
+    fail(exit, e)
 }
 
 /// Writes a line to stderr; a stderr that cannot be written to is ignored (the exit code
