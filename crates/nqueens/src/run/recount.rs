@@ -232,109 +232,18 @@ impl Job {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::persist::{Journal, MergeOptions, merge as merge_sampled};
-
-    /// Merge options that draw `keep` subproblems with seed 7.
-    fn sampled(keep: usize) -> MergeOptions<'static> {
-        MergeOptions {
-            keep,
-            seed: 7,
-            ..MergeOptions::default()
-        }
-    }
-    use crate::plan::Algorithm;
-    use crate::{Config, Control, Job};
-    use std::path::{Path, PathBuf};
-
-    /// The result files of `m` shards of an n = 11 symmetry count, in `dir`.
-    fn shards(dir: &Path, m: u64) -> Vec<PathBuf> {
-        crate::tests_support::write_shards(dir, 11, m)
-    }
-
-    /// Adds 8 to the count of the first subproblem of the file at `path` that found any (the
-    /// Burnside check still holds), seals it again, and returns the subproblem's id.
-    fn forge(path: &Path) -> u64 {
-        let plan = Plan::build(11, Algorithm::Symmetry, None).unwrap();
-        let mut j = Journal::read(path).unwrap();
-        let mut subproblems = j.counted_map(&plan).unwrap();
-        let victim = subproblems.values_mut().find(|p| p.count > 0).unwrap();
-        victim.count += 8;
-        let id = victim.id;
-        j.set_counted(&plan, &subproblems);
-        j.write(path).unwrap();
-        id
-    }
-
-    #[test]
-    fn a_recount_of_every_subproblem_passes_honest_shards_and_names_a_forged_one() {
-        let dir = tempfile::tempdir().unwrap();
-        let files = shards(dir.path(), 3);
-        let all = Recount::All;
-        let s = merge_sampled(&files, sampled(all.sample_size())).unwrap();
-        assert_eq!(s.sample.len() as u64, s.subproblems);
-        let done = recount(&s.plan, &s.sample, (all, s.subproblems, 7), 2, None).unwrap();
-        assert_eq!(
-            (done.checked, done.of, done.seed),
-            (s.subproblems, s.subproblems, 7)
-        );
-        // Nothing asked, nothing counted; a few subproblems, those.
-        for k in [0, 5] {
-            let how = (Recount::Subproblems(k), s.subproblems, 7);
-            assert_eq!(
-                recount(&s.plan, &s.sample, how, 2, None).unwrap().checked,
-                k
-            );
-        }
-
-        let id = forge(&files[1]);
-        // The forged file still merges: its checksum, its bounds and Burnside's lemma hold.
-        let s = merge_sampled(&files, sampled(all.sample_size())).unwrap();
-        let err = recount(&s.plan, &s.sample, (all, s.subproblems, 7), 2, None).unwrap_err();
-        match &err {
-            Error::Recount {
-                id: found,
-                claimed,
-                counted,
-                file: Some(file),
-            } => {
-                assert_eq!((*found, *claimed), (id, *counted + 8));
-                assert!(file.ends_with("s1.json"), "{err}");
-            }
-            other => panic!("{other}"),
-        }
-        assert!(
-            err.to_string().contains(&format!("subproblem {id} claims")),
-            "{err}"
-        );
-    }
-
-    #[test]
-    fn a_resumed_checkpoint_is_recounted_and_a_forged_subproblem_refused() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("c.json");
-        let config = Config::new(11).algorithm(Algorithm::Symmetry).threads(2);
-        let job = Job::new(&config).unwrap().checkpoint(&path).unwrap();
-        job.run(Control::default()).unwrap();
-        let resumed = Job::new(&config).unwrap().checkpoint(&path).unwrap();
-        let done = resumed.recount_resumed(Recount::All, 3, None).unwrap();
-        assert_eq!(done.checked, resumed.resumed().len() as u64);
-        assert!(done.checked > 0);
-
-        forge(&path);
-        let resumed = Job::new(&config).unwrap().checkpoint(&path).unwrap();
-        let err = resumed.recount_resumed(Recount::All, 3, None).unwrap_err();
-        assert!(matches!(err, Error::Recount { file: Some(_), .. }), "{err}");
-        assert!(
-            err.to_string().starts_with(&path.display().to_string()),
-            "{err}"
-        );
-    }
+    use crate::persist::{MergeOptions, merge};
 
     #[test]
     fn a_cancelled_recount_of_all_subproblems_is_an_interruption() {
         let dir = tempfile::tempdir().unwrap();
-        let files = shards(dir.path(), 1);
-        let s = merge_sampled(&files, sampled(usize::MAX)).unwrap();
+        let files = crate::tests_support::write_shards(dir.path(), 11, 1);
+        let options = MergeOptions {
+            keep: usize::MAX,
+            seed: 7,
+            ..MergeOptions::default()
+        };
+        let s = merge(&files, options).unwrap();
         let cancel = AtomicBool::new(true);
         let err = recount(
             &s.plan,
