@@ -109,14 +109,10 @@ impl Job {
         // The sample holds no run's bookkeeping: only the engines must fit.
         self.check_memory_for(0)?;
         let mut rng = XorShift::new(seed);
-        let Drawn {
-            sizes,
-            queues,
-            first,
-        } = self.draw(&mut rng);
+        let (sizes, allocation) = self.draw(&mut rng);
         let todo: usize = sizes.iter().sum();
         let strata = sizes.len();
-        let allocation = Mutex::new(Allocation::new(&sizes, queues, first));
+        let allocation = Mutex::new(allocation);
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(self.threads)
             .thread_name(|i| format!("nqueens-estimate-{i}"))
@@ -133,13 +129,7 @@ impl Job {
         let stop = AtomicBool::new(false);
         let deadline = Instant::now() + budget;
         let times = watched(&stop, Some(deadline), cancel, || {
-            let sample = Sample {
-                allocation: &allocation,
-                engines: &engines,
-                todo,
-                strata,
-            };
-            self.time_sample(&pool, &sample, &stop)
+            self.time_sample(&pool, &allocation, &engines, todo, strata, &stop)
         });
         if times.is_empty() && todo > 0 {
             return Err(if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
@@ -171,50 +161,23 @@ impl Job {
             spent: begun.elapsed(),
         })
     }
-}
 
-/// The sample an estimate times, drawn before any timing: per stratum its size and its ids
-/// to time in a seeded random order, and the order in which the strata are first sampled
-/// ([`Allocation`]).
-struct Drawn {
-    sizes: Vec<usize>,
-    queues: Vec<Vec<u64>>,
-    first: Vec<usize>,
-}
-
-/// One stratum's size and a uniform random sample of at most [`PER_STRATUM`] of its ids.
-struct Stratum {
-    /// Subproblems of the stratum.
-    size: usize,
-    kept: Reservoir<u64>,
-}
-
-impl Stratum {
-    /// Offers an entry of `slices` subproblems from `first` on. The slices of an entry (a join
-    /// unit, a kernel search) are alike but for the slice, and a stratum holds slices alike in
-    /// cost (the join units of a stratum are cut alike; kernel searches fall into strata by
-    /// the size of a slice): one entry stands for all its slices, and one of them is drawn if
-    /// the entry is.
-    fn offer(&mut self, first: u64, slices: u64, rng: &mut XorShift) {
-        self.size += slices as usize;
-        let id = first + rng.next() % slices;
-        self.kept.offer(id, rng);
-    }
-}
-
-impl Job {
-    /// Draws the sample of the subproblems this job would count, stratum by stratum.
-    fn draw(&self, rng: &mut XorShift) -> Drawn {
+    /// Draws the sample of the subproblems this job would count, stratum by stratum: per
+    /// stratum its size, and its ids to time in a seeded random order ([`Allocation`]).
+    fn draw(&self, rng: &mut XorShift) -> (Vec<usize>, Allocation) {
         let plan = &self.plan;
-        let mut strata: BTreeMap<Class, Stratum> = BTreeMap::new();
+        // Per stratum, its size and a uniform random sample of at most PER_STRATUM of its ids.
+        let mut strata: BTreeMap<Class, (usize, Reservoir<u64>)> = BTreeMap::new();
+        // The slices of an entry (a join unit, a kernel search) are alike but for the slice, and
+        // a stratum holds slices alike in cost (the join units of a stratum are cut alike;
+        // kernel searches fall into strata by the size of a slice): one entry stands for all
+        // its slices, and one of them is drawn if the entry is.
         let mut offer = |s: &Subproblem, slices: u64, rng: &mut XorShift| {
-            let stratum = strata
+            let (size, kept) = strata
                 .entry(class_of(plan, &self.costs, s))
-                .or_insert_with(|| Stratum {
-                    size: 0,
-                    kept: Reservoir::new(PER_STRATUM),
-                });
-            stratum.offer(s.id, slices, rng);
+                .or_insert_with(|| (0, Reservoir::new(PER_STRATUM)));
+            *size += slices as usize;
+            kept.offer(s.id + rng.next() % slices, rng);
         };
         match (self.resumed.is_empty(), self.shard) {
             // A whole count: entry by entry.
@@ -234,51 +197,38 @@ impl Job {
                 }
             }
         }
-        let sizes = strata.values().map(|r| r.size).collect();
+        let sizes: Vec<usize> = strata.values().map(|r| r.0).collect();
         let queues = strata
             .into_values()
-            .map(|r| r.kept.into_shuffled(rng))
+            .map(|r| r.1.into_shuffled(rng))
             .collect::<Vec<_>>();
         let mut first: Vec<usize> = (0..queues.len()).collect();
         shuffle(&mut first, rng);
-        Drawn {
-            sizes,
-            queues,
-            first,
-        }
+        let allocation = Allocation::new(&sizes, queues, first);
+        (sizes, allocation)
     }
-}
 
-/// What [`Job::time_sample`] times: the drawn subproblems still to time and the engines that time
-/// them, with the sizes that decide when the sample has taken long enough.
-struct Sample<'a> {
-    allocation: &'a Mutex<Allocation>,
-    engines: &'a Prepared<'a>,
-    /// Subproblems the count would do.
-    todo: usize,
-    /// Strata they fall into.
-    strata: usize,
-}
-
-impl Job {
-    /// Times the subproblems `sample` hands out on every thread of `pool` until they run dry,
-    /// `stop` rises, or sampling has taken a quarter of the count's projected wall time with
-    /// every stratum reached (counting would then take little longer). Returns each timed
-    /// subproblem's stratum and projected seconds.
+    /// Times the drawn subproblems `allocation` hands out with `engines` on every thread of
+    /// `pool` until they run dry, `stop` rises, or sampling has taken a quarter of the count's
+    /// projected wall time (of `todo` subproblems) with all `strata` reached (counting would
+    /// then take little longer). Returns each timed subproblem's stratum and projected seconds.
     fn time_sample(
         &self,
         pool: &rayon::ThreadPool,
-        sample: &Sample<'_>,
+        allocation: &Mutex<Allocation>,
+        engines: &Prepared<'_>,
+        todo: usize,
+        strata: usize,
         stop: &AtomicBool,
     ) -> Vec<(usize, f64)> {
-        let lock = || sample.allocation.lock().unwrap_or_else(|e| e.into_inner());
+        let lock = || allocation.lock().unwrap_or_else(|e| e.into_inner());
         let began = Instant::now();
         let times: Mutex<Vec<(usize, f64)>> = Mutex::new(Vec::new());
         pool.broadcast(|_| {
             while !stop.load(Ordering::Relaxed) {
                 let Some((k, id)) = lock().next() else { break };
                 let begun = Instant::now();
-                let timed = sample.engines.time(&self.plan.subproblem(id), stop);
+                let timed = engines.time(&self.plan.subproblem(id), stop);
                 let Some(secs) = timed else {
                     lock().abandon(k);
                     continue;
@@ -287,8 +237,8 @@ impl Job {
                 let mut t = times.lock().unwrap_or_else(|e| e.into_inner());
                 t.push((k, secs));
                 let mean = t.iter().map(|x| x.1).sum::<f64>() / t.len() as f64;
-                let wall = mean * sample.todo as f64 / self.threads as f64;
-                if t.len() >= sample.strata && began.elapsed().as_secs_f64() * 4.0 > wall {
+                let wall = mean * todo as f64 / self.threads as f64;
+                if t.len() >= strata && began.elapsed().as_secs_f64() * 4.0 > wall {
                     stop.store(true, Ordering::Relaxed);
                 }
             }
