@@ -111,13 +111,8 @@ pub(super) fn execute(
     };
     // The time left weighs each block by the cost model's estimate of its subproblems, and paces
     // each class of subproblems by the rate its own finished subproblems show ([`Tracker`]).
-    let costs: Vec<f64> = order.iter().map(|b| b.estimate).collect();
-    let (classes, class_totals) = classes_of(&order, &costs);
-    let total = order
-        .iter()
-        .zip(&costs)
-        .map(|(b, c)| c * f64::from(b.len))
-        .sum();
+    let (classes, class_totals) = classes_of(&order);
+    let total = order.iter().map(|b| b.estimate * f64::from(b.len)).sum();
     let subproblems = order.iter().map(|b| b.len as usize).sum();
     let tracker = Tracker::new(total, subproblems, threads, class_totals);
     let busy: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
@@ -149,7 +144,7 @@ pub(super) fn execute(
                 };
                 let seconds = t0.elapsed();
                 busy[ctx.index()].fetch_add(seconds.as_nanos() as u64, Ordering::Relaxed);
-                let status = tracker.finished(costs[b], classes[b], seconds.as_secs_f64());
+                let status = tracker.finished(block.estimate, classes[b], seconds.as_secs_f64());
                 if let Some(f) = control.observer {
                     f(&subproblem, &status);
                 }
@@ -227,14 +222,16 @@ fn schedule(plan: &Plan, costs: &CostModel, todo: &[u64], threads: usize) -> Vec
     // a class's first small subproblem look slow.
     let warm = (WARM_UP * threads).min(order.len());
     let mut positions: Vec<usize> = (0..warm).collect();
-    let mut heap: BinaryHeap<(Reverse<Paced>, Option<Class>)> = BinaryHeap::new();
+    // The shares are never negative, so their bits order as the shares do; ties by the pace
+    // class, so the order is the same on every run.
+    let mut heap: BinaryHeap<(Reverse<u64>, Option<Class>)> = BinaryHeap::new();
     for (&pace, q) in &mut queues {
         while let Some(&i) = q.2.front().filter(|&&i| i < warm) {
             q.2.pop_front();
             q.1 += weight(&order[i]);
         }
         if !q.2.is_empty() {
-            heap.push((Reverse(Paced(q.1 / q.0)), pace));
+            heap.push((Reverse((q.1 / q.0).to_bits()), pace));
         }
     }
     while let Some((_, pace)) = heap.pop() {
@@ -245,7 +242,7 @@ fn schedule(plan: &Plan, costs: &CostModel, todo: &[u64], threads: usize) -> Vec
         positions.push(i);
         q.1 += weight(&order[i]);
         if !q.2.is_empty() {
-            heap.push((Reverse(Paced(q.1 / q.0)), pace));
+            heap.push((Reverse((q.1 / q.0).to_bits()), pace));
         }
     }
     positions.into_iter().map(|i| order[i]).collect()
@@ -294,25 +291,6 @@ fn blocks_of(plan: &Plan, costs: &CostModel, todo: &[u64]) -> Vec<Block> {
 /// or more of matching. The join's cost of a streamed unit counts on the same number.
 const BLOCK: usize = nqueens_engine::join::SLICES_A_BLOCK;
 
-/// The share of a class's estimate handed out, ordered for the schedule's heap (ties by the
-/// pace class, so the order is the same on every run).
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Paced(f64);
-
-impl Eq for Paced {}
-
-impl PartialOrd for Paced {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Paced {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.0.total_cmp(&other.0)
-    }
-}
-
 /// Subproblems a thread the schedule gives, largest first, before the classes start their pace.
 const WARM_UP: usize = 2;
 
@@ -329,23 +307,22 @@ fn pace_class(plan: &Plan, costs: &CostModel, s: &Subproblem) -> Option<Class> {
     }
 }
 
-/// The dense class index of each block (of cost `costs[i]` a subproblem), and the cost and the
-/// number of subproblems of each class.
-fn classes_of(blocks: &[Block], costs: &[f64]) -> (Vec<usize>, Classes) {
+/// The dense class index of each block, and the cost and the number of subproblems of each
+/// class.
+fn classes_of(blocks: &[Block]) -> (Vec<usize>, Classes) {
     let mut index: HashMap<Option<Class>, usize> = HashMap::new();
     let mut totals = Vec::new();
     let mut subproblems = Vec::new();
     let classes = blocks
         .iter()
-        .zip(costs)
-        .map(|(b, &c)| {
+        .map(|b| {
             let next = index.len();
             let k = *index.entry(b.pace).or_insert(next);
             if k == totals.len() {
                 totals.push(0.0);
                 subproblems.push(0);
             }
-            totals[k] += c * f64::from(b.len);
+            totals[k] += b.estimate * f64::from(b.len);
             subproblems[k] += b.len as usize;
             k
         })
