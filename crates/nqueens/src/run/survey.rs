@@ -63,16 +63,7 @@ impl Survey {
     }
 }
 
-/// The best file of one shard so far.
-enum Best {
-    Done(Journal),
-    Partial(Journal, usize),
-}
-
-/// Reads `files` (shard results and checkpoints of one count; see
-/// [`crate::persist::Journal::files_in`] for folders) and says where each shard stands. The
-/// count is the one most files belong to; `board` rebuilds a constrained board's plan. `Err`
-/// when no file is a shard's journal, or its plan cannot be built here.
+/// [`Survey::of`], with the one problem that stops it.
 pub(crate) fn survey(files: &[PathBuf], board: Option<&Board>) -> Result<Survey, MergeProblem> {
     let mut damaged = Vec::new();
     let mut skipped = Vec::new();
@@ -104,7 +95,8 @@ pub(crate) fn survey(files: &[PathBuf], board: Option<&Board>) -> Result<Survey,
     let costs = CostModel::new(&plan, SLICE_SECONDS);
     cut(&mut plan, &costs, fixed.into_iter());
 
-    let mut best: BTreeMap<u64, Best> = BTreeMap::new();
+    // The best file of each shard so far: whether it is done, the file, the shard's subproblems.
+    let mut best: BTreeMap<u64, (bool, Journal, usize)> = BTreeMap::new();
     for (path, j) in read {
         let set = ShardSet::of(&j);
         if set != reference {
@@ -117,31 +109,13 @@ pub(crate) fn survey(files: &[PathBuf], board: Option<&Board>) -> Result<Survey,
             continue;
         }
         let want = shard.len(&plan);
-        let result = j.kind() == Some(Kind::ShardResult);
-        let slot = best.entry(shard.index);
-        use std::collections::btree_map::Entry;
-        match slot {
-            Entry::Vacant(v) if result && j.counted_len() == want => {
-                v.insert(Best::Done(j));
-            }
-            Entry::Vacant(v) => {
-                v.insert(Best::Partial(j, want));
-            }
-            Entry::Occupied(mut o) => {
-                let better = match o.get() {
-                    Best::Done(_) => false,
-                    Best::Partial(p, _) => {
-                        (result && j.counted_len() == want) || j.counted_len() > p.counted_len()
-                    }
-                };
-                if better {
-                    o.insert(if result && j.counted_len() == want {
-                        Best::Done(j)
-                    } else {
-                        Best::Partial(j, want)
-                    });
-                }
-            }
+        let done = j.kind() == Some(Kind::ShardResult) && j.counted_len() == want;
+        // A file that is done beats one that is not; of two partial ones, the fuller.
+        let better = best.get(&shard.index).is_none_or(|(was_done, was, _)| {
+            !was_done && (done || j.counted_len() > was.counted_len())
+        });
+        if better {
+            best.insert(shard.index, (done, j, want));
         }
     }
     let mut survey = Survey {
@@ -160,7 +134,7 @@ pub(crate) fn survey(files: &[PathBuf], board: Option<&Board>) -> Result<Survey,
     };
     for index in 0..reference.shards {
         match best.get(&index) {
-            Some(Best::Done(j)) => {
+            Some((true, j, _)) => {
                 survey.done.push(index);
                 survey.sums.merge(j.sums());
                 if let Some(s) = j.meta().get("seconds").and_then(|s| s.parse::<f64>().ok()) {
@@ -168,7 +142,7 @@ pub(crate) fn survey(files: &[PathBuf], board: Option<&Board>) -> Result<Survey,
                     survey.done_seconds.1 += 1;
                 }
             }
-            Some(Best::Partial(j, want)) => {
+            Some((false, j, want)) => {
                 survey.partial.push((index, j.counted_len(), *want));
                 survey.sums.merge(j.sums());
                 if *want > 0 {
