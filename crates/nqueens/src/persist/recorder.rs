@@ -1,8 +1,7 @@
 //! A checkpoint kept up to date while a run goes on: finished subproblems are recorded as they come
 //! and the file is rewritten at most every so often, and once more at the end. A save that
 //! fails (a full disk) leaves the previous file as it was and does not stop the run: the
-//! first failure is told to the caller's [`Recorder::on_failure`], and the next saves try
-//! again.
+//! first failure is told to the caller's [`SaveFailure`], and the next saves try again.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -32,19 +31,22 @@ struct State {
     save_cost: Duration,
     dirty: bool,
     error: Option<JournalError>,
-    /// Whether a failed save was told to [`Recorder::on_failure`]'s callback.
+    /// Whether a failed save was told to the [`SaveFailure`] callback.
     told: bool,
 }
 
 impl<'a> Recorder<'a> {
     /// A recorder writing `journal` to `path` with `subproblems` (the resumed ones) and those
-    /// recorded, at most every `interval`.
+    /// recorded, at most every `interval`, calling `failure` with the first periodic save that
+    /// fails (once: the saves go on, and the last one's error is [`Recorder::flush`]'s, which
+    /// tells no one).
     pub fn new(
         plan: &'a Plan,
         path: &Path,
         journal: Journal,
         subproblems: BTreeMap<u64, Counted>,
         interval: Duration,
+        failure: Option<SaveFailure<'a>>,
     ) -> Self {
         Recorder {
             plan,
@@ -59,15 +61,8 @@ impl<'a> Recorder<'a> {
                 error: None,
                 told: false,
             }),
-            failure: None,
+            failure,
         }
-    }
-
-    /// The same recorder calling `tell` with the first periodic save that fails (once: the
-    /// saves go on, and the last one's error is [`Recorder::flush`]'s, which tells no one).
-    pub fn on_failure(mut self, tell: SaveFailure<'a>) -> Self {
-        self.failure = Some(tell);
-        self
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
@@ -87,7 +82,7 @@ impl<'a> Recorder<'a> {
     }
 
     /// Saves the journal; a failure is kept for [`Recorder::flush`], and told to the
-    /// [`Recorder::on_failure`] callback where `tell` (a periodic save) and none was before.
+    /// [`SaveFailure`] callback where `tell` (a periodic save) and none was before.
     fn save_locked(&self, st: &mut State, tell: bool) {
         let State {
             journal,

@@ -345,15 +345,12 @@ impl Job {
             let mut journal = journal.clone();
             journal.upgrade(&self.plan);
             let resumed = self.resumed.clone();
-            Recorder::new(&self.plan, path, journal, resumed, self.save_every)
+            let tell = control.save_failed;
+            Recorder::new(&self.plan, path, journal, resumed, self.save_every, tell)
         });
         if let Some(r) = &recorder {
             r.flush()?;
         }
-        let recorder = recorder.map(|r| match control.save_failed {
-            Some(tell) => r.on_failure(tell),
-            None => r,
-        });
         let record = |p: &Counted, s: &Status| {
             if let Some(r) = &recorder {
                 r.record(p);
