@@ -5,15 +5,6 @@
 use crate::constraint::Board;
 use crate::plan::Algorithm;
 
-/// The most worker threads a run accepts: far past any machine's hardware threads, and small
-/// enough that a mistyped count is refused at once instead of starting a huge pool.
-pub(crate) const MAX_THREADS: usize = 4096;
-
-/// How long a slice of a long entry takes by default, about, in seconds of one core of the
-/// reference machine (`results/large-n.md`): well under a minute, so that a stopped or killed
-/// run loses little and the progress moves. The run's cost model cuts entries to it.
-pub(crate) const SLICE_SECONDS: f64 = 15.0;
-
 /// What to count and how.
 #[non_exhaustive]
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,10 +35,11 @@ impl Config {
     pub const MAX_N: usize = crate::board::MAX_N;
     /// The most worker threads a run accepts: far past any machine's hardware threads, and
     /// small enough that a mistyped count is refused at once instead of starting a huge pool.
-    pub const MAX_THREADS: usize = MAX_THREADS;
+    pub const MAX_THREADS: usize = 4096;
     /// How long a slice of a long entry takes by default, about, in seconds of one core of
-    /// the reference machine (`results/large-n.md`): see [`Config::slice_time`].
-    pub const SLICE_SECONDS: f64 = SLICE_SECONDS;
+    /// the reference machine (`results/large-n.md`): well under a minute, so that a stopped
+    /// or killed run loses little and the progress moves; see [`Config::slice_time`].
+    pub const SLICE_SECONDS: f64 = 15.0;
 
     /// Counting an `n`×`n` board with the default method for its size
     /// ([`Algorithm::default_for`]) on every hardware thread.
@@ -99,7 +91,7 @@ impl Config {
     }
 
     /// The same configuration cutting long entries of the plan into slices of about `time`
-    /// on one core (instead of `crate::run::SLICE_SECONDS`): shorter slices lose less work
+    /// on one core (instead of [`Config::SLICE_SECONDS`]): shorter slices lose less work
     /// to a kill and save more often; longer ones keep a checkpoint smaller. The plan, and
     /// so which files agree, does not depend on it.
     pub fn slice_time(mut self, time: std::time::Duration) -> Config {

@@ -8,13 +8,12 @@
 //! Each figure says where it was measured; `results/large-n.md` and `results/eta-checks.md`
 //! hold the runs.
 
+use crate::config::Config;
 use crate::plan::{Frame, Plan, Start};
 use nqueens_engine::join::{self, Layout};
 
-/// How long a slice of a long entry takes by default, about, in seconds of one core of the
-/// reference machine (`results/large-n.md`): well under a minute, so that a stopped or killed
-/// run loses little and the progress moves.
-pub(crate) use crate::config::SLICE_SECONDS;
+/// How long a slice of a long entry takes by default ([`Config::SLICE_SECONDS`]).
+pub(crate) const SLICE_SECONDS: f64 = Config::SLICE_SECONDS;
 
 /// The most slices one entry is cut into: 2^20, whose bookkeeping
 /// (`budget::BYTES_PER_SUBPROBLEM` a subproblem) is 128 MiB, which one shard, owning whole

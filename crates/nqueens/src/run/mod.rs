@@ -38,7 +38,7 @@ pub use survey::Survey;
 use budget::{Budget, fit_budget};
 use prepared::Prepared;
 
-use crate::config::{Config, MAX_THREADS};
+use crate::config::Config;
 use crate::error::{Error, MemoryAdvice};
 use crate::persist::{
     Journal, JournalError, Key, Kind, Problem, Recorder, SaveFailure, Shard, check_bounds,
@@ -95,10 +95,10 @@ pub struct Job {
 impl Job {
     /// Checks `config` and builds its plan.
     pub fn new(config: &Config) -> Result<Job, Error> {
-        if config.thread_count() > MAX_THREADS {
+        if config.thread_count() > Config::MAX_THREADS {
             return Err(Error::Threads {
                 asked: config.thread_count(),
-                max: MAX_THREADS,
+                max: Config::MAX_THREADS,
             });
         }
         let depth = config.fixed_split_depth();
@@ -117,7 +117,7 @@ impl Job {
             plan,
             costs,
             fixed_depth: depth.is_some(),
-            threads: config.resolved_threads().min(MAX_THREADS),
+            threads: config.resolved_threads().min(Config::MAX_THREADS),
             memory: config.memory_budget(),
             shard: None,
             resumed: BTreeMap::new(),
@@ -461,7 +461,7 @@ fn check_plan_fits(config: &Config) -> Result<(), Error> {
         (Some(needed), Some(available)) if needed > available => Err(Error::Memory {
             n,
             algorithm,
-            threads: config.resolved_threads().min(MAX_THREADS),
+            threads: config.resolved_threads().min(Config::MAX_THREADS),
             needed: Bytes(needed),
             available: Bytes(available),
             advice: match config.fixed_split_depth() {
