@@ -67,14 +67,6 @@ impl<'p> Prepared<'p> {
         Some(begun.elapsed().as_secs_f64())
     }
 
-    /// Counts one subproblem of the plan.
-    #[cfg(test)]
-    pub fn solve(&self, sub: &Subproblem) -> Counted {
-        static NEVER: AtomicBool = AtomicBool::new(false);
-        self.solve_until(sub, &NEVER)
-            .expect("a count that is never stopped ends")
-    }
-
     /// Counts one subproblem of the plan, giving up (`None`) soon after `stop` is raised: within
     /// milliseconds in the kernel, within a small share of a unit in the join.
     pub fn solve_until(&self, sub: &Subproblem, stop: &AtomicBool) -> Option<Counted> {
@@ -95,8 +87,24 @@ impl<'p> Prepared<'p> {
             Work::HalfTurn { first, slice } => {
                 half_turn::count_half_turn_until(self.plan.n(), first.into(), slice.into(), stop)?
             }
+            // A constrained board: queens by backtracking, rooks by the route their counter picks.
             Work::Constrained { start, slice } => {
-                return self.solve_constrained(sub.id, &start, slice, stop);
+                let allowed = &self.allowed;
+                let start = kernel::Start::from(start);
+                let done = match self.plan.board()?.piece() {
+                    PieceKind::Queen => {
+                        constrained::complete_slice(allowed, &start, slice.into(), stop)?
+                    }
+                    // The plan never cuts a rook board's subproblems; were one cut, its first
+                    // slice would count it whole.
+                    PieceKind::Rook if slice.index > 0 => constrained::Completed::default(),
+                    PieceKind::Rook => constrained::count_rooks(allowed, &start, stop)?,
+                };
+                return Some(Counted {
+                    id: sub.id,
+                    count: done.count,
+                    nodes: done.nodes,
+                });
             }
             Work::Join { unit, .. } => {
                 let q = self
@@ -110,32 +118,6 @@ impl<'p> Prepared<'p> {
             id: sub.id,
             count: found.count.into(),
             nodes: found.nodes,
-        })
-    }
-
-    /// Counts one subproblem of a constrained board: queens by backtracking, rooks by the
-    /// route their counter picks.
-    fn solve_constrained(
-        &self,
-        id: u64,
-        start: &Start,
-        slice: Slice,
-        stop: &AtomicBool,
-    ) -> Option<Counted> {
-        let board = self.plan.board()?;
-        let allowed = &self.allowed;
-        let start = kernel::Start::from(*start);
-        let done = match board.piece() {
-            PieceKind::Queen => constrained::complete_slice(allowed, &start, slice.into(), stop)?,
-            // The plan never cuts a rook board's subproblems; were one cut, its first slice would
-            // count it whole.
-            PieceKind::Rook if slice.index > 0 => constrained::Completed::default(),
-            PieceKind::Rook => constrained::count_rooks(allowed, &start, stop)?,
-        };
-        Some(Counted {
-            id,
-            count: done.count,
-            nodes: done.nodes,
         })
     }
 }
@@ -303,7 +285,9 @@ impl From<Unit> for join::Unit {
 /// tools; a run prepares once for all its subproblems).
 #[cfg(test)]
 pub(crate) fn solve_one(plan: &Plan, sub: &Subproblem) -> Counted {
-    Prepared::new(plan, 0).solve(sub)
+    let never = AtomicBool::new(false);
+    let counted = Prepared::new(plan, 0).solve_until(sub, &never);
+    counted.expect("a count that is never stopped ends")
 }
 
 #[cfg(test)]
