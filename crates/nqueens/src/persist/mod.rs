@@ -17,7 +17,7 @@ mod merge;
 mod recorder;
 mod shard;
 
-pub(crate) use atomic::{check_target, write_atomic};
+pub(crate) use atomic::write_atomic;
 pub(crate) use journal::Kind;
 pub use journal::{Journal, JournalError};
 pub(crate) use journal::{Problem, check_bounds};

@@ -172,7 +172,7 @@ impl Job {
     /// yet). Where the configuration left the split depth to the default, a checkpoint made
     /// with a fixed split depth resumes with that plan.
     pub fn checkpoint_read(mut self, path: &Path, existing: Option<Journal>) -> Result<Job, Error> {
-        crate::persist::check_target(path).map_err(|source| JournalError::Save {
+        Journal::check_target(path).map_err(|source| JournalError::Save {
             path: path.to_path_buf(),
             source,
         })?;
