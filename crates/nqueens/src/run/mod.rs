@@ -160,11 +160,7 @@ impl Job {
     /// checkpoint of this plan and shard, and the run resumes from it; finished subproblems are
     /// saved every few seconds, when the run is cancelled, and at its end.
     pub fn checkpoint(self, path: &Path) -> Result<Job, Error> {
-        let existing = if path.exists() {
-            Some(Journal::read(path)?)
-        } else {
-            None
-        };
+        let existing = path.exists().then(|| Journal::read(path)).transpose()?;
         self.checkpoint_read(path, existing)
     }
 
@@ -383,8 +379,8 @@ impl Job {
         subproblems.extend(worked.subproblems.iter().map(|p| (p.id, *p)));
         let sums = Sums::of(&self.plan, subproblems.values());
         let complete = worked.subproblems.len() == todo.len();
-        let whole = complete && self.shard.is_none() && self.plan.has_unique();
-        if whole && !sums.burnside_holds(self.plan.n()) {
+        let whole = complete && self.shard.is_none();
+        if whole && self.plan.has_unique() && !sums.burnside_holds(self.plan.n()) {
             return Err(Error::Integrity {
                 n: self.plan.n(),
                 checkpoint: self.checkpoint.as_ref().map(|(path, _)| path.clone()),
@@ -399,11 +395,7 @@ impl Job {
             subproblems: self.plan.len(),
             split_depth: self.plan.split_depth(),
             shard: self.shard,
-            unique: if complete && self.shard.is_none() {
-                sums.unique(&self.plan)
-            } else {
-                None
-            },
+            unique: whole.then(|| sums.unique(&self.plan)).flatten(),
             sums,
             nodes: worked.subproblems.iter().map(|p| u128::from(p.nodes)).sum(),
             fresh: worked.subproblems.len(),
