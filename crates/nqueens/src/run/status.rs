@@ -104,20 +104,33 @@ impl Tracker {
         let (done, work_done, busy) = (st.done, st.work, st.busy);
         drop(st);
         let elapsed = self.started.elapsed();
-        let mut s = status(
-            self.total,
-            self.todo,
-            self.threads,
-            done,
-            work_done,
-            elapsed,
-        );
+        let mut s = self.status(done, work_done, elapsed);
         // The wall time left: the busy seconds left at the rate the threads have been kept
         // busy so far.
         if s.remaining.is_some() && busy > 0.0 {
             s.remaining = Some(elapsed.mul_f64(busy_left / busy));
         }
         s
+    }
+
+    /// The status of `done` subproblems and `work_done` of the estimated work after `elapsed`.
+    fn status(&self, done: usize, work_done: f64, elapsed: Duration) -> Status {
+        let fraction = if self.total > 0.0 {
+            (work_done / self.total).clamp(0.0, 1.0)
+        } else {
+            1.0
+        };
+        let calibrated = (CALIBRATED_SUBPROBLEMS_PER_THREAD * self.threads).min(self.todo);
+        let remaining =
+            (fraction >= CALIBRATED_SHARE.min(1.0) && done >= calibrated && fraction > 0.0)
+                .then(|| elapsed.mul_f64((1.0 - fraction) / fraction));
+        Status {
+            done,
+            todo: self.todo,
+            fraction,
+            elapsed,
+            remaining,
+        }
     }
 }
 
@@ -144,55 +157,30 @@ fn seconds_left(class_totals: &[f64], subproblems: &[usize], st: &Tally) -> f64 
         .sum()
 }
 
-/// The status of `done` of `todo` subproblems, `work_done` of `total` estimated work, after
-/// `elapsed`, on `threads` threads.
-fn status(
-    total: f64,
-    todo: usize,
-    threads: usize,
-    done: usize,
-    work_done: f64,
-    elapsed: Duration,
-) -> Status {
-    let fraction = if total > 0.0 {
-        (work_done / total).clamp(0.0, 1.0)
-    } else {
-        1.0
-    };
-    let enough_subproblems = done >= (CALIBRATED_SUBPROBLEMS_PER_THREAD * threads).min(todo);
-    let remaining = (fraction >= CALIBRATED_SHARE.min(1.0) && enough_subproblems && fraction > 0.0)
-        .then(|| elapsed.mul_f64((1.0 - fraction) / fraction));
-    Status {
-        done,
-        todo,
-        fraction,
-        elapsed,
-        remaining,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn no_time_is_promised_before_the_rate_is_known() {
-        let s = status(100.0, 1000, 2, 1, 50.0, Duration::from_secs(10));
+        let t = Tracker::new(100.0, 1000, 2, Classes::default());
+        let s = t.status(1, 50.0, Duration::from_secs(10));
         assert_eq!(s.remaining, None, "one subproblem is not a rate");
-        let s = status(100.0, 1000, 2, 100, 1.0, Duration::from_secs(10));
+        let s = t.status(100, 1.0, Duration::from_secs(10));
         assert_eq!(s.remaining, None, "1% of the work is not a rate");
     }
 
     #[test]
     fn the_time_left_scales_the_time_so_far_to_the_work_left() {
-        let s = status(100.0, 1000, 2, 250, 25.0, Duration::from_secs(30));
+        let t = Tracker::new(100.0, 1000, 2, Classes::default());
+        let s = t.status(250, 25.0, Duration::from_secs(30));
         assert_eq!(s.fraction, 0.25);
         assert_eq!(s.remaining, Some(Duration::from_secs(90)));
-        let end = status(100.0, 1000, 2, 1000, 100.0, Duration::from_secs(120));
+        let end = t.status(1000, 100.0, Duration::from_secs(120));
         assert_eq!(end.remaining, Some(Duration::ZERO));
         // A run of fewer subproblems than the threads' share is calibrated by all of them.
-        let few = status(4.0, 4, 8, 2, 2.0, Duration::from_secs(2));
-        assert_eq!(few.remaining, None);
+        let few = Tracker::new(4.0, 4, 8, Classes::default());
+        assert_eq!(few.status(2, 2.0, Duration::from_secs(2)).remaining, None);
     }
 
     #[test]
