@@ -57,18 +57,4 @@ mod tests {
         assert!(Shard::new(0, 0).is_err());
         assert_eq!(Shard::new(3, 16).unwrap().to_string(), "3/16");
     }
-
-    #[test]
-    fn the_slices_of_a_unit_stay_in_one_shard() {
-        let plan = Plan::build(12, Algorithm::Join, None).unwrap().sliced(4);
-        let s = Shard::new(1, 7).unwrap();
-        let ids: Vec<u64> = s.ids(&plan).collect();
-        for id in &ids {
-            let sub = plan.subproblem(*id);
-            if let crate::plan::Work::Join { unit, .. } = sub.work {
-                let first = id - unit.slice.index;
-                assert!((first..first + 4).all(|x| ids.contains(&x)));
-            }
-        }
-    }
 }
