@@ -144,10 +144,7 @@ mod tests {
                 Work::Complete { frame, start, .. } => {
                     Some(tree_nodes(&plan.frame(frame).into(), &start.into()))
                 }
-                Work::HalfTurn { .. }
-                | Work::QuarterTurn { .. }
-                | Work::Join { .. }
-                | Work::Constrained { .. } => None,
+                _ => None,
             })
             .sum()
     }

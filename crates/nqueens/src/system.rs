@@ -101,10 +101,8 @@ fn cgroup_headroom(membership: &str, root: &Path) -> Option<u64> {
 
 /// The largest resident size this process has had, in bytes, when known.
 pub(crate) fn peak_memory() -> Option<u64> {
-    field(
-        &std::fs::read_to_string("/proc/self/status").ok()?,
-        "VmHWM:",
-    )
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    field(&status, "VmHWM:")
 }
 
 /// A `Name:   123 kB` line of a `/proc` file, in bytes.

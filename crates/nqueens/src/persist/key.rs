@@ -75,13 +75,8 @@ impl Key {
             .read_to_end(&mut bytes)
             .map_err(read)?;
         let len = bytes.len() as u64;
-        if len > MAX_KEY_BYTES {
-            return Err(KeyError::Length {
-                path: path.to_path_buf(),
-                bytes: len,
-            });
-        }
-        Key::new(bytes).ok_or(KeyError::Length {
+        let key = Key::new(bytes).filter(|_| len <= MAX_KEY_BYTES);
+        key.ok_or(KeyError::Length {
             path: path.to_path_buf(),
             bytes: len,
         })

@@ -343,8 +343,7 @@ fn not_a_journal(path: &Path, problem: &Problem) -> bool {
 
 impl fmt::Display for MergeProblems {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let lines: Vec<String> = self.0.iter().map(ToString::to_string).collect();
-        f.write_str(&lines.join("\n"))
+        f.write_str(&self.messages().join("\n"))
     }
 }
 

@@ -75,7 +75,6 @@ fn a_run_cancelled_before_it_starts_does_nothing() {
     let outcome = job
         .run(Control {
             cancel: Some(&flag),
-            observer: None,
             ..Control::default()
         })
         .unwrap();
@@ -90,7 +89,6 @@ fn every_subproblem_is_observed_once() {
     let record = |p: &Counted, _: &Status| seen.lock().unwrap().push(p.id);
     let outcome = job
         .run(Control {
-            cancel: None,
             observer: Some(&record),
             ..Control::default()
         })
