@@ -10,7 +10,7 @@
 //! Format version 4 writes this. Versions 2 and 3 wrote the same, with two fields named
 //! otherwise: `pieces` for `whole`, and `pieces` in the sums for `counted` (a piece is a chess
 //! piece now, and only that). Their files are read, their checksums and tags checked over the
-//! text as they wrote it ([`Journal::text`]), and they are written back in this version.
+//! text as they wrote it ([`Journal::to_json`]), and they are written back in this version.
 //! Version 3 counts the join units of even boards from n = 18 on with the quarter turns, a
 //! plan of its own; version 2's files of those boards name the plan without the quarter
 //! turns, and are counted on with it ([`Plan::before_quarter_turns`]). Version 1 numbered the
@@ -298,36 +298,18 @@ pub fn check_bounds(
 /// The format version files are written in: the plan's ([`crate::plan::FORMAT_VERSION`]).
 const VERSION: u32 = crate::plan::FORMAT_VERSION;
 
-/// Two iterators sorted by their first field, merged in order.
-fn merge_sorted<T, A, B>(a: A, b: B) -> impl Iterator<Item = T>
-where
-    A: Iterator<Item = T>,
-    B: Iterator<Item = T>,
-    T: Copy + ByEntry,
-{
+/// Two iterators sorted by `entry`, merged in order.
+fn merge_sorted<T>(
+    a: impl Iterator<Item = T>,
+    b: impl Iterator<Item = T>,
+    entry: impl Fn(&T) -> u64,
+) -> impl Iterator<Item = T> {
     let (mut a, mut b) = (a.peekable(), b.peekable());
     std::iter::from_fn(move || match (a.peek(), b.peek()) {
-        (Some(x), Some(y)) if y.entry() < x.entry() => b.next(),
+        (Some(x), Some(y)) if entry(y) < entry(x) => b.next(),
         (Some(_), _) => a.next(),
         (None, _) => b.next(),
     })
-}
-
-/// The entry of a subproblem, for [`merge_sorted`].
-trait ByEntry {
-    fn entry(&self) -> u64;
-}
-
-impl ByEntry for (u64, u64) {
-    fn entry(&self) -> u64 {
-        self.0
-    }
-}
-
-impl ByEntry for (u64, Slice, u128, u64) {
-    fn entry(&self) -> u64 {
-        self.0
-    }
 }
 
 impl Journal {
@@ -377,11 +359,8 @@ impl Journal {
     /// (`Problem::Tag`).
     pub fn check_tag(&self, key: &Key) -> Result<(), Problem> {
         let tag = self.tag.as_deref().ok_or(Problem::Untagged)?;
-        if key.verifies(self.tag_message().as_bytes(), tag) {
-            Ok(())
-        } else {
-            Err(Problem::Tag)
-        }
+        let verified = key.verifies(self.tag_message().as_bytes(), tag);
+        verified.then_some(()).ok_or(Problem::Tag)
     }
 
     /// Board size.
@@ -429,7 +408,7 @@ impl Journal {
             .slices
             .iter()
             .filter_map(move |s| (last.replace(s.0) != Some(s.0)).then_some((s.0, s.1)));
-        merge_sorted(whole, cut)
+        merge_sorted(whole, cut, |p| p.0)
     }
 
     /// Finished subproblems as `(entry, slice, count, nodes)`, in increasing order of entry and
@@ -440,7 +419,7 @@ impl Journal {
             .slices
             .iter()
             .map(|&(e, of, index, c, k)| (e, Slice { index, of }, c, k));
-        merge_sorted(whole, cut)
+        merge_sorted(whole, cut, |p| p.0)
     }
 
     /// Sums over the subproblems (weights applied).
@@ -468,7 +447,7 @@ impl Journal {
     /// the first `"whole":[` and the first `"counted":` of the text, as no field before them
     /// holds a string or an object with such a field (`meta`, the one free-form field, comes
     /// after them), so the text that file's checksum and tag were made over comes back.
-    fn text(&self) -> String {
+    pub fn to_json(&self) -> String {
         let text = serde_json::to_string(self).expect("journals serialise");
         if self.version >= 4 {
             return text;
@@ -481,7 +460,7 @@ impl Journal {
     fn expected_checksum(&self) -> String {
         let mut unsealed = self.clone();
         unsealed.checksum = String::new();
-        crate::hash::hex_of(unsealed.text().as_bytes())
+        crate::hash::hex_of(unsealed.to_json().as_bytes())
     }
 
     /// What the keyed tag covers: the file's JSON without its tag and with an empty checksum.
@@ -489,7 +468,7 @@ impl Journal {
         let mut untagged = self.clone();
         untagged.checksum = String::new();
         untagged.tag = None;
-        untagged.text()
+        untagged.to_json()
     }
 
     /// Recomputes the tag (with a key) and the checksum after a change: what
@@ -500,10 +479,10 @@ impl Journal {
         self.checksum.clear();
         if self.key.is_some() {
             self.tag = None;
-            let message = self.text();
+            let message = self.to_json();
             self.tag = self.key.as_ref().map(|k| k.tag(message.as_bytes()));
         }
-        self.checksum = crate::hash::hex_of(self.text().as_bytes());
+        self.checksum = crate::hash::hex_of(self.to_json().as_bytes());
     }
 
     /// Makes the header this version's, for `plan` (the file's own plan, checked): a file of
@@ -625,11 +604,9 @@ impl Journal {
                 (w[0].0, w[0].2) < (w[1].0, w[1].2) && (w[0].0 != w[1].0 || w[0].1 == w[1].1)
             });
         // No entry both whole and cut.
-        let apart = {
-            let cut_entries: std::collections::BTreeSet<u64> =
-                self.slices.iter().map(|s| s.0).collect();
-            self.whole.iter().all(|p| !cut_entries.contains(&p.0))
-        };
+        let cut_entries: std::collections::BTreeSet<u64> =
+            self.slices.iter().map(|s| s.0).collect();
+        let apart = self.whole.iter().all(|p| !cut_entries.contains(&p.0));
         whole && cut && apart
     }
 
@@ -691,11 +668,6 @@ impl Journal {
             return Err(Problem::Sums);
         }
         Ok(subproblems)
-    }
-
-    /// The journal as the one line of JSON its file holds.
-    pub fn to_json(&self) -> String {
-        self.text()
     }
 
     /// Writes the journal atomically (`super::write_atomic`).
