@@ -72,41 +72,16 @@ fn an_edited_number_of_subproblems_is_named_as_such() {
 }
 
 #[test]
-fn damaged_or_foreign_journals_are_refused() {
-    let (plan, _dir, path, j) = written();
+fn a_journal_with_an_unknown_field_or_of_another_shard_is_refused() {
+    let (plan, _dir, path, _) = written();
     let text = fs::read_to_string(&path).unwrap();
-
-    fs::write(&path, &text[..text.len() / 2]).unwrap();
-    assert!(Journal::read(&path).is_err(), "truncated");
-
-    let first = j.whole[0];
-    let edited = text.replacen(
-        &format!("[{},{},", first.0, first.1),
-        &format!("[{},{},", first.0, first.1 + 1),
-        1,
-    );
-    assert_ne!(edited, text);
-    fs::write(&path, edited).unwrap();
-    let err = Journal::read(&path).unwrap_err().to_string();
-    assert!(err.contains("checksum"), "{err}");
-
-    fs::write(&path, "hello").unwrap();
-    assert!(Journal::read(&path).is_err(), "not json");
-
     // A field this program does not write is refused, not ignored.
     let extra = text.replacen("{", "{\"note\":\"hi\",", 1);
     fs::write(&path, extra).unwrap();
     let err = Journal::read(&path).unwrap_err().to_string();
     assert!(err.contains("unknown field `note`"), "{err}");
 
-    let other = Plan::build(10, Algorithm::Symmetry, None).unwrap();
     fs::write(&path, &text).unwrap();
-    let err = Journal::read(&path)
-        .unwrap()
-        .check_against(&other, None)
-        .unwrap_err()
-        .to_string();
-    assert!(err.contains("n = 9"), "{err}");
     let err = Journal::read(&path)
         .unwrap()
         .check_against(&plan, Some(Shard::new(1, 2).unwrap()))
