@@ -5,9 +5,9 @@
 //! a [`Job`] runs them on a local thread pool, with cancellation, progress, checkpoints and
 //! shards (`run`, `persist`); the engines count each subproblem: an iterative bitmask backtrack
 //! for the `plain` and `symmetry` plans, half-boards from quadrant lists paired by diagonal
-//! patterns for `join`, the default from n = 14 on and for 12 ([`Algorithm::default_for`]); [`Sums`] add the
-//! subproblems up in `u128`. The library never prints and never touches rayon's global pool, so it
-//! can be embedded anywhere. `ARCHITECTURE.md` maps each stage to its files.
+//! patterns for `join`, the default from n = 14 on and for 12 ([`Algorithm::default_for`]);
+//! [`Sums`] add the subproblems up in `u128`. The library never prints and never touches rayon's
+//! global pool, so it can be embedded anywhere. `ARCHITECTURE.md` maps each stage to its files.
 //!
 //! One line counts a board:
 //!
@@ -44,12 +44,13 @@
 //! let job = Job::new(&Config::new(12).threads(2)).unwrap();
 //! let (stop, done) = (AtomicBool::new(false), AtomicUsize::new(0));
 //! let observe = |_: &Counted, _: &Status| {
-//!     // Stop after ten subproblems; subproblems in flight are dropped and counted again on resume.
+//!     // Stop after ten subproblems; those in flight are dropped and counted again on resume.
 //!     if done.fetch_add(1, Ordering::SeqCst) + 1 == 10 {
 //!         stop.store(true, Ordering::SeqCst);
 //!     }
 //! };
-//! let first = job.run(Control { cancel: Some(&stop), observer: Some(&observe), save_failed: None }).unwrap();
+//! let control = Control { cancel: Some(&stop), observer: Some(&observe), save_failed: None };
+//! let first = job.run(control).unwrap();
 //! assert!(first.cancelled && first.counts().is_none());
 //!
 //! // Later, perhaps in another process: resume from the finished subproblems.

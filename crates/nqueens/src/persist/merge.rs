@@ -1,6 +1,6 @@
 //! The merge: the result files of every shard of a count, put back together only when every
-//! subproblem is there exactly once and intact. It rebuilds the plan from what the files say, checks
-//! every file against it, and adds the sums in `u128`.
+//! subproblem is there exactly once and intact. It rebuilds the plan from what the files say,
+//! checks every file against it, and adds the sums in `u128`.
 
 use std::collections::BTreeMap;
 use std::fmt;

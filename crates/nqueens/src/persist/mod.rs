@@ -3,11 +3,11 @@
 //!
 //! One file format serves checkpoints and shard results ([`Journal`]): a JSON object naming the
 //! board, the algorithm, the plan (split depth and hash), the shard when there is one, the
-//! finished subproblems by entry (`[entry, count, nodes]`, and `[entry, slices, index, count, nodes]`
-//! for the slices of an entry the run cut) and a checksum over all of it, and, when written with a
-//! [`Key`], a keyed tag that no one without the key can forge. Files are replaced
-//! atomically (`write_atomic`), so a crash at any instant leaves the previous good file, and a
-//! file is only ever used when everything in it checks out.
+//! finished subproblems by entry (`[entry, count, nodes]`, and
+//! `[entry, slices, index, count, nodes]` for the slices of an entry the run cut) and a checksum
+//! over all of it, and, when written with a [`Key`], a keyed tag that no one without the key can
+//! forge. Files are replaced atomically (`write_atomic`), so a crash at any instant leaves the
+//! previous good file, and a file is only ever used when everything in it checks out.
 
 mod atomic;
 mod journal;

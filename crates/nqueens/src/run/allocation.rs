@@ -8,7 +8,7 @@
 //! it one subproblem in sixteen.
 
 /// The state of the sampling: each stratum's size, its sample ids still to time, the
-/// projected seconds of the subproblems timed, what timing them cost, and the subproblems in flight.
+/// projected seconds of the subproblems timed, what timing them cost, and those in flight.
 #[derive(Debug)]
 pub(super) struct Allocation {
     sizes: Vec<f64>,

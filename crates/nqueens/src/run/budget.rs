@@ -20,8 +20,8 @@ pub(super) struct Budget {
     pub available: Option<u64>,
 }
 
-/// Bytes of bookkeeping a run keeps for each of its subproblems: the schedule, the progress weights,
-/// the finished subproblems and their sums (about 128 bytes).
+/// Bytes of bookkeeping a run keeps for each of its subproblems: the schedule, the progress
+/// weights, the finished subproblems and their sums (about 128 bytes).
 pub(super) const BYTES_PER_SUBPROBLEM: u64 = 128;
 
 /// Bytes a run of `subproblems` subproblems of `plan` keeps besides its engines: the plan and the

@@ -1,7 +1,7 @@
-//! The classes of subproblems alike in cost: one classing for the two places that group subproblems by
-//! cost, the estimate (which samples each class apart, stratified sampling) and the pool's
-//! time left (which paces each class by its own measured rate). A run-time matter: the
-//! kernel's classes follow the cost model's estimates ([`super::cost`]).
+//! The classes of subproblems alike in cost: one classing for the two places that group subproblems
+//! by cost, the estimate (which samples each class apart, stratified sampling) and the pool's time
+//! left (which paces each class by its own measured rate). A run-time matter: the kernel's classes
+//! follow the cost model's estimates ([`super::cost`]).
 
 use crate::plan::Family;
 use nqueens_engine::join::Stratum;

@@ -4,9 +4,9 @@
 //! A [`Job`] is a plan with the choices of one run: the threads, the shard it covers, the
 //! subproblems it resumes from and the checkpoint it keeps. [`Job::run`] counts what is left on a
 //! local pool ([`pool`]), with the engines prepared once ([`prepared`]), lets the caller observe
-//! every finished subproblem and cancel between subproblems, and returns an [`Outcome`]: the sums of every
-//! finished subproblem, resumed ones included, from which the [`Counts`] of a whole count or the
-//! result file of a shard are made.
+//! every finished subproblem and cancel between subproblems, and returns an [`Outcome`]: the sums
+//! of every finished subproblem, resumed ones included, from which the [`Counts`] of a whole count
+//! or the result file of a shard are made.
 
 mod allocation;
 mod budget;
@@ -59,8 +59,8 @@ const CACHE_BYTES: u64 = 64 << 20;
 /// How the caller steers and observes a run.
 #[derive(Default, Clone, Copy)]
 pub struct Control<'a> {
-    /// Set to stop the run within milliseconds (finished subproblems are kept and saved; subproblems in
-    /// flight are dropped and counted again on resume).
+    /// Set to stop the run within milliseconds (finished subproblems are kept and saved;
+    /// subproblems in flight are dropped and counted again on resume).
     pub cancel: Option<&'a AtomicBool>,
     /// Called from the worker threads with every subproblem this run finishes, and where the run
     /// stands after it.

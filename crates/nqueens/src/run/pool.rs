@@ -5,8 +5,9 @@
 //!
 //! Cancellation is checked between subproblems and, every few milliseconds, inside the
 //! backtracking kernel: a cancelled run stops at once, dropping the subproblems in flight (they are
-//! counted again when the run resumes) and keeping every finished one. The pool is built for the run and dropped after it:
-//! rayon's global pool is never touched, so the library can be embedded anywhere.
+//! counted again when the run resumes) and keeping every finished one. The pool is built for the
+//! run and dropped after it: rayon's global pool is never touched, so the library can be embedded
+//! anywhere.
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
@@ -218,8 +219,8 @@ fn schedule(plan: &Plan, costs: &CostModel, todo: &[u64], threads: usize) -> Vec
         q.0 += weight(b);
         q.2.push_back(i);
     }
-    // The largest subproblems first: each thread's first subproblem warms its caches, which would make
-    // a class's first small subproblem look slow.
+    // The largest subproblems first: each thread's first subproblem warms its caches, which would
+    // make a class's first small subproblem look slow.
     let warm = (WARM_UP * threads).min(order.len());
     let mut positions: Vec<usize> = (0..warm).collect();
     // The shares are never negative, so their bits order as the shares do; ties by the pace
@@ -250,8 +251,8 @@ fn schedule(plan: &Plan, costs: &CostModel, todo: &[u64], threads: usize) -> Vec
 
 /// What one worker takes at a time: up to [`BLOCK`] consecutive slices of one entry of the
 /// plan (a join unit's slices share its half-boards, which the worker makes once for all of
-/// them), every other subproblem alone. The schedule orders blocks, not subproblems, so that a shard of
-/// billions of slices is ordered as fast as its entries.
+/// them), every other subproblem alone. The schedule orders blocks, not subproblems, so that a
+/// shard of billions of slices is ordered as fast as its entries.
 #[derive(Clone, Copy, Debug)]
 struct Block {
     /// The first subproblem.

@@ -1,10 +1,10 @@
 //! Counting accepted subproblems again. A checksum only shows that a file is as its writer left
-//! it, and the Burnside check and the per-subproblem bounds catch only some edits: a subproblem whose
-//! count was changed (by hand, by faulty memory, by a broken node) with its file resealed
-//! passes them. What the distributed counts that are trusted do is recount: a merge or a
-//! resume counts a random sample of the subproblems it accepts again, and refuses on the first
-//! that differs, naming it and its file. A forged subproblem is caught with the probability that
-//! the sample holds it, so the sample is drawn with a fresh seed unless one is given.
+//! it, and the Burnside check and the per-subproblem bounds catch only some edits: a subproblem
+//! whose count was changed (by hand, by faulty memory, by a broken node) with its file resealed
+//! passes them. What the distributed counts that are trusted do is recount: a merge or a resume
+//! counts a random sample of the subproblems it accepts again, and refuses on the first that
+//! differs, naming it and its file. A forged subproblem is caught with the probability that the
+//! sample holds it, so the sample is drawn with a fresh seed unless one is given.
 
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

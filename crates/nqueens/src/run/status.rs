@@ -3,10 +3,11 @@
 //!
 //! Work is measured in modelled costs (the plan's size estimates
 //! ([`crate::plan::Subproblem::estimate`]) for the kernel's subproblems, a model from the quadrant
-//! lists for the join's units), so a large subproblem counts for more than a small one. The remaining time is the time the work so
-//! far took, scaled to the work left; it is withheld (`None`, "estimating") until enough
-//! subproblems of enough of the work are done for the rate to mean something. The clock starts when
-//! the engines are prepared, so that building shared tables is not taken for a rate.
+//! lists for the join's units), so a large subproblem counts for more than a small one. The
+//! remaining time is the time the work so far took, scaled to the work left; it is withheld
+//! (`None`, "estimating") until enough subproblems of enough of the work are done for the rate to
+//! mean something. The clock starts when the engines are prepared, so that building shared tables
+//! is not taken for a rate.
 
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -223,7 +224,7 @@ mod tests {
         let left = seconds_left(&[10.0, 10.0], &many, &st);
         assert!((left - 15.0).abs() < 1e-9, "{left}");
         // One slow first subproblem of a class of ten is weighed against the run's rate: 1 unit in
-        // 10 s, where the run goes at 1 s a unit, with a prior of two average subproblems (2 units).
+        // 10 s, where the run goes at 1 s a unit, with a prior of two mean subproblems (2 units).
         let st = Tally {
             classes: vec![(9.0, 9.0), (1.0, 10.0)],
             work: 10.0,

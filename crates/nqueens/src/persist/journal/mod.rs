@@ -611,8 +611,8 @@ impl Journal {
     }
 
     /// Checks that this journal was written for `plan` (cut as the file says, [`Journal::cuts`])
-    /// and `shard`, and that its sums are those of its subproblems; returns the subproblems by the ids of
-    /// `plan` ([`Journal::counted_map`]), which the checks made.
+    /// and `shard`, and that its sums are those of its subproblems; returns the subproblems by the
+    /// ids of `plan` ([`Journal::counted_map`]), which the checks made.
     pub fn check_against(
         &self,
         plan: &Plan,
