@@ -6,7 +6,7 @@
 use crate::plan::Family;
 use nqueens_engine::join::Stratum;
 
-/// A class of subproblems alike in cost ([`class_of`]).
+/// A class of subproblems alike in cost ([`super::prepared::class_of`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Class {
     /// Join units of one stratum: their row sets split alike between the quadrants.

@@ -259,7 +259,7 @@ struct Block {
     first: Subproblem,
     /// The subproblems: `first` and the slices after it.
     len: u32,
-    /// The estimate of each of its subproblems ([`CostModel::estimate`]).
+    /// The estimate of each of its subproblems ([`prepared::estimate`]).
     estimate: f64,
     /// The class of its subproblems for the time left ([`pace_class`]).
     pace: Option<Class>,
