@@ -24,17 +24,8 @@ pub(crate) fn validate(n: usize) -> Result<(), SizeError> {
     }
 }
 
-/// The mask with the `n` low bits set: one bit per column of an `n`-wide board.
-#[inline]
-pub(crate) const fn full_mask(n: usize) -> u64 {
-    if n == 0 { 0 } else { u64::MAX >> (64 - n) }
-}
-
-/// The bit of column `c`.
-#[inline]
-pub(crate) const fn bit(c: usize) -> u64 {
-    1u64 << c
-}
+/// The mask of an `n`-wide row and the bit of a column: the engines' own.
+pub(crate) use nqueens_engine::{bit, full_mask};
 
 #[cfg(test)]
 mod tests {
