@@ -61,22 +61,21 @@
 //!     ...
 //! 4-queens: 2 solutions, 65 nodes in the tree of permutations, 33 generated
 //! ```
-
 //!
 //! # Constrained boards
 //!
 //! [`write_board_trace`] walks the same tree on a [`Board`] (queens or rooks, up to
 //! [`MAX_TRACE_N`]) and names why each pruned square is pruned: `killed: blocked square`,
 //! `killed: row R holds a pre-placed queen in column C`, `killed: column C holds the pre-placed
-//! queen of row R`, or a diagonal with a queen above or with a pre-placed queen below. On an
-//! empty queens board it prints exactly what [`write_trace`] prints. [`walk`] hands the nodes
-//! to any visitor (the Graphviz drawing in [`crate::constraint::pictures`] is one).
+//! queen of row R`, or a diagonal with a queen above or with a pre-placed queen below; on an
+//! empty queens board it prints the trace above. [`walk`] hands the nodes to any visitor (the
+//! Graphviz drawing in [`crate::constraint::pictures`] is one).
 
 use std::io::{self, Write};
 
 use crate::constraint::{Board, PieceKind};
 
-/// Largest n that `write_trace` accepts (the tree is too big to read beyond it).
+/// Largest n that the trace accepts (the tree is too big to read beyond it).
 pub(crate) const MAX_TRACE_N: usize = 8;
 
 /// Summary of a trace.
@@ -146,16 +145,6 @@ pub(crate) struct Node<'a> {
     pub above: &'a [usize],
 }
 
-/// [`write_board_trace`] on the empty n×n board of queens (the tests' classic boards).
-#[cfg(test)]
-pub(crate) fn write_trace(n: usize, out: &mut impl Write) -> io::Result<TraceSummary> {
-    if n == 0 || n > MAX_TRACE_N {
-        return Err(too_large(n));
-    }
-    let board = Board::empty(n, PieceKind::Queen).map_err(|e| io::Error::other(e.to_string()))?;
-    write_board_trace(&board, out)
-}
-
 fn too_large(n: usize) -> io::Error {
     io::Error::new(
         io::ErrorKind::InvalidInput,
@@ -163,20 +152,10 @@ fn too_large(n: usize) -> io::Error {
     )
 }
 
-/// Writes the state-space tree of the plain row-by-row backtracking on
-/// `board` (n in 1..=[`MAX_TRACE_N`], queens or rooks) to `out` as an indented outline, in the format
-/// described in the module documentation. Returns an `io::Error` from the
-/// writer (the caller handles broken pipes). Never panics; for n > `MAX_TRACE_N`
-/// or n == 0 it returns an `io::Error` of kind `InvalidInput` without writing
-/// anything.
-///
-/// The output is written line by line; pass a buffered writer for speed.
-///
-/// # Errors
-///
-/// `InvalidInput` when n is outside `1..=MAX_TRACE_N`; otherwise whatever
-/// error `out` reports, at the point where it is reported (the output is then
-/// cut short).
+/// Writes the tree of the row-by-row backtracking on `board` (n up to [`MAX_TRACE_N`], queens
+/// or rooks) to `out` in the format of the module documentation (pass a buffered writer for
+/// speed). Errors: `InvalidInput`, nothing written, for a board wider than [`MAX_TRACE_N`]; or
+/// what `out` reports, where it reports it (the output is then cut short).
 pub fn write_board_trace(board: &Board, out: &mut impl Write) -> io::Result<TraceSummary> {
     let n = board.n();
     if n > MAX_TRACE_N {
@@ -368,25 +347,20 @@ impl Walk<'_> {
         if b.piece() == PieceKind::Rook {
             return None;
         }
-        let line = |r: usize, c: usize, placed: bool| Kill::Attacked {
-            anti: c > col,
-            row: r,
-            column: c,
+        let line = |row, column, anti, placed| Kill::Attacked {
+            anti,
+            row,
+            column,
             placed,
         };
         if let Some(r) = (0..row).find(|&r| row - r == col.abs_diff(self.queens[r])) {
             // Above the square: `anti` when the queen stands to its right.
-            return Some(line(r, self.queens[r], false));
+            return Some(line(r, self.queens[r], self.queens[r] > col, false));
         }
         (row + 1..b.n()).find_map(|r| {
             let c = placed(r)?;
             // Below the square the directions turn: a queen down-left shares row + column.
-            (r - row == col.abs_diff(c)).then_some(Kill::Attacked {
-                anti: c < col,
-                row: r,
-                column: c,
-                placed: true,
-            })
+            (r - row == col.abs_diff(c)).then_some(line(r, c, c < col, true))
         })
     }
 }
