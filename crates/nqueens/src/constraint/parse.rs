@@ -229,16 +229,7 @@ pub fn parse_board(
     }
     let mut open = Vec::with_capacity(width);
     let mut placed = Vec::with_capacity(width);
-    let mut line_of = Vec::with_capacity(width);
-    for (line, chars) in &lines {
-        let row = open.len();
-        if row == width {
-            let problem = ParseProblem::RowCount {
-                rows: lines.len(),
-                width,
-            };
-            return Err(at(*line, 1, problem));
-        }
+    for (row, (line, chars)) in lines.iter().take(width).enumerate() {
         let found = squares(chars).count();
         if found != width {
             let problem = ParseProblem::RowLength {
@@ -288,16 +279,14 @@ pub fn parse_board(
         }
         open.push(mask);
         placed.push(queen.map(|c| c as u8));
-        line_of.push(*line);
     }
-    if open.len() != width {
-        let problem = ParseProblem::RowCount {
-            rows: open.len(),
-            width,
-        };
-        return Err(at(end, 1, problem));
+    if lines.len() != width {
+        // At the first row too many, or after the last line.
+        let line = lines.get(width).map_or(end, |(line, _)| *line);
+        let rows = lines.len();
+        return Err(at(line, 1, ParseProblem::RowCount { rows, width }));
     }
-    finish(width, piece, open, placed, &line_of)
+    finish(width, piece, open, placed, |r| lines[r].0)
 }
 
 /// Reads an allowed file: n, then n rows of n digits (`1` allowed).
@@ -327,15 +316,7 @@ pub fn parse_allowed(text: &str, piece: PieceKind) -> Result<Board, ParseError> 
         return Err(at(*size_line, lead + 1, ParseProblem::Size { n, piece }));
     }
     let mut open = Vec::with_capacity(n);
-    let mut line_of = Vec::with_capacity(n);
-    for (line, chars) in &lines[1..] {
-        if open.len() == n {
-            let problem = ParseProblem::RowCountForSize {
-                rows: lines.len() - 1,
-                n,
-            };
-            return Err(at(*line, 1, problem));
-        }
+    for (line, chars) in lines[1..].iter().take(n) {
         let (mut mask, mut filled) = (0u64, 0usize);
         for (c, &ch) in chars.iter().enumerate() {
             match ch {
@@ -369,16 +350,13 @@ pub fn parse_allowed(text: &str, piece: PieceKind) -> Result<Board, ParseError> 
             return Err(at(*line, chars.len() + 1, problem));
         }
         open.push(mask);
-        line_of.push(*line);
     }
-    if open.len() != n {
-        let problem = ParseProblem::RowCountForSize {
-            rows: open.len(),
-            n,
-        };
-        return Err(at(end, 1, problem));
+    if lines.len() - 1 != n {
+        let line = lines.get(n + 1).map_or(end, |(line, _)| *line);
+        let rows = lines.len() - 1;
+        return Err(at(line, 1, ParseProblem::RowCountForSize { rows, n }));
     }
-    finish(n, piece, open, vec![None; n], &line_of)
+    finish(n, piece, open, vec![None; n], |r| lines[r + 1].0)
 }
 
 /// The board, with its pieces checked; a conflict is reported at its line.
@@ -387,7 +365,7 @@ fn finish(
     piece: PieceKind,
     open: Vec<u64>,
     placed: Vec<Option<u8>>,
-    line_of: &[usize],
+    line_of: impl Fn(usize) -> usize,
 ) -> Result<Board, ParseError> {
     let board = Board {
         n,
@@ -395,16 +373,11 @@ fn finish(
         open,
         placed,
     };
-    board.check().map_err(
-        |Conflict {
-             row,
-             column,
-             problem,
-         }| ParseError {
-            line: line_of[row],
-            column: column + 1,
-            problem,
-        },
-    )?;
+    let conflict = |c: Conflict| ParseError {
+        line: line_of(c.row),
+        column: c.column + 1,
+        problem: c.problem,
+    };
+    board.check().map_err(conflict)?;
     Ok(board)
 }
