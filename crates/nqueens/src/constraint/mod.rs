@@ -38,11 +38,6 @@ pub use parse::{ParseError, parse_allowed, parse_board};
 use crate::board::full_mask;
 use crate::hash::Fnv;
 
-/// The largest queens board (the diagonal masks need room to shift in a `u64`).
-pub(crate) const MAX_QUEENS_N: usize = crate::board::MAX_N;
-/// The largest rooks board (one `u64` per row).
-pub(crate) const MAX_ROOKS_N: usize = 64;
-
 /// Which piece stands on the board.
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -63,11 +58,12 @@ impl PieceKind {
         }
     }
 
-    /// The largest board of this piece.
+    /// The largest board of this piece (queens: the diagonal masks need room to shift in a
+    /// `u64`).
     pub fn max_n(self) -> usize {
         match self {
-            PieceKind::Queen => MAX_QUEENS_N,
-            PieceKind::Rook => MAX_ROOKS_N,
+            PieceKind::Queen => crate::board::MAX_N,
+            PieceKind::Rook => Board::MAX_ROOKS_N,
         }
     }
 
@@ -172,7 +168,7 @@ pub enum BoardError {
 
 impl Board {
     /// The largest board of rooks (one `u64` per row).
-    pub const MAX_ROOKS_N: usize = MAX_ROOKS_N;
+    pub const MAX_ROOKS_N: usize = 64;
     /// An `n`×`n` board with nothing placed or blocked (`n` must be from 1 to the piece's
     /// largest board).
     pub fn empty(n: usize, piece: PieceKind) -> Result<Board, BoardError> {
