@@ -36,7 +36,7 @@ fn grow_gently<T>(v: &mut Vec<T>) {
 }
 
 /// A plan's entries in id order: the first ones compact, the others as they are.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub(super) struct Entries {
     /// Entries `0..joins.len()`.
     joins: Vec<JoinEntry>,
@@ -45,14 +45,6 @@ pub(super) struct Entries {
 }
 
 impl Entries {
-    /// No entries yet.
-    pub(super) fn new() -> Entries {
-        Entries {
-            joins: Vec::new(),
-            rest: Vec::new(),
-        }
-    }
-
     /// Appends `s`: compactly if it is a join unit that follows compact entries only.
     pub(super) fn push(&mut self, s: Subproblem) {
         if self.rest.is_empty()
@@ -104,11 +96,6 @@ impl Entries {
     /// The number of entries.
     pub(super) fn len(&self) -> usize {
         self.joins.len() + self.rest.len()
-    }
-
-    /// Whether there is no entry.
-    pub(super) fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 
     /// Entry `i` (below [`Entries::len`]).
@@ -222,7 +209,7 @@ mod tests {
                     .all(|s| matches!(s.work, Work::HalfTurn { .. } | Work::QuarterTurn { .. }))
             );
             assert_eq!(e.rest.len(), 2 * n, "n = {n}");
-            let mut again = Entries::new();
+            let mut again = Entries::default();
             let mut next = 0;
             for (i, s) in e.iter().enumerate() {
                 assert_eq!(s.id, next);
@@ -244,7 +231,7 @@ mod tests {
         if let Work::Join { unit, .. } = &mut odd.work {
             unit.slice.index = 1;
         }
-        let mut e = Entries::new();
+        let mut e = Entries::default();
         e.push(first);
         e.push(odd);
         // After an entry kept whole, every entry is kept whole, to stay in order.

@@ -159,12 +159,8 @@ impl<'de> serde::Deserialize<'de> for PlanHash {
 /// The whole list of subproblems of one count.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Plan {
-    /// Board size.
     n: usize,
-    /// Counting method.
     algorithm: Algorithm,
-    /// Rows pre-placed by the plan (plain: rows from the top; symmetry: interior rows beyond the
-    /// border queens; join: 0).
     split_depth: usize,
     /// The row layouts the kernel searches; subproblems refer to them by index.
     frames: Vec<Frame>,
@@ -176,7 +172,6 @@ pub struct Plan {
     entries: Entries,
     /// The number of subproblems.
     subproblems: u64,
-    /// The board of a constrained plan.
     board: Option<Board>,
     /// Whether the join units of an even board are counted with the quarter turns
     /// (`join.rs`): from [`join::QUARTER_TURNS_FROM`] on, since format version 3.
@@ -249,7 +244,7 @@ impl Plan {
         split_depth: Option<usize>,
     ) -> Result<Plan, PlanError> {
         board::validate(n)?;
-        let mut entries = Entries::new();
+        let mut entries = Entries::default();
         let (depth, frames, families) = match algorithm {
             Algorithm::Constrained => return Err(PlanError::BoardNeeded),
             Algorithm::Join => {
@@ -264,21 +259,14 @@ impl Plan {
                 };
                 let lowest = usize::from(algorithm == Algorithm::Plain);
                 let (depth, subproblems) = prefix::split(&frames, roots, lowest, split_depth, n)?;
-                entries.extend(subproblems.into_iter().map(|root| {
-                    let prefix::Root {
-                        frame,
-                        start,
-                        weight,
-                    } = root;
-                    Subproblem {
-                        id: 0,
-                        work: Work::Complete {
-                            frame,
-                            start: start.into(),
-                            weight,
-                            slice: Slice::WHOLE,
-                        },
-                    }
+                entries.extend(subproblems.into_iter().map(|r| Subproblem {
+                    id: 0,
+                    work: Work::Complete {
+                        frame: r.frame,
+                        start: r.start.into(),
+                        weight: r.weight,
+                        slice: Slice::WHOLE,
+                    },
                 }));
                 (depth, frames.iter().map(Frame::from).collect(), families)
             }
@@ -301,7 +289,7 @@ impl Plan {
     pub fn constrained(board: &Board, split_depth: Option<usize>) -> Result<Plan, PlanError> {
         board.check_count_fits()?;
         let (depth, subproblems) = constrained::subproblems(board, split_depth)?;
-        let mut entries = Entries::new();
+        let mut entries = Entries::default();
         entries.extend(subproblems);
         Ok(Plan::assemble(
             (board.n(), Algorithm::Constrained, depth),
@@ -359,7 +347,7 @@ impl Plan {
     /// `slices` is given the plan without its entries (its board, frames and families), the
     /// entry's index and the entry.
     pub(crate) fn cut(&mut self, mut slices: impl FnMut(&Plan, usize, &Subproblem) -> u64) {
-        let mut entries = std::mem::replace(&mut self.entries, Entries::new());
+        let mut entries = std::mem::take(&mut self.entries);
         entries.set_slices(|i, s| slices(self, i, s));
         self.entries = entries;
         self.number_entries();
@@ -395,7 +383,7 @@ impl Plan {
 
     /// Whether the plan has no subproblem at all.
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.subproblems == 0
     }
 
     /// Bytes the plan holds (its listed entries and frames), about.
@@ -405,16 +393,14 @@ impl Plan {
 
     /// The subproblem with id `id` (below [`Plan::len`]).
     pub(crate) fn subproblem(&self, id: u64) -> Subproblem {
-        self.subproblem_of_entry(self.entry_of(id), id)
+        let s = self.entries.get(self.entry_of(id));
+        s.slice_after(id - s.id)
     }
 
     /// The entries of the plan: the first subproblem of each and the number of its
     /// subproblems (its slices, all alike but for the slice).
     pub(crate) fn entries(&self) -> impl Iterator<Item = (Subproblem, u64)> + '_ {
-        self.entries
-            .iter()
-            .enumerate()
-            .map(|(i, e)| (self.subproblem_of_entry(i, e.id), slices_of(&e)))
+        self.entries.iter().map(|e| (e, slices_of(&e)))
     }
 
     /// The index of the entry subproblem `id` belongs to.
@@ -456,12 +442,6 @@ impl Plan {
             }
             (entry as u64, id - self.entries.id(entry))
         })
-    }
-
-    /// Subproblem `id` of entry number `entry`.
-    pub(super) fn subproblem_of_entry(&self, entry: usize, id: u64) -> Subproblem {
-        let s = self.entries.get(entry);
-        s.slice_after(id - s.id)
     }
 
     /// The most solutions subproblem `s` can count before its weight (a checked result never
