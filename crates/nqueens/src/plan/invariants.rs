@@ -22,37 +22,3 @@ pub(super) fn push(n: usize, subproblems: &mut Entries) {
         subproblems.push(Subproblem { id: 0, work });
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use crate::plan::{Algorithm, Plan, Slice, Work};
-
-    #[test]
-    fn half_turn_searches_cut_into_slices_give_the_published_unique_count() {
-        for n in [11, 12] {
-            let mut plan = Plan::build(n, Algorithm::Symmetry, None).unwrap();
-            let hash = plan.hash();
-            plan.cut(|_, _, e| u64::from(matches!(e.work, Work::HalfTurn { .. })) * 6 + 1);
-            assert_eq!(plan.hash(), hash, "a cut leaves the identity as it was");
-            let halves = plan
-                .subproblems()
-                .filter(|s| {
-                    matches!(
-                        s.work,
-                        Work::HalfTurn {
-                            slice: Slice { of: 7, .. },
-                            ..
-                        }
-                    )
-                })
-                .count();
-            assert_eq!(halves, 7 * n);
-            let subproblems: Vec<_> = plan
-                .subproblems()
-                .map(|s| crate::run::solve_one(&plan, &s))
-                .collect();
-            let sums = crate::tally::Sums::of(&plan, subproblems.iter());
-            assert_eq!(sums.unique(&plan), crate::known::unique(n), "n = {n}");
-        }
-    }
-}
