@@ -28,17 +28,6 @@ impl Plan {
         })
     }
 
-    /// The number of entries shard `index` of `count` owns.
-    #[cfg(test)]
-    pub(crate) fn shard_entry_count(&self, Shard { index, count }: Shard) -> u64 {
-        let entries = self.entry_count();
-        match count {
-            0 => 0,
-            _ if index >= entries => 0,
-            _ => (entries - index - 1) / count + 1,
-        }
-    }
-
     /// The ids of the subproblems shard `index` of `count` owns, in increasing order.
     pub fn shard_ids(&self, shard: Shard) -> impl Iterator<Item = u64> + '_ {
         self.shard_entries(shard)
@@ -97,11 +86,6 @@ mod tests {
                 entry += count;
             }
             assert_eq!(plan.shard_len(sh(index, count)), len);
-            assert_eq!(
-                plan.shard_entry_count(sh(index, count)),
-                (entry - index) / count,
-                "shard {index} of {count}"
-            );
         }
         entries.sort_unstable();
         let mut next_id = 0;
@@ -138,7 +122,5 @@ mod tests {
         let e = plan.entry_count();
         assert_eq!(plan.shard_entries(sh(e, e + 1)).count(), 0);
         assert_eq!(plan.shard_entries(sh(0, 0)).count(), 0);
-        assert_eq!(plan.shard_entry_count(sh(0, 0)), 0);
-        assert_eq!(plan.shard_entry_count(sh(e, e + 1)), 0);
     }
 }
