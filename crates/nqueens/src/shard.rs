@@ -1,13 +1,13 @@
 //! Which part of a count a run or a file covers: shard `index` of `count`. A leaf of the
 //! import rule, so that the plan (which decides what each shard owns), the run and the files
 //! all speak of shards in one type; what a shard owns of a plan is the plan's to say
-//! ([`crate::plan::Plan::shard_lots`]).
+//! ([`crate::plan::Plan::shard_entries`]).
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-/// Shard `index` of `count`: the lots of a plan whose number is `index` modulo `count`.
+/// Shard `index` of `count`: the entries of a plan whose number is `index` modulo `count`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Shard {
@@ -31,21 +31,11 @@ impl Shard {
     /// Shard numbers, increasing, as ranges: `0-3,7,9-10` (how `status` and a refused merge
     /// name the shards to resubmit).
     pub fn ranges(xs: &[u64]) -> String {
-        let mut out: Vec<String> = Vec::new();
-        let mut i = 0;
-        while i < xs.len() {
-            let mut j = i;
-            while j + 1 < xs.len() && xs[j + 1] == xs[j] + 1 {
-                j += 1;
-            }
-            out.push(if j == i {
-                xs[i].to_string()
-            } else {
-                format!("{}-{}", xs[i], xs[j])
-            });
-            i = j + 1;
-        }
-        out.join(",")
+        let runs = xs.chunk_by(|a, b| *b == a + 1).map(|run| match run {
+            [one] => one.to_string(),
+            _ => format!("{}-{}", run[0], run[run.len() - 1]),
+        });
+        runs.collect::<Vec<_>>().join(",")
     }
 
     /// Shard `index` of `count`, which must exist (`index < count`).
