@@ -76,6 +76,14 @@ fn attack((r1, c1): (usize, usize), (r2, c2): (usize, usize)) -> bool {
     r1 == r2 || c1 == c2 || r1.abs_diff(r2) == c1.abs_diff(c2)
 }
 
+/// Whether `k` is a peaceful constellation: one queen on each border line (a corner queen
+/// serving two), no two of them attacking each other.
+fn is_constellation(n: usize, k: &Constellation) -> bool {
+    let s = k.squares(n);
+    let apart = |(i, &a): (usize, &(usize, usize))| s[i + 1..].iter().all(|&b| !attack(a, b));
+    Constellation::from_squares(n, &s) == Some(*k) && s.iter().enumerate().all(apart)
+}
+
 /// Every canonical border constellation with its orbit size, in increasing order of
 /// `(top, bottom, left, right)`.
 pub fn canonical_constellations(n: usize) -> Vec<(Constellation, u8)> {
@@ -95,15 +103,7 @@ pub fn canonical_constellations(n: usize) -> Vec<(Constellation, u8)> {
                         left,
                         right,
                     };
-                    let squares = k.squares(n);
-                    if Constellation::from_squares(n, &squares) != Some(k) {
-                        continue;
-                    }
-                    let peaceful = squares
-                        .iter()
-                        .enumerate()
-                        .all(|(i, &a)| squares[i + 1..].iter().all(|&b| !attack(a, b)));
-                    if !peaceful {
+                    if !is_constellation(n, &k) {
                         continue;
                     }
                     let mut codes: Vec<usize> = k.images(n).iter().map(|g| g.code(n)).collect();
@@ -300,29 +300,15 @@ mod tests {
         // The weights of the canonical constellations add up to the number of all peaceful
         // constellations.
         for n in 4..=9 {
-            let mut all = 0usize;
-            for top in 0..n {
-                for bottom in 0..n {
-                    for left in 0..n {
-                        for right in 0..n {
-                            let k = Constellation {
-                                top,
-                                bottom,
-                                left,
-                                right,
-                            };
-                            let s = k.squares(n);
-                            let peaceful = s
-                                .iter()
-                                .enumerate()
-                                .all(|(i, &a)| s[i + 1..].iter().all(|&b| !attack(a, b)));
-                            if Constellation::from_squares(n, &s) == Some(k) && peaceful {
-                                all += 1;
-                            }
-                        }
-                    }
-                }
-            }
+            let all = (0..n * n * n * n)
+                .map(|c| Constellation {
+                    top: c / n / n / n,
+                    bottom: c / n / n % n,
+                    left: c / n % n,
+                    right: c % n,
+                })
+                .filter(|k| is_constellation(n, k))
+                .count();
             let weighted: usize = canonical_constellations(n)
                 .iter()
                 .map(|&(_, w)| usize::from(w))
