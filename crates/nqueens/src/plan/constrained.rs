@@ -71,17 +71,11 @@ fn default_depth(board: &Board, allowed: &[u64], highest: usize) -> usize {
 
 /// Rows of the prefix with `depth` free rows: up to and including the depth-th free row.
 fn prefix_rows(board: &Board, depth: usize) -> usize {
-    if depth == 0 {
-        return 0;
+    let mut free = (0..board.n()).filter(|&r| board.placed()[r].is_none());
+    match depth {
+        0 => 0,
+        d => free.nth(d - 1).map_or(board.n(), |r| r + 1),
     }
-    let mut seen = 0;
-    for (r, p) in board.placed().iter().enumerate() {
-        seen += usize::from(p.is_none());
-        if seen == depth {
-            return r + 1;
-        }
-    }
-    board.n()
 }
 
 /// Every placement of the prefix's rows, in lexicographic order, as search states (`None`:
@@ -91,7 +85,7 @@ fn prefixes(board: &Board, allowed: &[u64], depth: usize) -> Option<Vec<Start>> 
     let queens = board.piece() == PieceKind::Queen;
     let mut out = Vec::new();
     let mut stack = vec![Start::default()];
-    // Depth-first, children pushed in reverse so that the lowest column comes out first.
+    // Depth-first, children pushed highest column first so that the lowest comes out first.
     while let Some(s) = stack.pop() {
         if s.level == rows {
             if out.len() == MAX_SUBPROBLEMS {
@@ -100,29 +94,20 @@ fn prefixes(board: &Board, allowed: &[u64], depth: usize) -> Option<Vec<Start>> 
             out.push(s);
             continue;
         }
-        let free = allowed[s.level] & !(s.cols | s.diag | s.anti);
-        let mut bits: Vec<u64> = Vec::new();
-        let mut f = free;
-        while f != 0 {
-            let b = f & f.wrapping_neg();
-            f ^= b;
-            bits.push(b);
-        }
-        for &b in bits.iter().rev() {
-            stack.push(if queens {
-                Start {
-                    level: s.level + 1,
-                    cols: s.cols | b,
-                    diag: (s.diag | b) << 1,
-                    anti: (s.anti | b) >> 1,
-                }
+        let mut free = allowed[s.level] & !(s.cols | s.diag | s.anti);
+        while free != 0 {
+            let b = 1 << (63 - free.leading_zeros());
+            free ^= b;
+            let (diag, anti) = if queens {
+                ((s.diag | b) << 1, (s.anti | b) >> 1)
             } else {
-                Start {
-                    level: s.level + 1,
-                    cols: s.cols | b,
-                    diag: 0,
-                    anti: 0,
-                }
+                (0, 0)
+            };
+            stack.push(Start {
+                level: s.level + 1,
+                cols: s.cols | b,
+                diag,
+                anti,
             });
         }
     }
