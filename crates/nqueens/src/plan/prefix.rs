@@ -289,23 +289,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_plain_roots_cover_row_zero_by_mirror_pairs() {
-        // Each root stands for two first-row placements (itself and its mirror image).
-        for n in 2..=9 {
-            let (_, _, roots) = roots(n);
-            let weight: usize = roots.iter().map(|r| usize::from(r.weight)).sum();
-            let middle_children = if n % 2 == 1 {
-                let f = Frame::open(n, n);
-                let m = f.descend(&Start::default(), board::bit(n / 2));
-                f.free(&m).count_ones() as usize
-            } else {
-                0
-            };
-            assert_eq!(weight, 2 * (n / 2) + middle_children, "n = {n}");
-        }
-    }
-
-    #[test]
     fn a_split_far_too_deep_is_refused_before_it_is_made() {
         let (frames, _, roots) = roots(32);
         let err = split(&frames, roots, 1, Some(MAX_SPLIT_DEPTH), 32).unwrap_err();
