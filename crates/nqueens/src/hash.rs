@@ -8,12 +8,6 @@
 #[derive(Clone, Debug)]
 pub struct Fnv(u64);
 
-impl Default for Fnv {
-    fn default() -> Self {
-        Fnv::new()
-    }
-}
-
 impl Fnv {
     const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
     const PRIME: u64 = 0x0000_0100_0000_01b3;
