@@ -1,6 +1,6 @@
-//! The searches of the unique count: for Burnside's lemma, the solutions a half turn or a
-//! quarter turn leaves unchanged, one search per column of the row-0 queen
-//! ([`nqueens_engine::symmetry::unique_from`]). Every plan that gives a unique count ends with them.
+//! The searches of the unique count: for Burnside's lemma, the solutions a half turn or a quarter
+//! turn leaves unchanged, one search per column of the row-0 queen
+//! ([`nqueens_engine::symmetry::unique_from`]). Every plan with a unique count ends with them.
 
 use super::entries::Entries;
 use super::{Slice, Subproblem, Work};

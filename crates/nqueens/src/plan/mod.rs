@@ -10,14 +10,13 @@
 //! * `plain` (`prefix.rs`) pre-places the first rows, with the left-right mirror of row 0;
 //! * `symmetry` (`constellation`) pre-places the queens of the four border lines, one
 //!   constellation per orbit of the eight board symmetries;
-//! * `join` (`join.rs`) makes one subproblem per east row set of the half-board join.
-//!
+//! * `join` (`join.rs`) makes one subproblem per east row set of the half-board join;
 //! * `constrained` (`constrained.rs`) pre-places the first free rows of a constrained board
 //!   ([`crate::constraint`]), which the plan carries (and fingerprints).
 //!
-//! Both symmetric plans end with the searches for rotation-invariant solutions that give the
-//! unique count (Burnside's lemma, in the engines' `symmetry`; `invariants.rs`). Which entries of the
-//! plan a shard owns is `shards.rs`.
+//! Both symmetric plans end with the searches for rotation-invariant solutions that give the unique
+//! count (Burnside's lemma, in the engines' `symmetry`; `invariants.rs`). Which entries of the plan
+//! a shard owns is `shards.rs`.
 
 pub(crate) mod constellation;
 mod constrained;

@@ -113,8 +113,8 @@ pub(super) fn split(
     Ok((depth, subproblems))
 }
 
-/// Boards from which a default plan also splits its largest subproblems further ([`refine`]); below
-/// it every subproblem takes well under a second.
+/// Boards from which a default plan also splits its largest subproblems further ([`refine`]);
+/// below it every subproblem takes well under a second.
 const REFINED_FROM: usize = 20;
 
 /// How many times the mean share of the work a subproblem of a refined plan may hold.
@@ -123,9 +123,9 @@ const LARGEST_SHARE: u128 = 8;
 /// Splits the subproblems whose [`size`] is above [`LARGEST_SHARE`] times `1 / target` of the
 /// whole, a row at a time, until none is (or a subproblem has no row left, or the plan would grow
 /// past [`MAX_SUBPROBLEMS`]). The estimates of a uniform split are very uneven (at n = 24 the
-/// largest 1% of the subproblems hold nine tenths of the work), so without this the largest subproblems
-/// take hours while most take milliseconds: a run could not stop or show progress in time.
-/// Children replace their parent in place, so the order of the plan stays deterministic.
+/// largest 1% of the subproblems hold nine tenths of the work), so without this the largest
+/// subproblems take hours while most take milliseconds: a run could not stop or show progress in
+/// time. Children replace their parent in place, so the order of the plan stays deterministic.
 fn refine(frames: &[Frame], subproblems: Vec<Root>, target: usize) -> Vec<Root> {
     let sized = |r: Root| (r, size(&frames[r.frame as usize], &r.start));
     let mut subproblems: Vec<(Root, u128)> = subproblems.into_iter().map(sized).collect();
