@@ -92,7 +92,7 @@ impl Board {
         s
     }
 
-    /// [`Board::write_trace`] as a Graphviz DOT digraph (n ≤ [`trace::MAX_TRACE_N`]): node `nK` is
+    /// [`Board::write_trace`] as a Graphviz DOT digraph (n ≤ [`Board::MAX_TRACE_N`]): node `nK` is
     /// node K of the text trace.
     pub fn write_trace_dot(&self, out: &mut impl Write) -> io::Result<()> {
         let (n, piece) = (self.n(), self.piece());
