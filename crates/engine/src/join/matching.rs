@@ -42,6 +42,10 @@ pub(super) fn count_part_until(
         sieve::count(large, small, bits, None, scratch, stop, part)
     } else if part.slice.index > 0 {
         Some(0)
+    } else if one.len() * other.len() <= PAIRWISE_LIMIT {
+        // `one` in the inner loop, whatever its size: the order the callers' sides were timed
+        // in (the small side inside costs n = 17 some 3 per cent more instructions).
+        Some(count_pairwise(one, other))
     } else {
         count_unsieved(small, large, bits, scratch, stop)
     }
