@@ -61,10 +61,12 @@ pub fn fail(exit: Exit, msg: impl Display) -> Exit {
 /// Prints a library error as one line and returns its exit: a request the library refuses as
 /// asked is a usage error; a failure while running is a runtime one.
 pub fn error(e: &Error) -> Exit {
-    let exit = match () {
-        _ if e.is_refusal() => Exit::Usage,
-        _ if e.is_interruption() => Exit::Interrupted,
-        _ => Exit::Failed,
+    let exit = if e.is_refusal() {
+        Exit::Usage
+    } else if e.is_interruption() {
+        Exit::Interrupted
+    } else {
+        Exit::Failed
     };
     fail(exit, e)
 }
