@@ -349,7 +349,7 @@ fn parse_slice_seconds(s: &str) -> Result<f64, String> {
         .map(|d| d.as_secs_f64())
         .or_else(|| s.trim().parse::<f64>().ok());
     match seconds {
-        Some(v) if (0.001..=86_400.0).contains(&v) => Ok(v),
+        Some(v) if (nqueens::Config::SHORTEST_SLICE_SECONDS..=86_400.0).contains(&v) => Ok(v),
         _ => Err(format!(
             "'{s}' is not a slice time: give seconds from 0.001 to 86400, e.g. 15, 2.5 or 2m"
         )),

@@ -121,10 +121,15 @@ pub fn run(args: &CountArgs) -> Result<Exit, Exit> {
         if locks.iter().any(|(p, _)| p == &path) {
             continue;
         }
-        locks.push((
-            path,
-            Journal::lock(path).map_err(|e| fail(Exit::Failed, e))?,
-        ));
+        let lock = Journal::lock(path).map_err(|e| fail(Exit::Failed, e))?;
+        if let Some(why) = lock.unlocked() {
+            say(format!(
+                "warning: {} is not locked ({why}): a second count given the same file would \
+                 not be refused, and the two would overwrite each other's work",
+                path.display()
+            ));
+        }
+        locks.push((path, lock));
     }
     install_signal_handler();
     let machine = Machine::detect();
@@ -233,7 +238,7 @@ fn shard(args: &CountArgs) -> Result<Option<Shard>, Exit> {
 /// The checkpoint at `--checkpoint`, when it exists, read once.
 fn existing_checkpoint(args: &CountArgs) -> Result<Option<Journal>, Exit> {
     match &args.checkpoint {
-        Some(path) if path.exists() => Journal::read(path)
+        Some(path) if path.exists() => Journal::read_header(path)
             .map(Some)
             .map_err(|e| exit::error(&e.into())),
         _ => Ok(None),
@@ -310,7 +315,7 @@ fn check_replaceable(path: &Path, job: &Job, shard: Shard) -> Result<(), Exit> {
         return Ok(());
     }
     let plan = job.plan();
-    let what = match Journal::read(path) {
+    let what = match Journal::read_header(path) {
         Err(_) => "it is not a result file of this program".to_string(),
         Ok(j) if j.is_checkpoint() => "it is a checkpoint".to_string(),
         Ok(j)
@@ -385,6 +390,19 @@ fn count_one(
     }
     let mut job = Job::new(&config).map_err(|e| exit::error(&e))?;
     if let Some(s) = shard {
+        // A shard past the entries would own nothing, and its files be refused.
+        let entries = job.plan().entry_count();
+        if s.count > entries {
+            return Err(fail(
+                Exit::Usage,
+                format!(
+                    "--shard {s}: the plan of n = {n} ({}) has {}, so it takes at most {entries} \
+                     shards",
+                    job.plan().algorithm().name(),
+                    output::things(entries, "entry", "entries")
+                ),
+            ));
+        }
         job = job.shard(s);
     }
     if let Some(key) = key {

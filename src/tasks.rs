@@ -25,7 +25,7 @@ fn shard_files(
     let n = files
         .iter()
         .filter(|_| !files_given)
-        .find_map(|f| persist::Journal::read(f).ok())
+        .find_map(|f| persist::Journal::read_header(f).ok())
         .map(|j| j.n());
     let board = crate::boards::load(constraints, n)?;
     Ok((files, board))
@@ -54,6 +54,7 @@ pub fn merge(args: &MergeArgs) -> Result<Exit, Exit> {
         keep: how.sample_size(),
         seed,
         key: key.as_ref(),
+        most_bytes: Some(&|plan, shard| nqueens::most_file_bytes(plan, Some(shard))),
     };
     match persist::merge(&files, options) {
         Err(problems) => {
@@ -91,8 +92,15 @@ pub fn merge(args: &MergeArgs) -> Result<Exit, Exit> {
 /// `status`: where the shards of a count stand, from a folder of their files.
 pub fn status(args: &StatusArgs) -> Result<Exit, Exit> {
     let (files, board) = shard_files(&args.files, &args.constraints)?;
-    let survey = nqueens::Survey::of(&files, board.as_ref())
-        .map_err(|problem| exit::fail(Exit::Failed, problem))?;
+    let survey = nqueens::Survey::of(&files, board.as_ref()).map_err(|problems| {
+        if let Some(note) = output::skipped_note(problems.skipped()) {
+            say(note);
+        }
+        for p in problems.messages() {
+            say(format!("error: {p}"));
+        }
+        Exit::Failed
+    })?;
     if let Some(note) = output::skipped_note(&survey.skipped) {
         say(note);
     }

@@ -40,6 +40,10 @@ impl Config {
     /// the reference machine (`results/large-n.md`): well under a minute, so that a stopped
     /// or killed run loses little and the progress moves; see [`Config::slice_time`].
     pub const SLICE_SECONDS: f64 = 15.0;
+    /// The shortest slice time a run takes, in seconds: a millisecond. A shorter one asked
+    /// for ([`Config::slice_time`]) is taken as this, so that what a file of a plan can
+    /// hold is bounded ([`crate::persist::Journal::read_at_most`]).
+    pub const SHORTEST_SLICE_SECONDS: f64 = 0.001;
 
     /// Counting an `n`×`n` board with the default method for its size
     /// ([`Algorithm::default_for`]) on every hardware thread.

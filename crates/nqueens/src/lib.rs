@@ -118,7 +118,10 @@ pub(crate) mod tests_support;
 pub use config::Config;
 pub use error::{Error, MemoryAdvice};
 pub use plan::{Algorithm, Plan};
-pub use run::{Control, Counts, Estimate, Job, Outcome, Recount, Recounted, Status, Survey, count};
+pub use run::{
+    Control, Counts, Estimate, Job, Outcome, Recount, Recounted, Status, Survey, count,
+    most_file_bytes,
+};
 pub use system::Bytes;
 pub use tally::{Counted, Sums};
 

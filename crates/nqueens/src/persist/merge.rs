@@ -7,7 +7,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::{Journal, JournalError, Key, Kind, Problem};
+use super::{Journal, JournalError, Key, Kind, Problem, Shard};
 use crate::constraint::Board;
 use crate::plan::{Algorithm, Plan, PlanError, PlanHash};
 use crate::tally::Sums;
@@ -46,8 +46,11 @@ pub enum Tags {
     None,
 }
 
+/// The most bytes a file of a plan and shard can hold (`nqueens::most_file_bytes`).
+pub type MostBytes<'a> = &'a (dyn Fn(&Plan, Shard) -> u64 + Sync);
+
 /// How [`merge`] reads the files beyond checking them.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Default)]
 pub struct MergeOptions<'a> {
     /// The constrained board whose count the shards share, which rebuilds its plan.
     pub board: Option<&'a Board>,
@@ -57,6 +60,9 @@ pub struct MergeOptions<'a> {
     pub seed: u64,
     /// The key every file must carry the tag of.
     pub key: Option<&'a Key>,
+    /// The most bytes a file of a plan and shard can hold (`nqueens::most_file_bytes`): a
+    /// larger file is refused unread. Without it, files are read whatever their size.
+    pub most_bytes: Option<MostBytes<'a>>,
 }
 
 /// Which plan and shard count a result file belongs to.
@@ -317,7 +323,7 @@ impl Journal {
 /// [`Journal::read`] of one of the files a merge or a survey is given: `Ok(None)` for a file
 /// that is no journal of this program at all (to be skipped), an error for a damaged one.
 pub(crate) fn read_journal(path: &Path) -> Result<Option<Journal>, JournalError> {
-    match Journal::read(path) {
+    match Journal::read_header(path) {
         Err(JournalError::Invalid { problem, .. }) if not_a_journal(path, &problem) => Ok(None),
         Err(e) => Err(e),
         Ok(j) => Ok(Some(j)),
@@ -388,6 +394,7 @@ pub fn merge(files: &[PathBuf], options: MergeOptions) -> Result<Sampled, MergeP
         keep,
         seed,
         key: tag_key,
+        most_bytes,
     } = options;
     let mut problems = Vec::new();
     let mut skipped = Vec::new();
@@ -419,6 +426,7 @@ pub fn merge(files: &[PathBuf], options: MergeOptions) -> Result<Sampled, MergeP
         Ok(plan) => plan,
         Err(p) => return Err(MergeProblems(vec![p], skipped)),
     };
+    read_whole(&mut good, &reference, &plan, most_bytes, &mut problems);
     // The plan cut as the files' runs cut it: each entry belongs to one shard, so its file
     // says how it was cut (a file that says otherwise than the first to name an entry is
     // refused below, as a subproblem of another cut).
@@ -544,6 +552,36 @@ pub fn merge(files: &[PathBuf], options: MergeOptions) -> Result<Sampled, MergeP
         seed,
         skipped,
     })
+}
+
+/// Reads whole the files of `reference`'s count of which [`Journal::read_header`] read only
+/// the header (the large ones), each when its size is within what a file of its plan and
+/// shard can hold (`most_bytes`); a file that is not, or does not read, is taken out of
+/// `good` as a problem. Files of other counts keep their header alone: it names their count.
+pub(crate) fn read_whole(
+    good: &mut Vec<(&Path, Journal)>,
+    reference: &ShardSet,
+    plan: &Plan,
+    most_bytes: Option<MostBytes<'_>>,
+    problems: &mut Vec<MergeProblem>,
+) {
+    good.retain_mut(|(path, j)| {
+        if !j.is_header_only() || ShardSet::of(j) != *reference {
+            return true;
+        }
+        let shard = j.shard.unwrap_or(Shard::WHOLE);
+        let most = most_bytes.map_or(u64::MAX, |f| f(plan, shard));
+        match Journal::read_at_most(path, most) {
+            Ok(whole) => {
+                *j = whole;
+                true
+            }
+            Err(e) => {
+                problems.push(MergeProblem::Unreadable(e));
+                false
+            }
+        }
+    });
 }
 
 /// This program's plan for the files' shard set, when it is the plan they were written for.

@@ -19,10 +19,11 @@ mod shard;
 
 pub(crate) use atomic::write_atomic;
 pub(crate) use journal::Kind;
-pub use journal::{Journal, JournalError};
+pub use journal::{HEADER_ONLY_ABOVE, Journal, JournalError};
 pub(crate) use journal::{Problem, check_bounds};
 pub use key::Key;
-pub(crate) use merge::{Claim, MergeProblem, ShardSet, read_journal, reference_plan};
-pub use merge::{MergeOptions, MergeProblems, Merged, Sampled, Skipped, Tags, merge};
+pub use lock::Lock;
+pub(crate) use merge::{Claim, MergeProblem, ShardSet, read_journal, read_whole, reference_plan};
+pub use merge::{MergeOptions, MergeProblems, Merged, MostBytes, Sampled, Skipped, Tags, merge};
 pub(crate) use recorder::{Recorder, SaveFailure};
 pub use shard::Shard;

@@ -197,6 +197,13 @@ pub(crate) const FORMAT_VERSION: u32 = 4;
 /// The deepest split a plan accepts.
 pub(crate) const MAX_SPLIT_DEPTH: usize = 8;
 
+/// The most slices one entry is cut into: 2^20, whose bookkeeping
+/// (`budget::BYTES_PER_SUBPROBLEM` a subproblem) is 128 MiB, which one shard, owning whole
+/// entries, must hold. Only the largest kernel searches from n = 30 on reach it (they would
+/// take up to 88 million slices of the slice time), and their slices then take minutes. A
+/// file that claims more for an entry is refused.
+pub const MOST_SLICES: u64 = 1 << 20;
+
 /// How many subproblems a default plan aims for: enough for a large machine's threads to get
 /// many each, and for large boards small enough subproblems that a run can stop (and a checkpoint
 /// be saved) quickly. It depends on the board alone, so that every machine and every task of

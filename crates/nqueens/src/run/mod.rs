@@ -26,6 +26,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+pub use cost::most_file_bytes;
 pub(crate) use cost::{CostModel, SLICE_SECONDS};
 pub use estimate::Estimate;
 pub use outcome::{Counts, Outcome};
@@ -110,7 +111,8 @@ impl Job {
         };
         let seconds = config
             .chosen_slice_time()
-            .map_or(SLICE_SECONDS, |t| t.as_secs_f64());
+            .map_or(SLICE_SECONDS, |t| t.as_secs_f64())
+            .max(Config::SHORTEST_SLICE_SECONDS);
         let costs = CostModel::new(&plan, seconds);
         cut(&mut plan, &costs, std::iter::empty());
         Ok(Job {
@@ -160,13 +162,18 @@ impl Job {
     /// checkpoint of this plan and shard, and the run resumes from it; finished subproblems are
     /// saved every few seconds, when the run is cancelled, and at its end.
     pub fn checkpoint(self, path: &Path) -> Result<Job, Error> {
-        let existing = path.exists().then(|| Journal::read(path)).transpose()?;
+        let existing = path
+            .exists()
+            .then(|| Journal::read_header(path))
+            .transpose()?;
         self.checkpoint_read(path, existing)
     }
 
     /// [`Job::checkpoint`] with the file at `path` already read (`None`: it does not exist
-    /// yet). Where the configuration left the split depth to the default, a checkpoint made
-    /// with a fixed split depth resumes with that plan.
+    /// yet), or its header alone ([`Journal::read_header`]: the file is then read whole here,
+    /// if it is no larger than a checkpoint of this job's plan and shard can be,
+    /// [`most_file_bytes`]). Where the configuration left the split depth to the default, a
+    /// checkpoint made with a fixed split depth resumes with that plan.
     pub fn checkpoint_read(mut self, path: &Path, existing: Option<Journal>) -> Result<Job, Error> {
         Journal::check_target(path).map_err(|source| JournalError::Save {
             path: path.to_path_buf(),
@@ -186,6 +193,13 @@ impl Job {
                 if let Some(before) = self.plan.before_quarter_turns(j.plan) {
                     self.plan = before;
                 }
+                let j = match j.unread() {
+                    Some(_) => {
+                        let most = most_file_bytes(&self.plan, self.shard);
+                        Journal::read_at_most(path, most)?
+                    }
+                    None => j,
+                };
                 // The entries the file holds are cut as its run cut them.
                 cut(&mut self.plan, &self.costs, j.cuts());
                 let invalid = |problem| JournalError::Invalid {

@@ -5,10 +5,11 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use super::cost::most_file_bytes;
 use super::{CostModel, SLICE_SECONDS, cut};
 use crate::constraint::Board;
 use crate::persist::{
-    Journal, Kind, MergeProblem, MergeProblems, Shard, ShardSet, Skipped, read_journal,
+    Journal, Kind, MergeProblem, MergeProblems, Shard, ShardSet, Skipped, read_journal, read_whole,
     reference_plan,
 };
 use crate::plan::{Algorithm, PlanHash};
@@ -53,7 +54,7 @@ impl Survey {
     /// constrained board's plan. `Err` when no file is a shard's journal, or its plan cannot
     /// be built here.
     pub fn of(files: &[PathBuf], board: Option<&Board>) -> Result<Survey, MergeProblems> {
-        survey(files, board).map_err(|p| MergeProblems(vec![p], Vec::new()))
+        survey(files, board).map_err(|(p, skipped)| MergeProblems(p, skipped))
     }
 
     /// Shard-seconds left at the done shards' mean time, when some said how long they took.
@@ -63,9 +64,14 @@ impl Survey {
     }
 }
 
-/// [`Survey::of`], with the one problem that stops it.
-pub(crate) fn survey(files: &[PathBuf], board: Option<&Board>) -> Result<Survey, MergeProblem> {
+/// [`Survey::of`], with the problem that stops it (after the damaged files, when no file
+/// is a shard's journal) and the files left out.
+pub(crate) fn survey(
+    files: &[PathBuf],
+    board: Option<&Board>,
+) -> Result<Survey, (Vec<MergeProblem>, Vec<Skipped>)> {
     let mut damaged = Vec::new();
+    let mut unreadable = Vec::new();
     let mut skipped = Vec::new();
     let mut read: Vec<(&Path, Journal)> = Vec::new();
     for path in files {
@@ -74,7 +80,10 @@ pub(crate) fn survey(files: &[PathBuf], board: Option<&Board>) -> Result<Survey,
                 path: path.clone(),
                 checkpoint: false,
             }),
-            Err(e) => damaged.push((path.clone(), strip(&e.to_string(), path))),
+            Err(e) => {
+                damaged.push((path.clone(), strip(&e.to_string(), path)));
+                unreadable.push(MergeProblem::Unreadable(e));
+            }
             Ok(Some(j)) if j.shard().is_none() => skipped.push(Skipped {
                 path: path.clone(),
                 checkpoint: j.kind() == Some(Kind::Checkpoint),
@@ -82,9 +91,28 @@ pub(crate) fn survey(files: &[PathBuf], board: Option<&Board>) -> Result<Survey,
             Ok(Some(j)) => read.push((path, j)),
         }
     }
-    let reference =
-        ShardSet::most_common(read.iter().map(|r| &r.1)).ok_or(MergeProblem::NoShards)?;
-    let mut plan = reference_plan(&reference, read.iter().map(|r| r.0), board)?;
+    let Some(reference) = ShardSet::most_common(read.iter().map(|r| &r.1)) else {
+        unreadable.push(MergeProblem::NoShards);
+        return Err((unreadable, skipped));
+    };
+    let mut plan = match reference_plan(&reference, read.iter().map(|r| r.0), board) {
+        Ok(plan) => plan,
+        Err(p) => return Err((vec![p], skipped)),
+    };
+    let mut unreadable = Vec::new();
+    read_whole(
+        &mut read,
+        &reference,
+        &plan,
+        Some(&|p, s| most_file_bytes(p, Some(s))),
+        &mut unreadable,
+    );
+    for p in unreadable {
+        if let MergeProblem::Unreadable(e) = p {
+            let path = e.path().to_path_buf();
+            damaged.push((path.clone(), strip(&e.to_string(), &path)));
+        }
+    }
     // Cut as the files' runs cut the entries they hold, and the others as a run would.
     let mut fixed: BTreeMap<u64, u64> = BTreeMap::new();
     for (_, j) in read.iter().filter(|(_, j)| ShardSet::of(j) == reference) {

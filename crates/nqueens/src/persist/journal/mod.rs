@@ -26,7 +26,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::{Key, Shard};
-use crate::plan::{Algorithm, Plan, PlanHash, Slice};
+use crate::plan::{Algorithm, MOST_SLICES, Plan, PlanHash, Slice};
 use crate::tally::{Counted, Sums};
 
 /// Why a journal file was refused or could not be written.
@@ -57,6 +57,17 @@ pub enum JournalError {
         /// What is wrong with it.
         problem: Problem,
     },
+}
+
+impl JournalError {
+    /// The file it is about.
+    pub fn path(&self) -> &Path {
+        match self {
+            JournalError::Read { path, .. }
+            | JournalError::Save { path, .. }
+            | JournalError::Invalid { path, .. } => path,
+        }
+    }
 }
 
 /// What is wrong with a journal's contents.
@@ -197,6 +208,45 @@ pub enum Problem {
     /// The sums differ from those of the subproblems.
     #[error("its sums disagree with its subproblems")]
     Sums,
+    /// A shard that does not exist: a count of no shards, or an index past the count.
+    #[error("it claims shard {0}, which does not exist (the index must be below the count)")]
+    NoSuchShard(Shard),
+    /// More shards than the plan has entries: every shard past the entries would own nothing.
+    #[error("it claims {count} shards of a plan of {entries} entries: at most one shard an entry")]
+    ShardCount {
+        /// The shard count claimed.
+        count: u64,
+        /// The plan's entries, as the file claims them.
+        entries: u64,
+    },
+    /// An entry cut into more slices than any run cuts one ([`crate::plan::MOST_SLICES`]).
+    #[error("entry {entry} is cut into {of} slices, more than the {most} a run ever cuts")]
+    TooManySlices {
+        /// The entry.
+        entry: u64,
+        /// The slices claimed.
+        of: u64,
+        /// The most a run cuts.
+        most: u64,
+    },
+    /// A file larger than any file of its plan and shard can be: refused unread.
+    #[error(
+        "it holds {bytes} bytes, more than a file of its plan and shard can hold ({most}): \
+         refused unread"
+    )]
+    TooLarge {
+        /// The file's size.
+        bytes: u64,
+        /// The most a file of its plan and shard holds.
+        most: u64,
+    },
+    /// A large file that does not begin as this program's files do, so its size cannot be
+    /// weighed against its plan before it is read.
+    #[error(
+        "it holds {0} bytes and does not begin as a checkpoint or result file does: refused \
+         unread"
+    )]
+    Unshaped(u64),
 }
 
 fn describe(s: &Option<Shard>) -> String {
@@ -278,6 +328,10 @@ pub struct Journal {
     /// The key that tags the journal each time it is sealed (never written).
     #[serde(skip)]
     pub(crate) key: Option<Key>,
+    /// For a journal of which only the header was read ([`Journal::read_header`]): the
+    /// file's size in bytes (never written).
+    #[serde(skip)]
+    pub(crate) unread: Option<u64>,
 }
 
 /// Checks every `(id, count)` of `subproblems` (ids of `plan`) against what its subproblem can
@@ -297,6 +351,65 @@ pub fn check_bounds(
 
 /// The format version files are written in: the plan's ([`crate::plan::FORMAT_VERSION`]).
 const VERSION: u32 = crate::plan::FORMAT_VERSION;
+
+/// Files up to this size are read whole by [`Journal::read_header`]; past it, their header
+/// alone first: 1 MiB, some 20,000 subproblems.
+pub const HEADER_ONLY_ABOVE: u64 = 1 << 20;
+
+/// How much of a file [`Journal::read_header`] reads for its header: its fields before the
+/// subproblems take a few hundred bytes.
+const HEADER_BYTES: u64 = 4096;
+
+/// The fields of a journal that come before its subproblems, as this program writes them.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Header {
+    format: String,
+    version: u32,
+    n: usize,
+    algorithm: String,
+    split_depth: usize,
+    plan: PlanHash,
+    #[serde(default)]
+    subproblems: Option<u64>,
+    #[serde(default)]
+    entries: Option<u64>,
+    shard: Option<Shard>,
+}
+
+/// The header of a journal from the first bytes of its file: the JSON object up to its list
+/// of subproblems (`whole`, or `pieces` before format version 4), which this program writes
+/// after the header's fields; `None` if the text does not begin so. The journal returned has
+/// the header's fields and nothing else.
+fn header(head: &[u8]) -> Option<Journal> {
+    let text = std::str::from_utf8(head)
+        .or_else(|e| std::str::from_utf8(&head[..e.valid_up_to()]))
+        .ok()?;
+    let end = [",\"whole\":[", ",\"pieces\":["]
+        .iter()
+        .filter_map(|mark| text.find(mark))
+        .min()?;
+    let h: Header = serde_json::from_str(&format!("{}}}", &text[..end])).ok()?;
+    Some(Journal {
+        format: h.format,
+        version: h.version,
+        n: h.n,
+        algorithm: h.algorithm,
+        split_depth: h.split_depth,
+        plan: h.plan,
+        subproblems: h.subproblems,
+        entries: h.entries,
+        shard: h.shard,
+        whole: Vec::new(),
+        slices: Vec::new(),
+        sums: Sums::default(),
+        meta: BTreeMap::new(),
+        tag: None,
+        checksum: String::new(),
+        key: None,
+        unread: None,
+    })
+}
 
 /// Two iterators sorted by `entry`, merged in order.
 fn merge_sorted<T>(
@@ -337,6 +450,7 @@ impl Journal {
             tag: None,
             checksum: String::new(),
             key: None,
+            unread: None,
         };
         j.seal();
         j
@@ -542,29 +656,123 @@ impl Journal {
         Ok(map)
     }
 
-    /// Reads and checks a journal on its own terms: it parses, its checksum holds, its subproblems
-    /// are sorted, unique and inside the plan's id range.
+    /// Reads and checks a journal on its own terms: it parses, its checksum holds, its shard
+    /// exists, its subproblems are sorted, unique and inside the plan's id range, and no entry
+    /// is cut into more slices than a run cuts one. The file is read whole, whatever its size
+    /// ([`Journal::read_at_most`] caps it).
     pub fn read(path: &Path) -> Result<Journal, JournalError> {
-        let invalid = |problem| JournalError::Invalid {
+        Journal::read_at_most(path, u64::MAX)
+    }
+
+    /// [`Journal::read`] of a file of at most `most` bytes: a larger one is refused unread
+    /// ([`Problem::TooLarge`]).
+    pub fn read_at_most(path: &Path, most: u64) -> Result<Journal, JournalError> {
+        let bytes = Journal::size(path)?;
+        if bytes > most {
+            return Err(JournalError::Invalid {
+                path: path.to_path_buf(),
+                problem: Problem::TooLarge { bytes, most },
+            });
+        }
+        let text = fs::read(path).map_err(|source| JournalError::Read {
             path: path.to_path_buf(),
-            problem,
-        };
+            source,
+        })?;
+        Journal::parse(path, &text)
+    }
+
+    /// The size of the regular file at `path`: a device or a folder is no journal (and
+    /// reading /dev/zero would never end).
+    fn size(path: &Path) -> Result<u64, JournalError> {
         let unreadable = |source| JournalError::Read {
             path: path.to_path_buf(),
             source,
         };
-        // A device or a folder is no journal (and reading /dev/zero would never end).
-        if !fs::metadata(path).map_err(unreadable)?.is_file() {
+        let meta = fs::metadata(path).map_err(unreadable)?;
+        if !meta.is_file() {
             return Err(unreadable(std::io::Error::new(
                 std::io::ErrorKind::InvalidInput,
                 "not a regular file (a folder, device or pipe)",
             )));
         }
-        let bytes = fs::read(path).map_err(unreadable)?;
-        let j: Journal = serde_json::from_slice(&bytes).map_err(|e| {
+        Ok(meta.len())
+    }
+
+    /// Reads the file at `path` whole when it is small (up to [`HEADER_ONLY_ABOVE`] bytes),
+    /// else its header alone: what it is, its board, algorithm, plan and shard, from its first
+    /// few kilobytes, so that its size can be weighed against what a file of its plan and
+    /// shard can hold before it is read ([`Journal::is_header_only`], [`Journal::unread`]).
+    /// A large file whose header does not come first, as this program writes it, is refused
+    /// ([`Problem::Unshaped`]).
+    pub fn read_header(path: &Path) -> Result<Journal, JournalError> {
+        let bytes = Journal::size(path)?;
+        if bytes <= HEADER_ONLY_ABOVE {
+            return Journal::read(path);
+        }
+        let invalid = |problem| JournalError::Invalid {
+            path: path.to_path_buf(),
+            problem,
+        };
+        let mut head = Vec::new();
+        let file = fs::File::open(path).map_err(|source| JournalError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        std::io::Read::read_to_end(&mut std::io::Read::take(file, HEADER_BYTES), &mut head)
+            .map_err(|source| JournalError::Read {
+                path: path.to_path_buf(),
+                source,
+            })?;
+        let mut j = header(&head).ok_or_else(|| invalid(Problem::Unshaped(bytes)))?;
+        j.unread = Some(bytes);
+        if j.kind().is_none() {
+            return Err(invalid(Problem::Kind(j.format)));
+        }
+        j.check_header().map_err(invalid)?;
+        Ok(j)
+    }
+
+    /// Whether only the header of the file was read ([`Journal::read_header`]): its
+    /// subproblems, sums and checksum are not in this value.
+    pub fn is_header_only(&self) -> bool {
+        self.unread.is_some()
+    }
+
+    /// The size of the file of which only the header was read.
+    pub fn unread(&self) -> Option<u64> {
+        self.unread
+    }
+
+    /// The checks of the header alone: a version this program reads, a shard that exists, no
+    /// more shards than the plan's entries.
+    fn check_header(&self) -> Result<(), Problem> {
+        if !matches!(self.version, 1..=VERSION) {
+            return Err(Problem::Version(self.version));
+        }
+        if let Some(s) = self.shard {
+            if super::Shard::new(s.index, s.count).is_err() {
+                return Err(Problem::NoSuchShard(s));
+            }
+            if s.count > self.entries().max(1) {
+                return Err(Problem::ShardCount {
+                    count: s.count,
+                    entries: self.entries(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Parses and checks the text of the file at `path` ([`Journal::read`]).
+    fn parse(path: &Path, bytes: &[u8]) -> Result<Journal, JournalError> {
+        let invalid = |problem| JournalError::Invalid {
+            path: path.to_path_buf(),
+            problem,
+        };
+        let j: Journal = serde_json::from_slice(bytes).map_err(|e| {
             invalid(if bytes.is_empty() {
                 Problem::Empty
-            } else if serde_json::from_slice::<serde_json::Value>(&bytes).is_err() {
+            } else if serde_json::from_slice::<serde_json::Value>(bytes).is_err() {
                 Problem::NotJson(e)
             } else {
                 Problem::Foreign(e)
@@ -583,6 +791,14 @@ impl Journal {
         };
         if j.checksum != j.expected_checksum() {
             return Err(invalid(Problem::Checksum));
+        }
+        j.check_header().map_err(invalid)?;
+        if let Some(s) = j.slices.iter().find(|s| s.1 > MOST_SLICES) {
+            return Err(invalid(Problem::TooManySlices {
+                entry: s.0,
+                of: s.1,
+                most: MOST_SLICES,
+            }));
         }
         if !shaped || !j.well_ordered() {
             return Err(invalid(Problem::Disorder));

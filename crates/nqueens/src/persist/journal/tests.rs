@@ -89,3 +89,66 @@ fn a_journal_with_an_unknown_field_or_of_another_shard_is_refused() {
         .to_string();
     assert_eq!(err, "written for a whole run, not shard 1/2");
 }
+
+#[test]
+fn a_large_file_is_read_by_its_header_first_and_whole_within_its_bound() {
+    let plan = Plan::build(20, Algorithm::Join, None).unwrap();
+    let shard = Shard::new(0, 1).unwrap();
+    let mut j = Journal::new(Kind::ShardResult, &plan, Some(shard));
+    // Every entry of the shard, with node counts long enough to pass the size read whole.
+    let nodes = 10u64.pow(19);
+    let subproblems: BTreeMap<u64, Counted> = plan
+        .shard_ids(shard)
+        .map(|id| {
+            (
+                id,
+                Counted {
+                    id,
+                    count: 0,
+                    nodes,
+                },
+            )
+        })
+        .collect();
+    j.set_counted(&plan, &subproblems);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s0.json");
+    j.write(&path).unwrap();
+    let bytes = fs::metadata(&path).unwrap().len();
+    assert!(bytes > HEADER_ONLY_ABOVE, "{bytes}");
+    let head = Journal::read_header(&path).unwrap();
+    assert!(head.is_header_only());
+    assert_eq!(head.unread(), Some(bytes));
+    assert_eq!(
+        (head.n(), head.plan_hash(), head.shard()),
+        (20, plan.hash(), Some(shard))
+    );
+    assert_eq!(head.counted_len(), 0);
+    // Within the bound of its plan and shard it reads whole; one byte short, not at all.
+    let most = crate::run::most_file_bytes(&plan, Some(shard));
+    assert!(most >= bytes, "{most} < {bytes}");
+    let whole = Journal::read_at_most(&path, most).unwrap();
+    assert_eq!(whole, j);
+    let short = Journal::read_at_most(&path, bytes - 1).unwrap_err();
+    assert!(matches!(
+        short,
+        JournalError::Invalid {
+            problem: Problem::TooLarge { .. },
+            ..
+        }
+    ));
+}
+
+#[test]
+fn an_entry_cut_past_the_most_slices_is_refused() {
+    let (plan, _dir, path, mut j) = written();
+    j.slices = vec![(plan.entry_count() - 1, MOST_SLICES + 1, 0, 0, 0)];
+    j.whole.retain(|p| p.0 < plan.entry_count() - 1);
+    j.seal();
+    j.write(&path).unwrap();
+    let err = Journal::read(&path).unwrap_err().to_string();
+    assert!(
+        err.contains("more than the 1048576 a run ever cuts"),
+        "{err}"
+    );
+}
