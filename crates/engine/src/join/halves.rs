@@ -66,7 +66,7 @@ pub(super) fn each_half(
         }
         for p in ns.chunks(1) {
             pair_up(p, ss, buf);
-            if buf.len() >= BUFFER {
+            if buf.len() >= buffer_patterns() {
                 f(buf);
                 buf.clear();
             }
@@ -82,6 +82,24 @@ pub(super) fn each_half(
 
 /// Patterns handed on at a time by [`each_half`].
 const BUFFER: usize = 1 << 16;
+
+#[cfg(test)]
+thread_local! {
+    /// Tests: the patterns [`each_half`] hands on at a time, in place of [`BUFFER`], so that
+    /// the sides of small boards are read in many buffers as those of large ones are.
+    pub(super) static BUFFER_PATTERNS: std::cell::Cell<Option<usize>> =
+        const { std::cell::Cell::new(None) };
+}
+
+/// [`BUFFER`] (or, in tests, [`BUFFER_PATTERNS`]).
+#[inline(always)]
+fn buffer_patterns() -> usize {
+    #[cfg(test)]
+    if let Some(b) = BUFFER_PATTERNS.get() {
+        return b;
+    }
+    BUFFER
+}
 
 /// The north and south pairs [`halves`] tests for the same side: the sum over the column
 /// splits of the two groups' sizes multiplied.

@@ -58,6 +58,10 @@ fn by_size<'a>(one: &'a [u64], other: &'a [u64]) -> (&'a [u64], &'a [u64]) {
 
 /// Whether the matching of sides of `small` and `large` patterns is sieved.
 pub(super) fn sieved(small: usize, large: usize) -> bool {
+    #[cfg(test)]
+    if super::split::FORCED_SIEVE.get().is_some() {
+        return small > 0;
+    }
     small * large > PAIRWISE_LIMIT && sieve::pays(large)
 }
 

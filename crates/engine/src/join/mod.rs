@@ -283,4 +283,6 @@ pub fn unit_sides(q: &Quadrants, unit: &Unit) -> (Vec<u64>, Vec<u64>) {
 }
 
 #[cfg(test)]
+mod frontier_tests;
+#[cfg(test)]
 mod tests;

@@ -192,6 +192,8 @@ fn count_bins(
     stop: &AtomicBool,
     portion: Portion,
 ) -> Option<(u64, f64)> {
+    #[cfg(test)]
+    super::split::SIEVED.set(super::split::SIEVED.get() + 1);
     let begun = std::time::Instant::now();
     let reuse = matches!(portion, Portion::Slice(Part { sorted: true, .. })) && t.split.is_some();
     if !reuse {

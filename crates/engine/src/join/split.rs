@@ -192,9 +192,25 @@ const SPREAD: [u64; 256] = {
     t
 };
 
+#[cfg(test)]
+thread_local! {
+    /// Tests: every side sieved, however small ([`pays`]), by this many bits (at most
+    /// [`MAX_SIEVE`], and at most the bits both sides use), in place of [`sieve_bits`]'s
+    /// choice; so that small boards take the paths of the large units of large boards.
+    pub(super) static FORCED_SIEVE: std::cell::Cell<Option<usize>> =
+        const { std::cell::Cell::new(None) };
+    /// Tests: the sieved matchings counted on this thread (held or streamed, each slice
+    /// once), so that a test can tell that its matchings were sieved.
+    pub(super) static SIEVED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 /// Sieve bits for a table side of `len` patterns: as many as leave [`MIN_BIN`] patterns
 /// per bin on average.
 pub(super) fn sieve_bits(len: usize) -> usize {
+    #[cfg(test)]
+    if let Some(k) = FORCED_SIEVE.get() {
+        return k.min(MAX_SIEVE);
+    }
     (0..=MAX_SIEVE)
         .rev()
         .find(|&k| len >> k >= MIN_BIN)
@@ -203,6 +219,10 @@ pub(super) fn sieve_bits(len: usize) -> usize {
 
 /// Whether sieving pays for a table side of `len` patterns (the larger side of a unit).
 pub(super) fn pays(len: usize) -> bool {
+    #[cfg(test)]
+    if FORCED_SIEVE.get().is_some() {
+        return true;
+    }
     len >= MIN_SIEVE
 }
 
