@@ -18,7 +18,9 @@
 //!   (a value equal to the unit's, weight 1), which the join counts apart; a candidate
 //!   without is reported as `held`;
 //!
-//! all of them by default (`ties` for the boards with the quarter turns alone). With
+//! all of them by default (`ties` for the boards with the quarter turns alone). On odd
+//! boards each kind takes units of two middle queens (of several row sets each) and of the
+//! centre queen in turn, the streamed ones of the centre queen alone. With
 //! `--pool P`, each unit is the smallest of P drawn (by the sizes of its two sides), for
 //! boards whose searches are long.
 //!
@@ -108,14 +110,30 @@ fn main() -> ExitCode {
             println!("# no ties: the quarter turns are off for n = {n}");
             continue;
         }
-        // Only units of one row set stream.
-        let eligible: Vec<usize> = (0..units.len())
-            .filter(|&i| kind != "streamed" || units[i].0.span == 1)
+        // Odd boards: units of two middle queens (of several row sets each) and of the centre
+        // queen (most of the plan) taken in turn; only units of one row set stream.
+        let two_middles = |i: usize| {
+            units[i]
+                .0
+                .middle
+                .is_some_and(|m| usize::from(m.column_queen) != n / 2)
+        };
+        let groups: Vec<Vec<usize>> = [true, false]
+            .into_iter()
+            .filter(|&two| !(two && kind == "streamed"))
+            .map(|two| {
+                (0..units.len())
+                    .filter(|&i| n.is_multiple_of(2) || two_middles(i) == two)
+                    .filter(|&i| kind != "streamed" || units[i].0.span == 1)
+                    .collect::<Vec<usize>>()
+            })
+            .filter(|g| !g.is_empty())
             .collect();
         let (mut found, mut tries) = (0, 0);
         while found < sample && tries < 50 * sample.max(1) {
+            let eligible = &groups[tries % groups.len()];
             tries += 1;
-            let Some(i) = draw(&eligible, pool, &mut drawn, &mut rng, &bounded, &units) else {
+            let Some(i) = draw(eligible, pool, &mut drawn, &mut rng, &bounded, &units) else {
                 break;
             };
             let u = units[i].0;
