@@ -6,7 +6,9 @@
 //!   `join` plan);
 //! * [`half_turn`] and [`invariant`]: the solutions a half turn or a quarter turn leaves
 //!   unchanged, for the unique count of every plan that gives one;
-//! * [`constrained`]: boards with pre-placed pieces and blocked squares, queens or rooks.
+//! * [`constrained`]: boards with pre-placed pieces and blocked squares, queens or rooks;
+//! * [`unit_search`]: a join unit counted by a search of the whole board restricted to it, an
+//!   independent check of the join (tests and `examples/second_opinion.rs`).
 //!
 //! This crate is the lowest of the workspace: it depends on neither the library (`nqueens`,
 //! which plans the work, runs it on threads and keeps its files) nor the program. Engines know
@@ -26,6 +28,7 @@ pub mod kernel;
 pub mod random;
 pub(crate) mod slicing;
 pub mod symmetry;
+pub mod unit_search;
 
 /// The published counts, for the tests (the library's table, read here by path so that the
 /// engine depends on no other crate).

@@ -112,9 +112,9 @@ struct Scratch {
     /// A streamed unit (sides too large to hold): its four partitions, kept for the next
     /// slice of the same unit, and whether the west side is its table.
     streamed: Option<([Rc<Partition>; 4], bool)>,
-    /// Tests: the candidate pairs past which units stream and the table patterns a streamed
-    /// group holds, in place of [`STREAM_ABOVE`] and [`stream::GROUP_PATTERNS`].
-    #[cfg(test)]
+    /// Tests and [`with_stream_limits`]: the candidate pairs past which units stream and the
+    /// table patterns a streamed group holds, in place of [`counting::STREAM_ABOVE`] and
+    /// [`stream::GROUP_PATTERNS`].
     limits: Option<(u64, usize)>,
     /// Tests: the size past which buffers are let go, in place of [`RELEASE_ABOVE`].
     #[cfg(test)]
@@ -163,7 +163,6 @@ impl Scratch {
     /// The candidate pairs past which a unit streams ([`counting::STREAM_ABOVE`]) and the
     /// table patterns a streamed group holds ([`stream::GROUP_PATTERNS`]).
     fn stream_limits(&self) -> (u64, usize) {
-        #[cfg(test)]
         if let Some(limits) = self.limits {
             return limits;
         }
@@ -204,6 +203,27 @@ pub fn count_unit_until(q: &Quadrants, unit: &Unit, stop: &AtomicBool) -> Option
         let s = &mut *s.borrow_mut();
         count_unit_with(q, unit, s, stop, None).map(|(found, _)| found)
     })
+}
+
+/// Runs `f` with this thread's units streamed from `stream_above` candidate pairs on, in
+/// table groups of at most `group` patterns, in place of the engine's own limits
+/// (`STREAM_ABOVE` and `GROUP_PATTERNS`, 2^25 pairs and 2^24 patterns): so that the streamed path can be checked
+/// on units it would hold (`examples/second_opinion.rs`). Only units of one row set stream.
+/// The counts are the same; no slice counted inside starts from half-boards held outside, or
+/// the other way round.
+#[doc(hidden)]
+pub fn with_stream_limits<T>((stream_above, group): (u64, usize), f: impl FnOnce() -> T) -> T {
+    let set = |limits| {
+        SCRATCH.with(|s| {
+            let mut s = s.borrow_mut();
+            s.limits = limits;
+            s.made_for = None;
+        })
+    };
+    set(Some((stream_above, group.max(1))));
+    let out = f();
+    set(None);
+    out
 }
 
 /// How much of a unit [`time_unit`] counts.
