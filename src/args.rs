@@ -299,6 +299,12 @@ pub struct MergeArgs {
     /// Worker threads for the recount, up to 4096; 0 means every hardware thread.
     #[arg(short, long, default_value_t = 0, value_name = "T", value_parser = |s: &str| thread_count(s, 0), value_hint = clap::ValueHint::Other)]
     pub threads: usize,
+    /// Recount K whole shards drawn at random (seeded by --recount-seed).
+    ///
+    /// One wrong shard among M is caught with probability K/M; --audit M recounts the whole
+    /// count. The output says which shards were drawn.
+    #[arg(long, value_name = "K", value_hint = clap::ValueHint::Other)]
+    pub audit: Option<u64>,
     #[command(flatten)]
     pub trust: TrustArgs,
 }

@@ -121,6 +121,14 @@ pub fn run(args: &CountArgs) -> Result<Exit, Exit> {
         if locks.iter().any(|(p, _)| p == &path) {
             continue;
         }
+        // A file that cannot be written is refused first, as itself: its lock file could
+        // not be made either.
+        Journal::check_target(path).map_err(|e| {
+            fail(
+                Exit::Failed,
+                format!("{}: could not be saved: {e}", path.display()),
+            )
+        })?;
         let lock = Journal::lock(path).map_err(|e| fail(Exit::Failed, e))?;
         if let Some(why) = lock.unlocked() {
             say(format!(
@@ -452,14 +460,31 @@ fn count_one(
                 path.display()
             ));
         }
+        let (entries, dropped) = job.recut();
+        if entries > 0 {
+            say(format!(
+                "{}: {} cut otherwise than this release cuts them at the file's slice times \
+                 (a file relabelled, or written by another release): their {} dropped, and \
+                 the entries counted again",
+                path.display(),
+                output::things(entries, "entry is", "entries are"),
+                output::things(dropped, "finished subproblem", "finished subproblems")
+            ));
+        }
         let done = job
             .recount_resumed(how, seed, Some(&CANCEL))
             .map_err(|e| exit::error(&e))?;
         say(format!(
-            "resumed {} of {} from {}; {}{}",
+            "resumed {} of {} from {}; checked: structure, checksum, sums and bounds against \
+             the plan{}; {}{}",
             job.resumed().len(),
             output::things(job.wanted_len() as u64, "subproblem", "subproblems"),
             path.display(),
+            if args.trust.key.is_some() {
+                ", keyed tag"
+            } else {
+                ""
+            },
             output::recount_words(&done, how),
             if job.todo_len() == 0 {
                 "; nothing was left to count: the result is the file's"

@@ -15,7 +15,7 @@ use nqueens::persist::{Merged, Shard, Tags};
 use nqueens::plan::PlanHash;
 
 use crate::machine::Machine;
-use nqueens::{Counts, Outcome, Recount, Recounted};
+use nqueens::{Counts, MergeChecks, Outcome, Recount, Recounted};
 use serde::Serialize;
 
 /// `count` and the word for it, singular or plural: "1 shard", "64 shards".
@@ -149,6 +149,21 @@ struct Row<'a> {
     recounted: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     recount_seed: Option<u64>,
+    /// Whether every subproblem of a merge was counted again.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    recounted_all: Option<bool>,
+    /// The shards an audit recounted whole.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    audited: Option<Vec<u64>>,
+    /// The chance that such an audit holds one given wrong shard.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    audit_catch: Option<f64>,
+    /// The shards given more than once, all agreeing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    replicas: Option<Vec<u64>>,
+    /// Entries cut otherwise than this release cuts them, all recounted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    off_rule_entries: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     tags: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -236,35 +251,80 @@ pub fn shard_line(o: &Outcome, s: Shard, path: &Path, json: bool) -> String {
     )
 }
 
-/// What a recount asked as `how` checked, in words: "recounted 12 of them in 3.0 s (seed
-/// 42), all agree".
+/// `part` of `whole` as a share in per cent, to two significant digits at most: "100%",
+/// "25%", "0.3%", "0.012%".
+pub fn percent(part: u64, whole: u64) -> String {
+    if whole == 0 {
+        return "0%".to_string();
+    }
+    let p = 100.0 * part as f64 / whole as f64;
+    match p {
+        p if p >= 10.0 || p == 0.0 => format!("{p:.0}%"),
+        p if p >= 1.0 => format!("{p:.1}%"),
+        p => {
+            let digits = (-p.log10()).ceil() as usize + 1;
+            format!("{p:.digits$}%")
+        }
+    }
+}
+
+/// What a recount asked as `how` checked, in words: "recounted 12 of 4096 subproblems
+/// (0.29%) at random in 3.0 s (seed 42), all agree; the others not recounted (...)", or
+/// "recounted all 918 subproblems ... all agree: verified".
 pub fn recount_words(r: &Recounted, how: Recount) -> String {
     if how == Recount::Subproblems(0) {
-        return "none recounted (--recount 0)".to_string();
+        return format!(
+            "recounted none of {} (--recount 0)",
+            things(r.of, "subproblem", "subproblems")
+        );
+    }
+    if r.of > 0 && r.checked == r.of {
+        return format!(
+            "recounted all {} in {:.1} s, all agree: verified",
+            things(r.of, "subproblem", "subproblems"),
+            r.seconds
+        );
     }
     format!(
-        "recounted {} of them in {:.1} s (seed {}), {}",
+        "recounted {} of {} ({}) at random in {:.1} s (seed {}), {}",
         r.checked,
+        things(r.of, "subproblem", "subproblems"),
+        percent(r.checked, r.of),
         r.seconds,
         r.seed,
         if r.checked == 0 {
-            "none finished in the time given (--recount K for K of them)"
-        } else if r.checked < r.of {
-            "all agree; the others were checked only against their bounds and the checksum \
-             (--recount all recounts every one)"
+            "none finished in the time given; the others not recounted (--recount K for K of \
+             them, --recount all for every one)"
         } else {
-            "all agree"
+            "all agree; the others not recounted (--recount all recounts every one)"
         }
     )
 }
 
-/// The line of a verified merge, human or JSON.
+/// What every merged file passed before any recount, in words.
+fn checked_words(m: &Merged) -> String {
+    let mut checks = vec!["structure, checksums, sums and bounds against the plan"];
+    if m.unique.is_some() {
+        checks.push("Burnside's lemma");
+    }
+    checks.push(match m.tags {
+        Tags::Checked => "every keyed tag",
+        Tags::NotChecked => "keyed tags not checked (give --key)",
+        Tags::None => "no keyed tags",
+    });
+    checks.join(", ")
+}
+
+/// The lines of a merge, human or JSON: the result with what was checked and recounted, then
+/// (human) a line each for an audit, replicas and entries cut otherwise than this release
+/// cuts them.
 pub fn merge_line(
     m: &Merged,
-    (r, how): (&Recounted, Recount),
+    (c, how): (&MergeChecks, Recount),
     verdict: Option<Verdict>,
     json: bool,
 ) -> String {
+    let r = &c.sample;
     if json {
         return Row {
             n: m.n,
@@ -275,8 +335,14 @@ pub fn merge_line(
             plan: Some(m.plan),
             nodes: Some(m.sums.nodes),
             shard_seconds: Some((m.shard_seconds * 1000.0).round() / 1000.0),
+            subproblems: Some(r.of as usize),
             recounted: Some(r.checked),
             recount_seed: Some(r.seed),
+            recounted_all: Some(c.recounted_all()),
+            audited: Some(c.audited.clone()),
+            audit_catch: Some(c.audit_catch()),
+            replicas: Some(m.replicas.iter().map(|&(i, _)| i).collect()),
+            off_rule_entries: Some(c.off_rule.0),
             tags: Some(match m.tags {
                 Tags::Checked => "checked",
                 Tags::NotChecked => "not checked",
@@ -287,21 +353,60 @@ pub fn merge_line(
         }
         .line();
     }
-    format!(
-        "n = {}: {}, {} unique ({} of plan {}, all verified{}; {}, {})",
+    let mut lines = vec![format!(
+        "n = {}: {}, {} unique ({} of plan {}; checked: {}; {})",
         m.n,
         things(m.sums.total, "solution", "solutions"),
         unique_text(m.unique),
         things(m.shards, "shard", "shards"),
         m.plan,
-        match m.tags {
-            Tags::Checked => ", every keyed tag checked",
-            Tags::NotChecked => ", keyed tags not checked (give --key)",
-            Tags::None => "",
-        },
-        things(r.of, "subproblem", "subproblems"),
+        checked_words(m),
         recount_words(r, how)
-    )
+    )];
+    if !c.audited.is_empty() {
+        let shards: Vec<String> = c.audited.iter().map(u64::to_string).collect();
+        lines.push(format!(
+            "audit: {} of {} recounted whole ({}, seed {}), all agree; an audit of {} of {} \
+             shards catches one wrong shard with probability {}",
+            if c.audited.len() as u64 == c.shards {
+                "every shard".to_string()
+            } else {
+                format!("shards {}", shards.join(", "))
+            },
+            c.shards,
+            things(c.audit.checked, "subproblem", "subproblems"),
+            c.audit.seed,
+            c.audited.len(),
+            c.shards,
+            percent(c.audited.len() as u64, c.shards)
+        ));
+    }
+    if !m.replicas.is_empty() {
+        let list: Vec<String> = m
+            .replicas
+            .iter()
+            .map(|&(i, k)| format!("shard {i} ({k} files)"))
+            .collect();
+        lines.push(format!("replicas: {}, each agreeing", list.join(", ")));
+    }
+    if c.off_rule.0 > 0 {
+        lines.push(format!(
+            "cut: {} cut otherwise than this release cuts them at their files' slice times; {}",
+            things(c.off_rule.0, "entry", "entries"),
+            if how == Recount::Subproblems(0) {
+                "their subproblems were not recounted (--recount 0)".to_string()
+            } else {
+                format!(
+                    "their {} recounted, all agree",
+                    things(c.off_rule.1, "subproblem", "subproblems")
+                )
+            }
+        ));
+    }
+    if c.recounted_all() && !(r.of > 0 && r.checked == r.of) {
+        lines.push("verified: every subproblem recounted by the audit, all agree".to_string());
+    }
+    lines.join("\n")
 }
 
 /// Load-balance statistics for `--stats`.
@@ -400,6 +505,7 @@ pub fn status_text(s: &nqueens::Survey, json: bool) -> String {
             partial: Vec<Partial>,
             missing: &'a [u64],
             damaged: Vec<Damaged>,
+            replicas: Vec<u64>,
             skipped: Vec<String>,
             solutions_so_far: u128,
             solutions_so_far_str: String,
@@ -429,6 +535,7 @@ pub fn status_text(s: &nqueens::Survey, json: bool) -> String {
                     why: why.clone(),
                 })
                 .collect(),
+            replicas: s.replicas.iter().map(|r| r.0).collect(),
             skipped: s
                 .skipped
                 .iter()
@@ -480,6 +587,14 @@ pub fn status_text(s: &nqueens::Survey, json: bool) -> String {
     }
     for (path, why) in &s.damaged {
         lines.push(format!("  damaged   {}: {why}", path.display()));
+    }
+    if !s.replicas.is_empty() {
+        let each: Vec<String> = s
+            .replicas
+            .iter()
+            .map(|(i, k)| format!("{i} ({k} files)"))
+            .collect();
+        lines.push(format!("  replicas  {}, each agreeing", each.join(", ")));
     }
     lines.push(format!(
         "  so far    {} (done and partial shards)",

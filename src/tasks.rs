@@ -54,7 +54,8 @@ pub fn merge(args: &MergeArgs) -> Result<Exit, Exit> {
         keep: how.sample_size(),
         seed,
         key: key.as_ref(),
-        most_bytes: Some(&|plan, shard| nqueens::most_file_bytes(plan, Some(shard))),
+        rules: Some(nqueens::file_rules()),
+        audit: args.audit.unwrap_or(0),
     };
     match persist::merge(&files, options) {
         Err(problems) => {

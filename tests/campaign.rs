@@ -493,14 +493,18 @@ fn a_merge_says_how_much_it_recounted_and_how_to_recount_all() {
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
     let sample = line("3");
-    assert!(sample.contains("recounted 3 of them"), "{sample}");
     assert!(
-        sample.contains("--recount all recounts every one"),
+        sample.contains("recounted 3 of 276 subproblems (1.1%) at random"),
+        "{sample}"
+    );
+    assert!(
+        sample.contains("--recount all recounts every one") && !sample.contains("verified"),
         "{sample}"
     );
     let all = line("all");
     assert!(
-        all.contains("all agree)") && !all.contains("--recount all"),
+        all.contains("recounted all 276 subproblems in") && !all.contains("--recount all"),
         "{all}"
     );
+    assert!(all.contains("all agree: verified)"), "{all}");
 }

@@ -75,7 +75,10 @@ fn a_shards_json_line_has_its_partial_sum_and_one_thing_is_singular() {
         merged.contains("n = 1: 1 solution, 1 unique (1 shard of plan"),
         "{merged}"
     );
-    assert!(merged.contains("; 1 subproblem, recounted"), "{merged}");
+    assert!(
+        merged.contains("; recounted all 1 subproblem in"),
+        "{merged}"
+    );
 }
 
 /// The arguments that ask each command with options for its help (`-h` or `--help`).

@@ -7,41 +7,9 @@
 mod common;
 
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use common::cmd;
-
-/// The text of a journal (its JSON on one line, in the program's order of fields) with its
-/// checksum made anew over `pieces`, the text in parts, as a forger reseals a file: the
-/// checksum is FNV-1a of the text with an empty checksum, the last field. Written to `to`
-/// piece by piece, so that a large file is never held in memory here.
-fn reseal_to(to: &Path, pieces: &[&[u8]]) {
-    let mut text: Vec<u8> = Vec::new();
-    let last = pieces.len() - 1;
-    let end = pieces[last];
-    let at = find(end, b"\"checksum\":\"").expect("a checksum") + b"\"checksum\":\"".len();
-    let unsealed_end = [&end[..at], b"\"}"].concat();
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for piece in pieces[..last].iter().copied().chain([&unsealed_end[..]]) {
-        for &b in piece {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    let mut f = fs::File::create(to).unwrap();
-    for piece in &pieces[..last] {
-        f.write_all(piece).unwrap();
-    }
-    text.extend_from_slice(&end[..at]);
-    text.extend_from_slice(format!("{h:016x}\"}}\n").as_bytes());
-    f.write_all(&text).unwrap();
-}
-
-/// Where `needle` first occurs in `hay`.
-fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    hay.windows(needle.len()).position(|w| w == needle)
-}
+use common::{cmd, reseal_to};
 
 /// The file at `path` with `from` replaced by `to` (once), resealed, written to `out`.
 fn forge(path: &Path, out: &Path, from: &str, to: &str) {

@@ -93,7 +93,7 @@ fn a_keyed_shard_set_refuses_any_file_rewritten_without_the_key() {
     let (code, out, _) = merged(&files, &["--key", &key]);
     assert_eq!(code, Some(0));
     assert!(
-        out.contains("2279184 solutions") && out.contains("every keyed tag checked"),
+        out.contains("2279184 solutions") && out.contains("every keyed tag;"),
         "{out}"
     );
     // Resealed without the key, its old tag kept: the recount is off, and the tag alone
@@ -233,9 +233,14 @@ fn an_honest_merge_says_what_it_recounted_and_with_which_seed() {
         .assert()
         .success()
         .stdout(predicate::str::contains(
-            "2279184 solutions, 285053 unique (4 shards of plan 7edc409a339d6396, all verified; 9929 subproblems, recounted 5 of them in",
+            "2279184 solutions, 285053 unique (4 shards of plan 7edc409a339d6396; checked: \
+             structure, checksums, sums and bounds against the plan, Burnside's lemma, no keyed \
+             tags; recounted 5 of 9929 subproblems (0.050%) at random in",
         ))
-        .stdout(predicate::str::contains("(seed 42), all agree"));
+        .stdout(predicate::str::contains(
+            "(seed 42), all agree; the others not recounted",
+        ))
+        .stdout(predicate::str::contains("verified").not());
     // Every subproblem, so that the figure does not hang on how many 3 s (the default) can
     // recount on a busy machine.
     let mut args = vec!["merge", "--json", "--recount", "all", "--recount-seed", "7"];
@@ -243,6 +248,75 @@ fn an_honest_merge_says_what_it_recounted_and_with_which_seed() {
     let v: serde_json::Value = serde_json::from_str(&common::stdout_of(&args)).unwrap();
     assert_eq!(v["recounted"], 9929);
     assert_eq!(v["recount_seed"], 7);
+    assert_eq!(v["recounted_all"], true);
+}
+
+#[test]
+fn an_audit_recounts_whole_shards_and_replicas_must_agree() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = shards(dir.path());
+    // +8 on a subproblem of weight 8: Burnside's lemma still holds.
+    forge(&files[2], 8, 8);
+    let merge = |more: &[&str], extra: &[&PathBuf]| {
+        let out = cmd()
+            .arg("merge")
+            .args(&files)
+            .args(extra)
+            .args(more)
+            .output()
+            .unwrap();
+        let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
+        (out.status.code(), text(out.stdout), text(out.stderr))
+    };
+    // A sample of one: the merge says how little it recounted, and never "verified".
+    let (code, out, err) = merge(&["--recount", "1", "--recount-seed", "3"], &[]);
+    assert!(
+        code == Some(1) || out.contains("recounted 1 of 9929 subproblems"),
+        "{err}"
+    );
+    assert!(!out.contains("verified"), "{out}");
+    // An audit of every shard recounts the forged one whole.
+    let (code, out, err) = merge(&["--recount", "0", "--audit", "4"], &[]);
+    assert_eq!((code, out.as_str()), (Some(1), ""), "{err}");
+    assert!(err.contains("s2.json"), "{err}");
+    // An audit of one shard names it, and the chance it had.
+    for seed in 0..16 {
+        let seed = seed.to_string();
+        let (code, out, err) = merge(
+            &["--recount", "0", "--audit", "1", "--recount-seed", &seed],
+            &[],
+        );
+        match code {
+            Some(0) => {
+                assert!(
+                    out.contains("catches one wrong shard with probability 25%"),
+                    "{out}"
+                );
+                assert!(!out.contains("audit: shards 2 of 4"), "{out}");
+            }
+            Some(1) => assert!(err.contains("s2.json"), "{err}"),
+            _ => panic!("{err}"),
+        }
+    }
+    // Replicas: an equal copy of a shard passes, and says so; a copy that differs fails,
+    // naming both files.
+    let copy = dir.path().join("s0-again.json");
+    std::fs::copy(&files[0], &copy).unwrap();
+    let (code, out, err) = merge(&["--recount", "0"], &[&copy]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.contains("replicas: shard 0 (2 files), each agreeing"),
+        "{out}"
+    );
+    forge(&copy, 8, 8);
+    let (code, _, err) = merge(&["--recount", "0"], &[&copy]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("replicas differ: shard 0")
+            && err.contains("s0.json and")
+            && err.contains("s0-again.json disagree"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -33,6 +33,8 @@ pub struct Merged {
     pub shard_seconds: f64,
     /// What the keyed tags of the files showed.
     pub tags: Tags,
+    /// The shards given more than once, each with its number of files (all agreeing).
+    pub replicas: Vec<(u64, usize)>,
 }
 
 /// The keyed tags of a merge's files ([`super::Key`]).
@@ -46,8 +48,19 @@ pub enum Tags {
     None,
 }
 
-/// The most bytes a file of a plan and shard can hold (`nqueens::most_file_bytes`).
-pub type MostBytes<'a> = &'a (dyn Fn(&Plan, Shard) -> u64 + Sync);
+/// The rules of this release's runs that what a file claims is weighed against
+/// (`nqueens::file_rules`): how large a file of a plan can be, and how a run cuts entries.
+#[derive(Clone, Copy, Debug)]
+pub struct Rules {
+    /// The most bytes a file of a plan (and shard of it) can hold: a larger one is refused
+    /// unread.
+    pub most_bytes: fn(&Plan, Option<Shard>) -> u64,
+    /// How many slices a run of this release cuts each of `entries` of a plan into at a
+    /// slice time of `seconds`.
+    pub slices: fn(plan: &Plan, seconds: f64, entries: &[u64]) -> Vec<u64>,
+    /// The slice time of the files that do not say theirs (written before they did).
+    pub default_seconds: f64,
+}
 
 /// How [`merge`] reads the files beyond checking them.
 #[derive(Clone, Copy, Default)]
@@ -60,9 +73,11 @@ pub struct MergeOptions<'a> {
     pub seed: u64,
     /// The key every file must carry the tag of.
     pub key: Option<&'a Key>,
-    /// The most bytes a file of a plan and shard can hold (`nqueens::most_file_bytes`): a
-    /// larger file is refused unread. Without it, files are read whatever their size.
-    pub most_bytes: Option<MostBytes<'a>>,
+    /// The rules a file's size and cut are weighed against: without them, files are read
+    /// whatever their size, and their cuts are taken as they are.
+    pub rules: Option<Rules>,
+    /// Whole shards to draw at random (seeded by `seed`) for an audit.
+    pub audit: u64,
 }
 
 /// Which plan and shard count a result file belongs to.
@@ -228,13 +243,23 @@ pub enum MergeProblem {
         /// Subproblems the shard owns.
         want: usize,
     },
-    /// The same shard given more than once.
-    #[error("duplicated: shard {index} appears {} times ({})", .paths.len(), names(.paths))]
-    Duplicated {
+    /// Two result files of the same shard (replicas, from two runs) that disagree.
+    #[error(
+        "replicas differ: shard {index}: {} and {} disagree at entry {entry} ({} against {} \
+         solutions): at least one is wrong; count the shard again",
+        .first.display(), .second.display(), .counts.0, .counts.1
+    )]
+    ReplicasDiffer {
         /// Its shard index.
         index: u64,
-        /// The files.
-        paths: Vec<PathBuf>,
+        /// The first file.
+        first: PathBuf,
+        /// The file that differs from it.
+        second: PathBuf,
+        /// The first entry they disagree on.
+        entry: u64,
+        /// Its count in each.
+        counts: (u128, u128),
     },
     /// Complete sums that fail the check of Burnside's lemma ([`Sums::burnside_holds`]).
     #[error(
@@ -255,11 +280,6 @@ pub enum MergeProblem {
         /// Shards in all.
         count: u64,
     },
-}
-
-fn names(paths: &[PathBuf]) -> String {
-    let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-    names.join(", ")
 }
 
 /// Every problem of a refused merge, and the files it skipped.
@@ -379,8 +399,17 @@ pub struct Sampled {
     pub(crate) sample: Vec<Claim>,
     /// The subproblems the sample was drawn from.
     pub(crate) subproblems: u64,
-    /// The seed of the sample's draw.
+    /// The seed of the sample's draw (and of the audit's).
     pub(crate) seed: u64,
+    /// The subproblems of the entries a file cut otherwise than this release cuts them at
+    /// the file's slice times ([`Rules::slices`]): recounted, every one, before they count.
+    pub(crate) miscut: Vec<Claim>,
+    /// How many entries those are.
+    pub(crate) miscut_entries: u64,
+    /// The shards drawn for an audit ([`MergeOptions::audit`]), increasing.
+    pub audited: Vec<u64>,
+    /// Their subproblems, to be recounted every one.
+    pub(crate) audit_claims: Vec<Claim>,
 }
 
 /// Checks the result files of a count's shards (every shard once, intact, of one plan:
@@ -394,7 +423,8 @@ pub fn merge(files: &[PathBuf], options: MergeOptions) -> Result<Sampled, MergeP
         keep,
         seed,
         key: tag_key,
-        most_bytes,
+        rules,
+        audit,
     } = options;
     let mut problems = Vec::new();
     let mut skipped = Vec::new();
@@ -426,7 +456,7 @@ pub fn merge(files: &[PathBuf], options: MergeOptions) -> Result<Sampled, MergeP
         Ok(plan) => plan,
         Err(p) => return Err(MergeProblems(vec![p], skipped)),
     };
-    read_whole(&mut good, &reference, &plan, most_bytes, &mut problems);
+    read_whole(&mut good, &reference, &plan, rules, &mut problems);
     // The plan cut as the files' runs cut it: each entry belongs to one shard, so its file
     // says how it was cut (a file that says otherwise than the first to name an entry is
     // refused below, as a subproblem of another cut).
@@ -480,12 +510,23 @@ pub fn merge(files: &[PathBuf], options: MergeOptions) -> Result<Sampled, MergeP
         }
         by_index.entry(shard.index).or_default().push((path, j));
     }
+    // Replicas (one shard counted more than once, perhaps on other machines) must agree.
+    let mut replicas = Vec::new();
     for (&index, copies) in &by_index {
         if copies.len() > 1 {
-            problems.push(MergeProblem::Duplicated {
-                index,
-                paths: copies.iter().map(|(p, _)| p.to_path_buf()).collect(),
-            });
+            replicas.push((index, copies.len()));
+        }
+        let (first, a) = &copies[0];
+        for (other, b) in &copies[1..] {
+            if let Some((entry, ours, theirs)) = a.first_difference(b) {
+                problems.push(MergeProblem::ReplicasDiffer {
+                    index,
+                    first: first.to_path_buf(),
+                    second: other.to_path_buf(),
+                    entry,
+                    counts: (ours, theirs),
+                });
+            }
         }
     }
     let count = reference.shards;
@@ -505,18 +546,36 @@ pub fn merge(files: &[PathBuf], options: MergeOptions) -> Result<Sampled, MergeP
     let mut sample = Reservoir::new(keep);
     let mut subproblems = 0;
     let mut tagged = false;
-    for copies in by_index.values() {
+    let audited = drawn_shards(count, audit, seed);
+    let mut audit_claims = Vec::new();
+    let (mut miscut, mut miscut_entries) = (Vec::new(), 0);
+    for (&index, copies) in &by_index {
         let (path, j) = &copies[0];
         tagged |= j.tag().is_some();
-        if keep > 0 {
+        let off_rule = rules.map_or_else(Vec::new, |r| j.cut_otherwise(&plan, r));
+        miscut_entries += off_rule.len() as u64;
+        let audited_here = audited.binary_search(&index).is_ok();
+        if keep > 0 || !off_rule.is_empty() || audited_here {
             let file: Arc<Path> = Arc::from(*path);
             let map = j
                 .counted_map(&plan)
                 .expect("checked against the plan above");
             for p in map.values() {
-                let file = Some(file.clone());
-                let (id, count) = (p.id, p.count);
-                sample.offer(Claim { id, count, file }, &mut rng);
+                let claim = Claim {
+                    id: p.id,
+                    count: p.count,
+                    file: Some(file.clone()),
+                };
+                let entry = plan.entry_of(p.id) as u64;
+                if off_rule.binary_search(&entry).is_ok() {
+                    miscut.push(claim.clone());
+                }
+                if audited_here {
+                    audit_claims.push(claim.clone());
+                }
+                if keep > 0 {
+                    sample.offer(claim, &mut rng);
+                }
             }
         }
         subproblems += j.counted_len() as u64;
@@ -543,6 +602,7 @@ pub fn merge(files: &[PathBuf], options: MergeOptions) -> Result<Sampled, MergeP
             (None, true) => Tags::NotChecked,
             (None, false) => Tags::None,
         },
+        replicas,
     };
     Ok(Sampled {
         merged,
@@ -551,26 +611,50 @@ pub fn merge(files: &[PathBuf], options: MergeOptions) -> Result<Sampled, MergeP
         subproblems,
         seed,
         skipped,
+        miscut,
+        miscut_entries,
+        audited,
+        audit_claims,
     })
+}
+
+/// `k` of the shard indices `0..count`, drawn at random from `seed`, increasing (all of them
+/// for `k >= count`).
+fn drawn_shards(count: u64, k: u64, seed: u64) -> Vec<u64> {
+    if k >= count {
+        return (0..count).collect();
+    }
+    // A partial shuffle of the indices, from a stream of its own (not the sample's).
+    let mut rng = XorShift::new(seed ^ 0x5a5a_5a5a_a5a5_a5a5);
+    let mut picked: BTreeMap<u64, u64> = BTreeMap::new();
+    for i in 0..k {
+        let j = i + rng.next() % (count - i);
+        let at_j = *picked.get(&j).unwrap_or(&j);
+        let at_i = *picked.get(&i).unwrap_or(&i);
+        picked.insert(j, at_i);
+        picked.insert(i, at_j);
+    }
+    let mut drawn: Vec<u64> = (0..k).map(|i| picked[&i]).collect();
+    drawn.sort_unstable();
+    drawn
 }
 
 /// Reads whole the files of `reference`'s count of which [`Journal::read_header`] read only
 /// the header (the large ones), each when its size is within what a file of its plan and
-/// shard can hold (`most_bytes`); a file that is not, or does not read, is taken out of
+/// shard can hold ([`Rules::most_bytes`]); a file that is not, or does not read, is taken out of
 /// `good` as a problem. Files of other counts keep their header alone: it names their count.
 pub(crate) fn read_whole(
     good: &mut Vec<(&Path, Journal)>,
     reference: &ShardSet,
     plan: &Plan,
-    most_bytes: Option<MostBytes<'_>>,
+    rules: Option<Rules>,
     problems: &mut Vec<MergeProblem>,
 ) {
     good.retain_mut(|(path, j)| {
         if !j.is_header_only() || ShardSet::of(j) != *reference {
             return true;
         }
-        let shard = j.shard.unwrap_or(Shard::WHOLE);
-        let most = most_bytes.map_or(u64::MAX, |f| f(plan, shard));
+        let most = rules.map_or(u64::MAX, |r| (r.most_bytes)(plan, j.shard));
         match Journal::read_at_most(path, most) {
             Ok(whole) => {
                 *j = whole;

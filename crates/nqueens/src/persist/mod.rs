@@ -24,6 +24,6 @@ pub(crate) use journal::{Problem, check_bounds};
 pub use key::Key;
 pub use lock::Lock;
 pub(crate) use merge::{Claim, MergeProblem, ShardSet, read_journal, read_whole, reference_plan};
-pub use merge::{MergeOptions, MergeProblems, Merged, MostBytes, Sampled, Skipped, Tags, merge};
+pub use merge::{MergeOptions, MergeProblems, Merged, Rules, Sampled, Skipped, Tags, merge};
 pub(crate) use recorder::{Recorder, SaveFailure};
 pub use shard::Shard;

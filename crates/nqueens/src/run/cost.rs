@@ -17,35 +17,6 @@ pub(crate) const SLICE_SECONDS: f64 = Config::SLICE_SECONDS;
 
 pub use crate::plan::MOST_SLICES;
 
-/// The most bytes a checkpoint or result file of `plan` (of `shard` of it) can hold, as
-/// this release cuts: every entry the shard owns cut as finely as the shortest slice time
-/// ([`Config::SHORTEST_SLICE_SECONDS`]) cuts it, four times over for figures retuned by a
-/// later release, each subproblem in [`RECORD_BYTES`], and [`HEADER_BYTES`] for the rest. A
-/// larger file is refused unread: no file, however crafted, makes a merge, a status or a
-/// resume read more than its plan calls for.
-pub fn most_file_bytes(plan: &Plan, shard: Option<crate::persist::Shard>) -> u64 {
-    let finest = CostModel::new(plan, Config::SHORTEST_SLICE_SECONDS);
-    let shard = shard.unwrap_or(crate::persist::Shard::WHOLE);
-    let records: u64 = plan
-        .shard_entries(shard)
-        .map(|(entry, _)| {
-            let slices = super::prepared::entry_slices(&finest, plan, &entry);
-            slices.saturating_mul(4).min(MOST_SLICES)
-        })
-        .fold(0, u64::saturating_add);
-    records
-        .saturating_mul(RECORD_BYTES)
-        .saturating_add(HEADER_BYTES)
-}
-
-/// The most bytes one subproblem takes in a file: `[entry, slices, index, count, nodes],`
-/// with every number at its longest (20 digits, 39 for the count).
-const RECORD_BYTES: u64 = 128;
-
-/// What a file holds besides its subproblems, at most: its header, sums, facts of the run
-/// (`meta`), tag and checksum.
-const HEADER_BYTES: u64 = 64 << 10;
-
 /// Where a join count's half-boards come from on an n×n board: the whole quadrant lists up
 /// to [`LISTS_UNTIL`], the memory-bounded partitions each unit makes after it.
 pub fn join_layout(n: usize) -> Layout {
@@ -86,6 +57,11 @@ impl CostModel {
                 SLICE_SECONDS
             },
         }
+    }
+
+    /// The slice time the run cuts to, in seconds.
+    pub(super) fn slice_seconds(&self) -> f64 {
+        self.slice_seconds
     }
 
     /// A join unit's estimate: its stratum's measured mean seconds where measured, else 1.

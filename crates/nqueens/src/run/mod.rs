@@ -17,6 +17,7 @@ mod outcome;
 mod pool;
 mod prepared;
 mod recount;
+mod rules;
 mod status;
 mod survey;
 mod watch;
@@ -26,13 +27,13 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-pub use cost::most_file_bytes;
 pub(crate) use cost::{CostModel, SLICE_SECONDS};
 pub use estimate::Estimate;
 pub use outcome::{Counts, Outcome};
 #[cfg(test)]
 pub(crate) use prepared::{entry_slices, solve_one};
-pub use recount::{Recount, Recounted};
+pub use recount::{MergeChecks, Recount, Recounted};
+pub use rules::{file_rules, most_file_bytes};
 pub use status::Status;
 pub use survey::Survey;
 
@@ -91,6 +92,13 @@ pub struct Job {
     save_every: Duration,
     /// The key that tags the checkpoint and the shard's result, and checks a resumed one.
     key: Option<Key>,
+    /// The slice times the entries of this run's files are cut with: those of the checkpoint
+    /// resumed (as it says), and this run's own.
+    slice_times: Vec<f64>,
+    /// The entries a resumed checkpoint cut otherwise than this release cuts them at its
+    /// slice times, which this run counts again, and the finished subproblems of them it
+    /// dropped.
+    recut: (u64, u64),
 }
 
 impl Job {
@@ -117,7 +125,7 @@ impl Job {
         cut(&mut plan, &costs, std::iter::empty());
         Ok(Job {
             plan,
-            costs,
+            costs: costs.clone(),
             fixed_depth: depth.is_some(),
             threads: config.resolved_threads().min(Config::MAX_THREADS),
             memory: config.memory_budget(),
@@ -126,6 +134,8 @@ impl Job {
             checkpoint: None,
             save_every: SAVE_EVERY,
             key: None,
+            slice_times: vec![costs.slice_seconds()],
+            recut: (0, 0),
         })
     }
 
@@ -213,7 +223,13 @@ impl Job {
                     j.check_tag(key).map_err(invalid)?;
                 }
                 let subproblems = j.check_against(&self.plan, self.shard).map_err(invalid)?;
+                let subproblems = self.recut_off_rule(&j, subproblems);
                 self = self.resume(subproblems.into_values())?;
+                for t in j.slice_times(SLICE_SECONDS) {
+                    if !self.slice_times.contains(&t) {
+                        self.slice_times.push(t);
+                    }
+                }
                 j
             }
             None => Journal::new(Kind::Checkpoint, &self.plan, self.shard),
@@ -224,6 +240,51 @@ impl Job {
         };
         self.checkpoint = Some((path.to_path_buf(), journal));
         Ok(self)
+    }
+
+    /// The finished subproblems of `j` (read with the plan cut as it says) without those of
+    /// the entries it cut otherwise than this release cuts them at its slice times (a file
+    /// relabelled, a partly counted entry marked whole or the reverse, or written by a release
+    /// that cut otherwise): those entries are cut as this run cuts them and counted again,
+    /// and the others keep the file's cut, their ids those of the plan cut anew.
+    fn recut_off_rule(
+        &mut self,
+        j: &Journal,
+        subproblems: BTreeMap<u64, Counted>,
+    ) -> BTreeMap<u64, Counted> {
+        let off = j.cut_otherwise(&self.plan, file_rules());
+        if off.is_empty() {
+            return subproblems;
+        }
+        let is_off = |e: &u64| off.binary_search(e).is_ok();
+        let located: Vec<(u64, u64)> = self.plan.locate(subproblems.keys().copied()).collect();
+        let kept: Vec<(u64, u64, Counted)> = subproblems
+            .into_values()
+            .zip(located)
+            .map(|(c, (entry, index))| (entry, index, c))
+            .collect();
+        let before = kept.len();
+        let kept: Vec<(u64, u64, Counted)> =
+            kept.into_iter().filter(|(e, _, _)| !is_off(e)).collect();
+        self.recut = (off.len() as u64, (before - kept.len()) as u64);
+        cut(
+            &mut self.plan,
+            &self.costs,
+            j.cuts().filter(|(e, _)| !is_off(e)),
+        );
+        kept.into_iter()
+            .map(|(entry, index, c)| {
+                let id = self.plan.first_id(entry) + index;
+                (id, Counted { id, ..c })
+            })
+            .collect()
+    }
+
+    /// The entries a resumed checkpoint cut otherwise than this release cuts them at its
+    /// slice times, which this run counts again (their finished subproblems were dropped),
+    /// and how many finished subproblems of them were dropped.
+    pub fn recut(&self) -> (u64, u64) {
+        self.recut
     }
 
     /// Refuses to go on from a tagged checkpoint without its key: the run would write it back
@@ -354,6 +415,9 @@ impl Job {
             // Written back in this version's format (a version-1 file's header made anew).
             let mut journal = journal.clone();
             journal.upgrade(&self.plan);
+            for &t in &self.slice_times {
+                journal.add_slice_time(t, SLICE_SECONDS);
+            }
             let resumed = self.resumed.clone();
             let tell = control.save_failed;
             Recorder::new(&self.plan, path, journal, resumed, self.save_every, tell)
@@ -434,6 +498,9 @@ impl Job {
         j.set_meta("program", program());
         j.set_meta("host", system::host_name());
         j.set_meta("seconds", format!("{:.3}", outcome.elapsed.as_secs_f64()));
+        for &t in &self.slice_times {
+            j.add_slice_time(t, SLICE_SECONDS);
+        }
         j.set_counted(&self.plan, &outcome.counted);
         j
     }

@@ -23,8 +23,9 @@ use nqueens_engine::random::{Reservoir, XorShift};
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Recount {
-    /// Subproblems drawn at random, recounted until this much time is spent (subproblems still in
-    /// flight then are dropped unchecked).
+    /// Subproblems drawn at random, recounted until this much time is spent: none is begun
+    /// after it, and each one begun is finished (at most a slice's time more, about
+    /// [`crate::Config::SLICE_SECONDS`]), so that a long subproblem is checked when drawn.
     For(Duration),
     /// This many subproblems drawn at random (0: none), however long they take.
     Subproblems(u64),
@@ -132,8 +133,7 @@ pub fn recount(
     let cancelled = || cancel.is_some_and(|c| c.load(Ordering::Relaxed));
     let recount_one = || {
         while !stop.load(Ordering::Relaxed) {
-            // The watcher raises `stop` at the deadline; a budget spent before a subproblem
-            // starts ends the recount here too, however soon the watcher looks.
+            // A time budget spent: no subproblem is begun after it.
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 break;
             }
@@ -162,7 +162,8 @@ pub fn recount(
             checked.fetch_add(1, Ordering::Relaxed);
         }
     };
-    watched(&stop, deadline, cancel, || {
+    // Only a cancel stops a subproblem begun: the deadline stops the drawing.
+    watched(&stop, None, cancel, || {
         std::thread::scope(|scope| {
             for _ in 0..threads.clamp(1, wanted) {
                 scope.spawn(recount_one);
@@ -173,9 +174,8 @@ pub fn recount(
         return Err(e);
     }
     let checked = checked.into_inner();
-    // A budget of subproblems (or all of them) that a stop cut short was interrupted; a time
-    // budget ends by itself.
-    if cancelled() && (deadline.is_none() || checked < wanted) {
+    // A stop cuts short only what was begun: an interruption, whatever the budget.
+    if cancelled() {
         return Err(Error::RecountInterrupted);
     }
     done.checked = checked as u64;
@@ -183,18 +183,75 @@ pub fn recount(
     Ok(done)
 }
 
+/// What a merge counted again ([`Sampled::recount`]), beyond the checks every file passed
+/// (its structure, checksum, sums and bounds; the plan; Burnside's lemma where the plan has
+/// a unique count; the keyed tags where a key was given).
+#[non_exhaustive]
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MergeChecks {
+    /// The random sample of the subproblems, as `--recount` asked.
+    pub sample: Recounted,
+    /// The entries cut otherwise than this release cuts them at their files' slice times,
+    /// and how many of their subproblems were recounted (all of them, or none under
+    /// `--recount 0`).
+    pub off_rule: (u64, u64),
+    /// The shards recounted whole for an audit, increasing.
+    pub audited: Vec<u64>,
+    /// Their subproblems, every one recounted.
+    pub audit: Recounted,
+    /// The shards in all.
+    pub shards: u64,
+}
+
+impl MergeChecks {
+    /// Whether every subproblem of the merge was counted again (and agreed): by the sample,
+    /// or by an audit of every shard.
+    pub fn recounted_all(&self) -> bool {
+        let sample = self.sample.of > 0 && self.sample.checked == self.sample.of;
+        let audit = self.shards > 0 && self.audited.len() as u64 == self.shards;
+        sample || audit
+    }
+
+    /// The chance that an audit of this many shards holds one given wrong shard: the shards
+    /// audited over the shards in all.
+    pub fn audit_catch(&self) -> f64 {
+        if self.shards == 0 {
+            return 0.0;
+        }
+        self.audited.len() as f64 / self.shards as f64
+    }
+}
+
 impl Sampled {
-    /// Counts the sampled subproblems again on `threads` threads, as `how` says, and refuses on
-    /// the first whose count differs ([`Error::Recount`], naming its file). Raising
-    /// `cancel` ends it with [`Error::RecountInterrupted`].
+    /// Counts again, on `threads` threads, and refuses on the first subproblem whose count
+    /// differs ([`Error::Recount`], naming its file): first every subproblem of an entry cut
+    /// otherwise than this release cuts it (unless `how` recounts none), then every one of
+    /// the audited shards, then the random sample as `how` says. Raising `cancel` ends it
+    /// with [`Error::RecountInterrupted`].
     pub fn recount(
         &self,
         how: Recount,
         threads: usize,
         cancel: Option<&std::sync::atomic::AtomicBool>,
-    ) -> Result<Recounted, Error> {
+    ) -> Result<MergeChecks, Error> {
+        let mut checks = MergeChecks {
+            shards: self.merged.shards,
+            audited: self.audited.clone(),
+            ..MergeChecks::default()
+        };
+        let all = |claims: &[Claim]| {
+            let what = (Recount::All, claims.len() as u64, self.seed);
+            recount(&self.plan, claims, what, threads, cancel)
+        };
+        if how != Recount::Subproblems(0) {
+            checks.off_rule = (self.miscut_entries, all(&self.miscut)?.checked);
+        } else {
+            checks.off_rule = (self.miscut_entries, 0);
+        }
+        checks.audit = all(&self.audit_claims)?;
         let what = (how, self.subproblems, self.seed);
-        recount(&self.plan, &self.sample, what, threads, cancel)
+        checks.sample = recount(&self.plan, &self.sample, what, threads, cancel)?;
+        Ok(checks)
     }
 }
 

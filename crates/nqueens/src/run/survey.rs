@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::cost::most_file_bytes;
+use super::rules::file_rules;
 use super::{CostModel, SLICE_SECONDS, cut};
 use crate::constraint::Board;
 use crate::persist::{
@@ -34,8 +34,12 @@ pub struct Survey {
     pub partial: Vec<(u64, usize, usize)>,
     /// The shards with no good file, increasing.
     pub missing: Vec<u64>,
-    /// The files that are damaged or belong to another count, with why.
+    /// The files that are damaged or belong to another count, with why (a replica that
+    /// disagrees with the shard's first done file among them).
     pub damaged: Vec<(PathBuf, String)>,
+    /// The done shards with more than one done file (replicas), each with its number of
+    /// done files, by index.
+    pub replicas: Vec<(u64, usize)>,
     /// The files left out: checkpoints of no shard, files that are no journals.
     pub skipped: Vec<Skipped>,
     /// The sums of the done shards and the partial ones.
@@ -104,7 +108,7 @@ pub(crate) fn survey(
         &mut read,
         &reference,
         &plan,
-        Some(&|p, s| most_file_bytes(p, Some(s))),
+        Some(file_rules()),
         &mut unreadable,
     );
     for p in unreadable {
@@ -125,6 +129,7 @@ pub(crate) fn survey(
 
     // The best file of each shard so far: whether it is done, the file, the shard's subproblems.
     let mut best: BTreeMap<u64, (bool, Journal, usize)> = BTreeMap::new();
+    let mut replicas: BTreeMap<u64, usize> = BTreeMap::new();
     for (path, j) in read {
         let set = ShardSet::of(&j);
         if set != reference {
@@ -138,6 +143,23 @@ pub(crate) fn survey(
         }
         let want = shard.len(&plan);
         let done = j.kind() == Some(Kind::ShardResult) && j.counted_len() == want;
+        // A second done file of a done shard is a replica: it must agree with the first.
+        if let Some((true, first, _)) = best.get(&shard.index)
+            && done
+        {
+            match first.first_difference(&j) {
+                None => *replicas.entry(shard.index).or_insert(1) += 1,
+                Some((entry, ours, theirs)) => damaged.push((
+                    path.to_path_buf(),
+                    format!(
+                        "a replica of shard {} that disagrees with another file of it at entry \
+                         {entry} ({theirs} against {ours} solutions): count the shard again",
+                        shard.index
+                    ),
+                )),
+            }
+            continue;
+        }
         // A file that is done beats one that is not; of two partial ones, the fuller.
         let better = best.get(&shard.index).is_none_or(|(was_done, was, _)| {
             !was_done && (done || j.counted_len() > was.counted_len())
@@ -155,6 +177,7 @@ pub(crate) fn survey(
         partial: Vec::new(),
         missing: Vec::new(),
         damaged,
+        replicas: replicas.into_iter().collect(),
         skipped,
         sums: Sums::default(),
         done_seconds: (0.0, 0),

@@ -161,14 +161,14 @@ fn a_checkpoint_saves_a_cancelled_run_and_resumes_it() {
 
 #[test]
 fn a_checkpoint_cut_finely_resumes_with_another_slice_time_to_the_same_count() {
-    // Slices of 10^-7 s cut n = 12's searches into many; the checkpoint records how, and a
-    // run with the default slice time (which cuts nothing) resumes the entries it holds as
-    // recorded and the others whole.
+    // Slices of a millisecond (the shortest a run takes) cut n = 15's longest searches; the
+    // checkpoint records how, and a run with the default slice time (which cuts nothing)
+    // resumes the entries it holds as recorded and the others whole.
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("cp.json");
-    let fine = Duration::from_nanos(100);
+    let fine = Duration::from_millis(1);
     let make = |slice: Option<Duration>| {
-        let mut c = config(12, Algorithm::Symmetry, 2);
+        let mut c = config(15, Algorithm::Symmetry, 2);
         if let Some(s) = slice {
             c = c.slice_time(s);
         }
@@ -176,7 +176,10 @@ fn a_checkpoint_cut_finely_resumes_with_another_slice_time_to_the_same_count() {
     };
     let finely = make(Some(fine));
     let whole = make(None);
-    assert!(finely.plan().len() > 2 * whole.plan().len());
+    assert!(finely.plan().len() > whole.plan().len());
+    // A slice time shorter still is taken as the shortest.
+    let finer = make(Some(Duration::from_nanos(100)));
+    assert_eq!(finer.plan().len(), finely.plan().len());
     assert_eq!(finely.plan().hash(), whole.plan().hash());
     assert!(!path.exists());
     let first = run_cancelled_after(&make(Some(fine)), 40);
@@ -189,8 +192,13 @@ fn a_checkpoint_cut_finely_resumes_with_another_slice_time_to_the_same_count() {
     assert_eq!(saved.counted_len(), first.counted.len());
     let job = make(None);
     assert_eq!(job.resumed().len(), first.counted.len());
+    assert_eq!(
+        job.recut(),
+        (0, 0),
+        "the file's cut is this release's at its slice time"
+    );
     let counts = job.run(Control::default()).unwrap().counts().unwrap();
-    assert_eq!((counts.total, counts.unique), (14200, Some(1787)));
+    assert_eq!((counts.total, counts.unique), (2279184, Some(285053)));
 }
 
 #[test]

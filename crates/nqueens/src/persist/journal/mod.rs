@@ -21,240 +21,17 @@
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
 use super::{Key, Shard};
+
+mod problem;
+
 use crate::plan::{Algorithm, MOST_SLICES, Plan, PlanHash, Slice};
 use crate::tally::{Counted, Sums};
-
-/// Why a journal file was refused or could not be written.
-#[non_exhaustive]
-#[derive(Debug, thiserror::Error)]
-pub enum JournalError {
-    /// The file could not be read.
-    #[error("{path}: {source}")]
-    Read {
-        /// The file.
-        path: PathBuf,
-        /// What the system said.
-        source: std::io::Error,
-    },
-    /// The file could not be written.
-    #[error("{path}: could not be saved: {source}")]
-    Save {
-        /// The file.
-        path: PathBuf,
-        /// What the system said.
-        source: std::io::Error,
-    },
-    /// The file is not a journal of this program, is damaged, or belongs to another run.
-    #[error("{path}: {problem}")]
-    Invalid {
-        /// The file.
-        path: PathBuf,
-        /// What is wrong with it.
-        problem: Problem,
-    },
-}
-
-impl JournalError {
-    /// The file it is about.
-    pub fn path(&self) -> &Path {
-        match self {
-            JournalError::Read { path, .. }
-            | JournalError::Save { path, .. }
-            | JournalError::Invalid { path, .. } => path,
-        }
-    }
-}
-
-/// What is wrong with a journal's contents.
-#[derive(Debug, thiserror::Error)]
-pub enum Problem {
-    /// An empty file.
-    #[error("the file is empty, not a checkpoint or result file")]
-    Empty,
-    /// Not JSON at all, or cut short.
-    #[error("not a checkpoint or result file, or truncated ({0})")]
-    NotJson(serde_json::Error),
-    /// JSON, but not of this program's shape.
-    #[error("not a checkpoint or result file of this program ({0})")]
-    Foreign(serde_json::Error),
-    /// An unknown `format` field.
-    #[error("unknown file kind '{0}'")]
-    Kind(String),
-    /// A version this program does not read.
-    #[error(
-        "unsupported version {0}: written by a later release of nqueens-count; read it with that release"
-    )]
-    Version(u32),
-    /// Written by format version 1 for a plan it cut into slices, which this version numbers
-    /// otherwise.
-    #[error(
-        "written by format version 1 (nqueens-count 0.1) for plan {file_plan}, which cut entries \
-         into slices; this version's plan is {run_plan} and numbers its subproblems otherwise: finish \
-         it with the release that wrote it, or count it again"
-    )]
-    FormatOne {
-        /// The file's plan hash.
-        file_plan: PlanHash,
-        /// This run's plan hash.
-        run_plan: PlanHash,
-    },
-    /// A subproblem of an entry cut otherwise than the plan it is read with.
-    #[error(
-        "entry {entry} is cut into {file} slices in the file, {run} in the plan it is read with"
-    )]
-    Cut {
-        /// The entry.
-        entry: u64,
-        /// The file's number of slices.
-        file: u64,
-        /// The plan's.
-        run: u64,
-    },
-    /// A key was given and the file carries no tag.
-    #[error(
-        "it carries no keyed tag, though a key was given: it was written without --key, or \
-         its tag was removed"
-    )]
-    Untagged,
-    /// The file carries a tag and no key was given to keep it.
-    #[error(
-        "it carries a keyed tag: give the --key it was written with (going on without it \
-         would write the file back untagged)"
-    )]
-    KeyNeeded,
-    /// The file's tag is not the one the key gives its contents.
-    #[error(
-        "its keyed tag does not match the key: it was rewritten without the key, or tagged \
-         with another key"
-    )]
-    Tag,
-    /// The checksum does not match the contents.
-    #[error("checksum mismatch: the file was edited or damaged")]
-    Checksum,
-    /// Subproblems not sorted, repeated, past the plan's entries, or slices that do not fit.
-    #[error("subproblems out of order or out of range")]
-    Disorder,
-    /// Written for another board size.
-    #[error("written for n = {file}, not n = {run}")]
-    Board {
-        /// The file's.
-        file: usize,
-        /// This run's.
-        run: usize,
-    },
-    /// Written for another algorithm.
-    #[error("written for algorithm {file}, not {run}")]
-    Algorithm {
-        /// The file's.
-        file: String,
-        /// This run's.
-        run: Algorithm,
-    },
-    /// Written for another plan of the same board and algorithm.
-    #[error(
-        "written for another plan (split depth {file_depth}, plan {file_plan}); this run's plan is split depth {run_depth}, plan {run_plan}"
-    )]
-    Plan {
-        /// The file's split depth.
-        file_depth: usize,
-        /// The file's plan hash.
-        file_plan: PlanHash,
-        /// This run's split depth.
-        run_depth: usize,
-        /// This run's plan hash.
-        run_plan: PlanHash,
-    },
-    /// The plan's own hash, with another number of entries: an edited file.
-    #[error("it claims {file} entries for plan {plan}, which has {run}: the file was edited")]
-    Subproblems {
-        /// The number the file claims.
-        file: u64,
-        /// The plan's hash (the file's and this run's).
-        plan: PlanHash,
-        /// The plan's number.
-        run: u64,
-    },
-    /// Written for another shard, or for a whole run when a shard runs (or the reverse).
-    #[error("written for {}, not {}", describe(.file), describe(.run))]
-    Shard {
-        /// The file's.
-        file: Option<Shard>,
-        /// This run's.
-        run: Option<Shard>,
-    },
-    /// A subproblem whose count passes what its subproblem can hold ([`Plan::count_bound`]).
-    #[error("subproblem {id} claims {count} solutions, more than it can hold ({bound})")]
-    CountTooLarge {
-        /// The subproblem.
-        id: u64,
-        /// Its count as the file gives it.
-        count: u128,
-        /// The most its subproblem can count.
-        bound: u128,
-    },
-    /// A subproblem outside the file's own shard.
-    #[error("entry {entry} does not belong to shard {shard}")]
-    NotInShard {
-        /// The subproblem's entry.
-        entry: u64,
-        /// The file's shard.
-        shard: Shard,
-    },
-    /// The sums differ from those of the subproblems.
-    #[error("its sums disagree with its subproblems")]
-    Sums,
-    /// A shard that does not exist: a count of no shards, or an index past the count.
-    #[error("it claims shard {0}, which does not exist (the index must be below the count)")]
-    NoSuchShard(Shard),
-    /// More shards than the plan has entries: every shard past the entries would own nothing.
-    #[error("it claims {count} shards of a plan of {entries} entries: at most one shard an entry")]
-    ShardCount {
-        /// The shard count claimed.
-        count: u64,
-        /// The plan's entries, as the file claims them.
-        entries: u64,
-    },
-    /// An entry cut into more slices than any run cuts one ([`crate::plan::MOST_SLICES`]).
-    #[error("entry {entry} is cut into {of} slices, more than the {most} a run ever cuts")]
-    TooManySlices {
-        /// The entry.
-        entry: u64,
-        /// The slices claimed.
-        of: u64,
-        /// The most a run cuts.
-        most: u64,
-    },
-    /// A file larger than any file of its plan and shard can be: refused unread.
-    #[error(
-        "it holds {bytes} bytes, more than a file of its plan and shard can hold ({most}): \
-         refused unread"
-    )]
-    TooLarge {
-        /// The file's size.
-        bytes: u64,
-        /// The most a file of its plan and shard holds.
-        most: u64,
-    },
-    /// A large file that does not begin as this program's files do, so its size cannot be
-    /// weighed against its plan before it is read.
-    #[error(
-        "it holds {0} bytes and does not begin as a checkpoint or result file does: refused \
-         unread"
-    )]
-    Unshaped(u64),
-}
-
-fn describe(s: &Option<Shard>) -> String {
-    match s {
-        Some(s) => format!("shard {s}"),
-        None => "a whole run".to_string(),
-    }
-}
+pub use problem::{JournalError, Problem};
 
 /// The kind of journal file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -355,6 +132,10 @@ const VERSION: u32 = crate::plan::FORMAT_VERSION;
 /// Files up to this size are read whole by [`Journal::read_header`]; past it, their header
 /// alone first: 1 MiB, some 20,000 subproblems.
 pub const HEADER_ONLY_ABOVE: u64 = 1 << 20;
+
+/// The fact of `meta` that names the slice times of the runs that wrote a file, in seconds,
+/// separated by commas.
+const SLICE_SECONDS_META: &str = "slice_seconds";
 
 /// How much of a file [`Journal::read_header`] reads for its header: its fields before the
 /// subproblems take a few hundred bytes.
@@ -536,6 +317,70 @@ impl Journal {
         merge_sorted(whole, cut, |p| p.0)
     }
 
+    /// The slice times of the runs that wrote the file (`slice_seconds` in its facts, as
+    /// they cut its entries), or `default` for a file that does not say.
+    pub fn slice_times(&self, default: f64) -> Vec<f64> {
+        let said: Vec<f64> = self
+            .meta
+            .get(SLICE_SECONDS_META)
+            .map(|v| v.split(',').filter_map(|t| t.trim().parse().ok()).collect())
+            .unwrap_or_default();
+        let said: Vec<f64> = said.into_iter().filter(|t| *t > 0.0).collect();
+        if said.is_empty() { vec![default] } else { said }
+    }
+
+    /// Adds `seconds` to the slice times the file says its runs cut with.
+    pub fn add_slice_time(&mut self, seconds: f64, default: f64) {
+        let mut times = if self.meta.contains_key(SLICE_SECONDS_META) || self.counted_len() > 0 {
+            self.slice_times(default)
+        } else {
+            Vec::new()
+        };
+        if !times.contains(&seconds) {
+            times.push(seconds);
+        }
+        let text: Vec<String> = times.iter().map(|t| t.to_string()).collect();
+        self.set_meta(SLICE_SECONDS_META, text.join(","));
+    }
+
+    /// The entries the file holds cut otherwise than `rules` say a run of this release cuts
+    /// them at any of the file's slice times ([`Journal::slice_times`]), increasing: a file
+    /// relabelled (a partly counted entry marked whole, a whole one marked a slice), or
+    /// written by a release that cut otherwise.
+    pub fn cut_otherwise(&self, plan: &Plan, rules: super::merge::Rules) -> Vec<u64> {
+        let cuts: Vec<(u64, u64)> = self.cuts().collect();
+        let entries: Vec<u64> = cuts.iter().map(|c| c.0).collect();
+        let mut agrees = vec![false; cuts.len()];
+        for seconds in self.slice_times(rules.default_seconds) {
+            let rule = (rules.slices)(plan, seconds, &entries);
+            for ((ok, (_, of)), want) in agrees.iter_mut().zip(&cuts).zip(rule) {
+                *ok |= *of == want;
+            }
+        }
+        entries
+            .into_iter()
+            .zip(agrees)
+            .filter_map(|(e, ok)| (!ok).then_some(e))
+            .collect()
+    }
+
+    /// The first entry whose counts two journals of one shard (cut alike) disagree on, with
+    /// each one's count of it.
+    pub(crate) fn first_difference(&self, other: &Journal) -> Option<(u64, u128, u128)> {
+        let mut a = self.entry_counts().peekable();
+        let mut b = other.entry_counts().peekable();
+        loop {
+            match (a.next(), b.next()) {
+                (None, None) => return None,
+                (Some(x), Some(y)) if (x.0, x.1, x.2) == (y.0, y.1, y.2) => {}
+                (x, y) => {
+                    let entry = x.or(y).map_or(0, |p| p.0);
+                    return Some((entry, x.map_or(0, |p| p.2), y.map_or(0, |p| p.2)));
+                }
+            }
+        }
+    }
+
     /// Sums over the subproblems (weights applied).
     pub fn sums(&self) -> &Sums {
         &self.sums
@@ -665,7 +510,7 @@ impl Journal {
     }
 
     /// [`Journal::read`] of a file of at most `most` bytes: a larger one is refused unread
-    /// ([`Problem::TooLarge`]).
+    /// (`Problem::TooLarge`).
     pub fn read_at_most(path: &Path, most: u64) -> Result<Journal, JournalError> {
         let bytes = Journal::size(path)?;
         if bytes > most {
@@ -703,7 +548,7 @@ impl Journal {
     /// few kilobytes, so that its size can be weighed against what a file of its plan and
     /// shard can hold before it is read ([`Journal::is_header_only`], [`Journal::unread`]).
     /// A large file whose header does not come first, as this program writes it, is refused
-    /// ([`Problem::Unshaped`]).
+    /// (`Problem::Unshaped`).
     pub fn read_header(path: &Path) -> Result<Journal, JournalError> {
         let bytes = Journal::size(path)?;
         if bytes <= HEADER_ONLY_ABOVE {

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::run::solve_one;
+use std::path::PathBuf;
 
 fn finished_journal(plan: &Plan) -> Journal {
     let mut j = Journal::new(Kind::Checkpoint, plan, None);
