@@ -198,7 +198,10 @@ fn trace_first_stops_where_the_textbook_figure_does() {
     assert!(three.trim_end().ends_with(
         "3-queens: no solution, the whole tree walked: 16 nodes in the tree of permutations, 12 generated"
     ));
-    assert_eq!(three.lines().count(), stdout_of(&["trace", "3"]).lines().count());
+    assert_eq!(
+        three.lines().count(),
+        stdout_of(&["trace", "3"]).lines().count()
+    );
 }
 
 #[test]
@@ -307,12 +310,18 @@ fn list_unique_gives_one_of_each_orbit_as_the_published_counts_say() {
 fn list_unique_in_every_format() {
     let boards = stdout_of(&["list", "8", "--unique", "--format", "board", "--limit", "2"]);
     assert_eq!(boards.matches("orbit of 8:\n").count(), 2);
-    assert!(boards.starts_with("orbit of 8:\nQ.......\n....Q...\n"), "{boards}");
+    assert!(
+        boards.starts_with("orbit of 8:\nQ.......\n....Q...\n"),
+        "{boards}"
+    );
     assert_eq!(boards.lines().count(), 2 * 9 + 1);
     let json = stdout_of(&["list", "8", "--unique", "--json", "--limit", "3"]);
     let parsed: Vec<serde_json::Value> = serde_json::from_str(&json).unwrap();
     assert_eq!(parsed.len(), 3);
-    assert_eq!(parsed[0]["columns"], serde_json::json!([1, 5, 8, 6, 3, 7, 2, 4]));
+    assert_eq!(
+        parsed[0]["columns"],
+        serde_json::json!([1, 5, 8, 6, 3, 7, 2, 4])
+    );
     assert_eq!(parsed[0]["orbit"], 8);
     assert_eq!(parsed[0]["rows"][0], "Q.......");
     let (svg, err) = both_of(&["list", "8", "--unique", "--format", "svg"]);
@@ -325,14 +334,25 @@ fn list_unique_in_every_format() {
         .filter(|t| t.contains(": orbit of "))
         .collect();
     assert_eq!(labels.len(), 12);
-    assert_eq!(labels.iter().filter(|t| t.ends_with("orbit of 4")).count(), 1);
+    assert_eq!(
+        labels.iter().filter(|t| t.ends_with("orbit of 4")).count(),
+        1
+    );
     assert!(svg.contains("all 12 unique solutions"), "{svg}");
     let (_, err) = both_of(&["list", "8", "--unique", "--format", "svg", "--limit", "5"]);
-    assert!(err.contains("the first 5 of the 12 unique solutions"), "{err}");
+    assert!(
+        err.contains("the first 5 of the 12 unique solutions"),
+        "{err}"
+    );
     // A board the symmetries move is refused in one line; the empty rook board is not.
     let out = Command::cargo_bin("nqueens-count")
         .unwrap()
-        .args(["list", "--board", "examples/boards/completion.txt", "--unique"])
+        .args([
+            "list",
+            "--board",
+            "examples/boards/completion.txt",
+            "--unique",
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
@@ -378,7 +398,9 @@ fn a_picture_says_how_many_of_how_many_it_draws() {
     );
     // A board without a published count: the walk counts the rest on a small board, and
     // says there are more on a large one.
-    let (svg, _) = both_of(&["list", "5", "--piece", "rook", "--format", "svg", "--limit", "3"]);
+    let (svg, _) = both_of(&[
+        "list", "5", "--piece", "rook", "--format", "svg", "--limit", "3",
+    ]);
     assert!(caption(&svg)[0].starts_with("the first 3 of the 120 solutions"));
     let (svg, err) = both_of(&["list", "30", "--format", "svg", "--limit", "2"]);
     assert!(caption(&svg)[0].contains("(there are more)"), "{svg}");
