@@ -238,7 +238,7 @@ pub struct ListArgs {
     /// many it draws, in its caption and on stderr.
     #[arg(long, value_name = "K", value_hint = clap::ValueHint::Other)]
     pub limit: Option<u64>,
-    /// One solution of each orbit under the 8 symmetries of the square, with the orbit's size.
+    /// One of each orbit under the 8 symmetries of the square, with its size.
     ///
     /// The rotations and reflections of the square turn a solution into 8, 4 or 2 solutions
     /// (its orbit; 1 on the 1x1 board); --unique prints the lexicographically least of each
