@@ -257,7 +257,8 @@ pub fn trace(args: &TraceArgs) -> Result<Exit, Exit> {
         && s.nodes > DOT_READABLE_NODES
     {
         let instead = if args.first {
-            "the text trace (--format text) reads it line by line, or trace a smaller board"
+            "dot -Grankdir=LR lays it out down the page instead, the text trace (--format text) \
+             reads it line by line, or trace a smaller board"
         } else {
             "--first draws the search up to its first solution, or trace a smaller board"
         };
