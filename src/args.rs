@@ -25,7 +25,7 @@ const MAX_THREADS: usize = Config::MAX_THREADS;
     args_conflicts_with_subcommands = true,
     allow_negative_numbers = true,
     subcommand_negates_reqs = true,
-    after_help = "Examples:\n  nqueens-count 16 --threads 8\n  nqueens-count 8..=12 --json\n  nqueens-count 8,10,12-14\n  nqueens-count 20 --checkpoint q20.json\n  nqueens-count 21 --shard auto/64 --out shard.json\n  nqueens-count merge shard-*.json\n  nqueens-count list 8 --format board\n  nqueens-count --board examples/boards/completion.txt\n  nqueens-count --allowed examples/boards/books.txt --piece rook\n  nqueens-count list --allowed examples/boards/books.txt --piece rook\n  nqueens-count trace 4 --format dot | dot -Tsvg > tree.svg"
+    after_help = "Examples:\n  nqueens-count 16 --threads 8\n  nqueens-count 8..=12 --json\n  nqueens-count 8,10,12-14\n  nqueens-count 20 --checkpoint q20.json\n  nqueens-count 21 --shard auto/64 --out shard.json\n  nqueens-count merge shard-*.json\n  nqueens-count list 8 --format board\n  nqueens-count list 8 --unique\n  nqueens-count --board examples/boards/completion.txt\n  nqueens-count --allowed examples/boards/books.txt --piece rook\n  nqueens-count list --allowed examples/boards/books.txt --piece rook\n  nqueens-count trace 4 --format dot | dot -Tsvg > tree.svg\n  nqueens-count trace 8 --first"
 )]
 pub struct Cli {
     /// What to count.
@@ -233,8 +233,20 @@ pub struct ListArgs {
     #[command(flatten)]
     pub constraints: BoardArgs,
     /// Stop after K solutions (svg: draw the first K, default 16).
+    ///
+    /// With --unique, K unique solutions. A picture that leaves some out says how many of how
+    /// many it draws, in its caption and on stderr.
     #[arg(long, value_name = "K", value_hint = clap::ValueHint::Other)]
     pub limit: Option<u64>,
+    /// One of each orbit under the 8 symmetries of the square, with its size.
+    ///
+    /// The rotations and reflections of the square turn a solution into 8, 4 or 2 solutions
+    /// (its orbit; 1 on the 1x1 board); --unique prints the lexicographically least of each
+    /// orbit, with its orbit's size, so that the orbits' sizes add up to the number of
+    /// solutions, and their number is the unique count (OEIS A002562). Needs a board the
+    /// symmetries leave unchanged, such as the empty board.
+    #[arg(long)]
+    pub unique: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = ListFormat::Tuple)]
     pub format: ListFormat,
@@ -250,7 +262,8 @@ pub enum ListFormat {
     Tuple,
     /// N lines of `Q` and `.`, a blank line between solutions.
     Board,
-    /// One JSON array of boards, each a list of row strings.
+    /// One JSON array of boards, each a list of row strings (with --unique, objects with the
+    /// columns, the rows and the orbit's size).
     Json,
     /// The first K boards (--limit, default 16) as one SVG picture.
     Svg,
@@ -268,6 +281,13 @@ pub struct TraceArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = TraceFormat::Text)]
     pub format: TraceFormat,
+    /// Stop at the first solution, as the textbook figures do.
+    ///
+    /// The tree up to the node where the search first completes the board; the last line (in
+    /// DOT, the graph's label) names that node and the solution. A board with no solution is
+    /// walked whole.
+    #[arg(long)]
+    pub first: bool,
 }
 
 /// How `trace` prints the tree.

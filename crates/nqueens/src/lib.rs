@@ -124,6 +124,7 @@ pub use run::{
 };
 pub use system::Bytes;
 pub use tally::{Counted, Sums};
+pub use trace::{TraceExtent, TraceSummary};
 
 #[cfg(test)]
 mod tests {

@@ -11,8 +11,51 @@
 //! the walk early. The order is lexicographic in the column tuple, so "the first k solutions" is
 //! a well-defined answer. [`format_tuple`] renders a solution, and the tests check the walk
 //! against the brute-force enumeration over permutations, which shares no code with it.
+//!
+//! The unique count (OEIS A002562) counts the orbits of the solutions under the eight symmetries
+//! of the square. [`orbit`] places one solution in its orbit: whether it is the
+//! lexicographically least of its images, and how many distinct images it has. Keeping the
+//! solutions that are least of their orbits lists one of each orbit, in the same order and
+//! with the same streaming walk, without holding any solution but the current one.
 
 use std::ops::ControlFlow;
+
+use nqueens_engine::symmetry::Sym;
+
+/// Where a solution stands in its orbit under the eight symmetries of the square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Orbit {
+    /// Whether the solution is the lexicographically least of its orbit (its representative).
+    pub least: bool,
+    /// How many distinct solutions the orbit holds: 8, 4, 2 or 1 (a divisor of 8).
+    pub size: u8,
+}
+
+/// The orbit of `cols` (`cols[r]` = column of the piece of row `r`, one piece a row and a
+/// column) under [`Sym::ALL`]: each symmetry maps the placement to another placement of one
+/// piece a row and a column, compared with `cols` in lexicographic order of the column tuple.
+pub(crate) fn orbit(cols: &[u8]) -> Orbit {
+    let n = cols.len();
+    let mut images: Vec<Vec<u8>> = Vec::with_capacity(Sym::ALL.len());
+    let mut least = true;
+    for g in Sym::ALL {
+        let mut image = vec![0u8; n];
+        for (r, &c) in cols.iter().enumerate() {
+            let (r2, c2) = g.apply(n, (r, usize::from(c)));
+            // c2 < n <= 64, so it fits in a u8.
+            image[r2] = c2 as u8;
+        }
+        least &= cols <= image.as_slice();
+        if !images.contains(&image) {
+            images.push(image);
+        }
+    }
+    Orbit {
+        least,
+        // At most 8 images.
+        size: images.len() as u8,
+    }
+}
 
 /// Calls `visit` with each placement of one piece a row (`cols[r]` = 0-based column of the
 /// piece in row `r`) on the squares `allowed` (bit `c` of `allowed[r]`), no two in a column
@@ -120,6 +163,51 @@ mod tests {
         for k in [1usize, 2, 5, 91, 92] {
             assert_eq!(first(8, k), (all[..k].to_vec(), k as u64));
         }
+    }
+
+    #[test]
+    fn orbits_split_the_solutions_as_the_published_unique_counts_say() {
+        for n in 1..=9 {
+            let all = all_solutions(n);
+            let (mut reps, mut covered) = (0u128, 0u128);
+            for s in &all {
+                let cols: Vec<u8> = s.iter().map(|&c| c as u8).collect();
+                let o = orbit(&cols);
+                assert!([1, 2, 4, 8].contains(&o.size), "n = {n}: {s:?}");
+                if o.least {
+                    reps += 1;
+                    covered += u128::from(o.size);
+                }
+            }
+            assert_eq!(Some(reps), crate::known::unique(n), "n = {n}");
+            assert_eq!(Some(covered), crate::known::total(n), "n = {n}");
+        }
+    }
+
+    #[test]
+    fn the_four_queens_orbit_is_one_of_two() {
+        // 2 4 1 3 is turned into itself by a quarter turn; its mirror image is 3 1 4 2.
+        assert_eq!(
+            orbit(&[1, 3, 0, 2]),
+            Orbit {
+                least: true,
+                size: 2
+            }
+        );
+        assert_eq!(
+            orbit(&[2, 0, 3, 1]),
+            Orbit {
+                least: false,
+                size: 2
+            }
+        );
+        assert_eq!(
+            orbit(&[0]),
+            Orbit {
+                least: true,
+                size: 1
+            }
+        );
     }
 
     #[test]

@@ -34,6 +34,7 @@ use std::str::FromStr;
 pub(crate) use nqueens_engine::constrained::{Route, route};
 pub(crate) use parse::ParseProblem;
 pub use parse::{ParseError, parse_allowed, parse_board};
+pub use pictures::Gallery;
 
 use crate::board::full_mask;
 use crate::hash::Fnv;
@@ -163,6 +164,15 @@ pub enum BoardError {
         n: usize,
         /// log2 of the bound on the count, rounded up.
         bits: u32,
+    },
+    /// A board that a rotation or reflection of the square changes, whose solutions therefore
+    /// have no orbits under the eight symmetries.
+    #[error(
+        "the {n}x{n} board is not symmetric: a rotation or reflection of the square moves its blocked squares or pre-placed pieces"
+    )]
+    NotSymmetric {
+        /// Board size.
+        n: usize,
     },
 }
 
@@ -334,6 +344,47 @@ impl Board {
     pub fn for_each_solution(&self, visit: impl FnMut(&[u8]) -> ControlFlow<()>) -> u64 {
         let queens = self.piece == PieceKind::Queen;
         crate::solutions::for_each_placement(&self.allowed(), queens, visit)
+    }
+
+    /// Whether each of the eight symmetries of the square (rotations and reflections) maps the
+    /// board to itself: its open squares to open squares, its pre-placed pieces to pre-placed
+    /// pieces. The empty board is; a board blocked or filled alike in every direction is too.
+    pub fn is_symmetric(&self) -> bool {
+        let n = self.n;
+        let open = |(r, c): (usize, usize)| self.open[r] >> c & 1 == 1;
+        let placed = |(r, c): (usize, usize)| self.placed[r].map(usize::from) == Some(c);
+        nqueens_engine::symmetry::Sym::ALL.iter().all(|&g| {
+            (0..n).all(|r| {
+                (0..n).all(|c| {
+                    let to = g.apply(n, (r, c));
+                    open((r, c)) == open(to) && placed((r, c)) == placed(to)
+                })
+            })
+        })
+    }
+
+    /// Calls `visit` with one solution of each orbit under the eight symmetries of the square
+    /// (the unique solutions of OEIS A002562 on the empty queens board): the lexicographically
+    /// least of its orbit, with the orbit's size (8, 4 or 2; 1 on a 1x1 board), in
+    /// lexicographic order, until it breaks; returns how many it was given. Only for a board
+    /// the symmetries map to itself ([`Board::is_symmetric`]), refused otherwise.
+    pub fn for_each_unique_solution(
+        &self,
+        mut visit: impl FnMut(&[u8], u8) -> ControlFlow<()>,
+    ) -> Result<u64, BoardError> {
+        if !self.is_symmetric() {
+            return Err(BoardError::NotSymmetric { n: self.n });
+        }
+        let mut given = 0;
+        self.for_each_solution(|cols| {
+            let orbit = crate::solutions::orbit(cols);
+            if !orbit.least {
+                return ControlFlow::Continue(());
+            }
+            given += 1;
+            visit(cols, orbit.size)
+        });
+        Ok(given)
     }
 
     /// A solution as a line of its columns, 1-based, in row order: `2 4 1 3`.

@@ -277,3 +277,89 @@ fn long_constrained_searches_are_cut_into_slices_that_count_the_same() {
     assert_eq!(total(&cut), total(&whole));
     assert_eq!(total(&whole), counted(&b, 2));
 }
+
+#[test]
+fn the_symmetric_boards_are_those_every_symmetry_keeps() {
+    assert!(Board::empty(7, PieceKind::Queen).unwrap().is_symmetric());
+    assert!(Board::empty(5, PieceKind::Rook).unwrap().is_symmetric());
+    // The centre of a 5x5 board blocked: kept by all eight; a corner: by two only.
+    let mut open = vec![0b11111u64; 5];
+    open[2] = 0b11011;
+    assert!(
+        Board::new(5, PieceKind::Queen, open, vec![None; 5])
+            .unwrap()
+            .is_symmetric()
+    );
+    let mut open = vec![0b11111u64; 5];
+    open[0] = 0b11110;
+    let corner = Board::new(5, PieceKind::Queen, open, vec![None; 5]).unwrap();
+    assert!(!corner.is_symmetric());
+    let refused = corner.for_each_unique_solution(|_, _| ControlFlow::Continue(()));
+    assert_eq!(refused, Err(BoardError::NotSymmetric { n: 5 }));
+    // A queen in the centre stays there; one on the edge moves.
+    let mut placed = vec![None; 5];
+    placed[2] = Some(2);
+    assert!(
+        Board::new(5, PieceKind::Queen, vec![0b11111; 5], placed)
+            .unwrap()
+            .is_symmetric()
+    );
+    let mut placed = vec![None; 5];
+    placed[0] = Some(2);
+    assert!(
+        !Board::new(5, PieceKind::Queen, vec![0b11111; 5], placed)
+            .unwrap()
+            .is_symmetric()
+    );
+}
+
+#[test]
+fn one_of_each_orbit_covers_every_solution_once() {
+    // Empty boards of both pieces, and a board with its centre blocked.
+    let mut boards: Vec<Board> = (1..=8)
+        .flat_map(|n| [PieceKind::Queen, PieceKind::Rook].map(|p| Board::empty(n, p).unwrap()))
+        .collect();
+    let mut open = vec![0b1111111u64; 7];
+    open[3] = 0b1110111;
+    boards.push(Board::new(7, PieceKind::Queen, open, vec![None; 7]).unwrap());
+    for board in boards {
+        let n = board.n();
+        let all = brute(&board);
+        let mut covered = std::collections::HashSet::new();
+        let mut reps: Vec<Vec<u8>> = Vec::new();
+        let given = board
+            .for_each_unique_solution(|cols, size| {
+                // The orbit, made here by turning and mirroring the board's squares.
+                let mut orbit = std::collections::HashSet::new();
+                for turn in 0..4 {
+                    for mirror in [false, true] {
+                        let mut image = vec![0u8; n];
+                        for (r, &c) in cols.iter().enumerate() {
+                            let (mut r, mut c) = (r, usize::from(c));
+                            for _ in 0..turn {
+                                (r, c) = (c, n - 1 - r);
+                            }
+                            if mirror {
+                                c = n - 1 - c;
+                            }
+                            image[r] = c as u8;
+                        }
+                        orbit.insert(image);
+                    }
+                }
+                assert_eq!(orbit.len(), usize::from(size), "{cols:?}");
+                assert!(orbit.iter().all(|o| cols <= o.as_slice()), "{cols:?}");
+                assert!(orbit.iter().all(|o| covered.insert(o.clone())), "{cols:?}");
+                reps.push(cols.to_vec());
+                ControlFlow::Continue(())
+            })
+            .unwrap();
+        assert_eq!(given, reps.len() as u64);
+        assert!(reps.windows(2).all(|w| w[0] < w[1]), "{board:?}");
+        let all: std::collections::HashSet<Vec<u8>> = all.into_iter().collect();
+        assert_eq!(covered, all, "{board:?}");
+        if board.is_empty() && board.piece() == PieceKind::Queen {
+            assert_eq!(Some(u128::from(given)), crate::known::unique(n));
+        }
+    }
+}

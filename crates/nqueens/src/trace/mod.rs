@@ -62,6 +62,16 @@
 //! 4-queens: 2 solutions, 65 nodes in the tree of permutations, 33 generated
 //! ```
 //!
+//! # Up to the first solution
+//!
+//! The textbook figures stop where the search first succeeds. With
+//! [`TraceExtent::FirstSolution`] the walk stops there too, and the last line
+//! says where: `4-queens: first solution at node 31: 2 4 1 3; the search stops
+//! there, 16 nodes generated of the 65 in the tree of permutations`. A board
+//! without a solution is walked whole, and its last line says so:
+//! `3-queens: no solution, the whole tree walked: 16 nodes in the tree of
+//! permutations, 12 generated`.
+//!
 //! # Constrained boards
 //!
 //! [`write_board_trace`] walks the same tree on a [`Board`] (queens or rooks, up to
@@ -78,6 +88,17 @@ use crate::constraint::{Board, PieceKind};
 /// Largest n that the trace accepts (the tree is too big to read beyond it).
 pub(crate) const MAX_TRACE_N: usize = 8;
 
+/// How much of the tree a trace walks.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum TraceExtent {
+    /// Every node the search generates, to the end of the search.
+    #[default]
+    Whole,
+    /// The nodes up to the first solution, where the search stops (the whole tree when there
+    /// is none): the walk-through of the textbook figures.
+    FirstSolution,
+}
+
 /// Summary of a trace.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TraceSummary {
@@ -87,6 +108,11 @@ pub struct TraceSummary {
     pub solutions: u64,
     /// Nodes in the whole tree of permutations.
     pub tree: u64,
+    /// The first solution found: its node number and its columns (0-based, row by row).
+    pub first: Option<(u64, Vec<u8>)>,
+    /// Whether the walk stopped at the first solution ([`TraceExtent::FirstSolution`] on a
+    /// board that has one), leaving the rest of the search unwalked.
+    pub stopped: bool,
 }
 
 /// Why a node is killed: the square is pruned for this reason.
@@ -153,10 +179,15 @@ fn too_large(n: usize) -> io::Error {
 }
 
 /// Writes the tree of the row-by-row backtracking on `board` (n up to [`MAX_TRACE_N`], queens
-/// or rooks) to `out` in the format of the module documentation (pass a buffered writer for
-/// speed). Errors: `InvalidInput`, nothing written, for a board wider than [`MAX_TRACE_N`]; or
-/// what `out` reports, where it reports it (the output is then cut short).
-pub fn write_board_trace(board: &Board, out: &mut impl Write) -> io::Result<TraceSummary> {
+/// or rooks), whole or up to its first solution (`extent`), to `out` in the format of the
+/// module documentation (pass a buffered writer for speed). Errors: `InvalidInput`, nothing
+/// written, for a board wider than [`MAX_TRACE_N`]; or what `out` reports, where it reports it
+/// (the output is then cut short).
+pub fn write_board_trace(
+    board: &Board,
+    extent: TraceExtent,
+    out: &mut impl Write,
+) -> io::Result<TraceSummary> {
     let n = board.n();
     if n > MAX_TRACE_N {
         return Err(too_large(n));
@@ -178,14 +209,35 @@ pub fn write_board_trace(board: &Board, out: &mut impl Write) -> io::Result<Trac
         )?;
     }
     writeln!(out, "node 1: root")?;
-    let summary = walk(board, |node| write_node(out, board.piece(), node))?;
-    let plural = if summary.solutions == 1 { "" } else { "s" };
-    writeln!(
-        out,
-        "{n}-{piece}s: {} solution{plural}, {} nodes in the tree of permutations, {} generated",
-        summary.solutions, summary.tree, summary.nodes
-    )?;
+    let summary = walk(board, extent, |node| write_node(out, board.piece(), node))?;
+    writeln!(out, "{}", last_line(board, extent, &summary))?;
     Ok(summary)
+}
+
+/// The trace's last line: the solutions and nodes of the whole walk, or where the first
+/// solution stopped it (without a line break).
+pub(crate) fn last_line(board: &Board, extent: TraceExtent, summary: &TraceSummary) -> String {
+    let (n, piece) = (board.n(), board.piece().name());
+    let (tree, nodes) = (summary.tree, summary.nodes);
+    match (&summary.first, extent) {
+        (Some((node, cols)), TraceExtent::FirstSolution) => format!(
+            "{n}-{piece}s: first solution at node {node}: {}; the search stops there, \
+             {nodes} nodes generated of the {tree} in the tree of permutations",
+            crate::solutions::format_tuple(cols)
+        ),
+        (None, TraceExtent::FirstSolution) => format!(
+            "{n}-{piece}s: no solution, the whole tree walked: \
+             {tree} nodes in the tree of permutations, {nodes} generated"
+        ),
+        _ => {
+            let plural = if summary.solutions == 1 { "" } else { "s" };
+            format!(
+                "{n}-{piece}s: {} solution{plural}, {tree} nodes in the tree of permutations, \
+                 {nodes} generated",
+                summary.solutions
+            )
+        }
+    }
 }
 
 /// One line of the outline.
@@ -239,10 +291,12 @@ pub(crate) fn kill_words(piece: PieceKind, kill: Kill) -> String {
     }
 }
 
-/// Walks the tree on `board` (n ≤ [`MAX_TRACE_N`]), handing each generated node to `visit`
-/// in preorder; stops at the first error `visit` returns.
+/// Walks the tree on `board` (n ≤ [`MAX_TRACE_N`]), whole or up to its first solution,
+/// handing each generated node to `visit` in preorder; stops at the first error `visit`
+/// returns.
 pub(crate) fn walk(
     board: &Board,
+    extent: TraceExtent,
     mut visit: impl FnMut(&Node<'_>) -> io::Result<()>,
 ) -> io::Result<TraceSummary> {
     let n = board.n();
@@ -256,12 +310,16 @@ pub(crate) fn walk(
         queens: [0; MAX_TRACE_N],
         generated: 1,
         solutions: 0,
+        first: None,
+        stop_at_first: extent == TraceExtent::FirstSolution,
     };
     w.expand(0, 1, &mut visit)?;
     Ok(TraceSummary {
         nodes: w.generated,
         solutions: w.solutions,
         tree: sizes[0],
+        stopped: w.stopped(),
+        first: w.first,
     })
 }
 
@@ -285,9 +343,19 @@ struct Walk<'a> {
     queens: [usize; MAX_TRACE_N],
     generated: u64,
     solutions: u64,
+    /// The first solution's node and columns, once found.
+    first: Option<(u64, Vec<u8>)>,
+    /// Whether the walk ends at the first solution.
+    stop_at_first: bool,
 }
 
 impl Walk<'_> {
+    /// Whether the walk is over before the end of the search: it stops at the first solution
+    /// and has found it.
+    fn stopped(&self) -> bool {
+        self.stop_at_first && self.first.is_some()
+    }
+
     /// Generates the children of the live node `number`, which has queens in
     /// rows `0..row`, and searches below each child that survives.
     fn expand(
@@ -308,6 +376,11 @@ impl Walk<'_> {
                 Fate::Killed(kill)
             } else if row + 1 == n {
                 self.solutions += 1;
+                if self.first.is_none() {
+                    let cols = self.queens[..row].iter().chain([&col]);
+                    // Columns are below MAX_TRACE_N, so each fits in a u8.
+                    self.first = Some((child, cols.map(|&c| c as u8).collect()));
+                }
                 Fate::Solution(self.solutions)
             } else {
                 Fate::Live
@@ -323,6 +396,9 @@ impl Walk<'_> {
             if fate == Fate::Live {
                 self.queens[row] = col;
                 self.expand(row + 1, child, visit)?;
+            }
+            if self.stopped() {
+                return Ok(());
             }
             child += self.sizes[row + 1];
         }
@@ -371,11 +447,16 @@ impl Board {
     pub const MAX_TRACE_N: usize = MAX_TRACE_N;
 
     /// Writes the tree of the row-by-row backtracking on this board (up to
-    /// [`Board::MAX_TRACE_N`] squares wide) to `out` as an indented outline: every piece tried,
-    /// and why each dead end died (`crate::trace`'s format). Errors: the board is too wide
+    /// [`Board::MAX_TRACE_N`] squares wide), whole or up to its first solution (`extent`), to
+    /// `out` as an indented outline: every piece tried, and why each dead end died
+    /// (`crate::trace`'s format); returns what the walk found. Errors: the board is too wide
     /// (`InvalidInput`, nothing written), or what `out` reports.
-    pub fn write_trace(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
-        write_board_trace(self, out).map(|_| ())
+    pub fn write_trace(
+        &self,
+        extent: TraceExtent,
+        out: &mut impl std::io::Write,
+    ) -> std::io::Result<TraceSummary> {
+        write_board_trace(self, extent, out)
     }
 }
 

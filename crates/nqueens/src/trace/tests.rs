@@ -8,7 +8,14 @@ fn queens(n: usize) -> Board {
 
 fn trace(n: usize) -> (String, TraceSummary) {
     let mut buf = Vec::new();
-    let summary = write_board_trace(&queens(n), &mut buf).expect("trace succeeds");
+    let summary =
+        write_board_trace(&queens(n), TraceExtent::Whole, &mut buf).expect("trace succeeds");
+    (String::from_utf8(buf).expect("utf-8"), summary)
+}
+
+fn trace_first(board: &Board) -> (String, TraceSummary) {
+    let mut buf = Vec::new();
+    let summary = write_board_trace(board, TraceExtent::FirstSolution, &mut buf).unwrap();
     (String::from_utf8(buf).expect("utf-8"), summary)
 }
 
@@ -148,7 +155,7 @@ fn two_and_three_have_no_solution() {
 fn out_of_range_is_invalid_input() {
     for n in [MAX_TRACE_N + 1, 32] {
         let mut buf = Vec::new();
-        let err = write_board_trace(&queens(n), &mut buf).unwrap_err();
+        let err = write_board_trace(&queens(n), TraceExtent::Whole, &mut buf).unwrap_err();
         assert_eq!(err.kind(), io::ErrorKind::InvalidInput);
         assert!(buf.is_empty());
     }
@@ -165,7 +172,7 @@ fn writer_errors_are_returned() {
             Ok(())
         }
     }
-    let err = write_board_trace(&queens(4), &mut Failing).unwrap_err();
+    let err = write_board_trace(&queens(4), TraceExtent::Whole, &mut Failing).unwrap_err();
     assert_eq!(err.kind(), io::ErrorKind::BrokenPipe);
 }
 
@@ -184,7 +191,7 @@ fn on_constrained_boards_the_trace_finds_what_the_listing_finds() {
                 .collect();
             let board = Board::new(n, piece, open, vec![None; n]).unwrap();
             let mut text = Vec::new();
-            let summary = write_board_trace(&board, &mut text).unwrap();
+            let summary = write_board_trace(&board, TraceExtent::Whole, &mut text).unwrap();
             let listed = board.for_each_solution(|_| std::ops::ControlFlow::Continue(()));
             assert_eq!(summary.solutions, listed, "{board:?}");
             let text = String::from_utf8(text).unwrap();
@@ -202,6 +209,96 @@ fn on_constrained_boards_the_trace_finds_what_the_listing_finds() {
                 let open = board.open()[rc[0] - 1] >> (rc[1] - 1) & 1 == 1;
                 assert_eq!(!open, line.ends_with("killed: blocked square"), "{line}");
             }
+        }
+    }
+}
+
+#[test]
+fn four_queens_stops_at_node_31_as_the_textbook_figure_does() {
+    let (text, summary) = trace_first(&queens(4));
+    let whole: Vec<&str> = FOUR_QUEENS.lines().collect();
+    let upto = whole
+        .iter()
+        .position(|l| l.contains(" -- solution 1: "))
+        .unwrap();
+    let mut expected = whole[..=upto].join("\n");
+    expected.push_str(
+        "\n4-queens: first solution at node 31: 2 4 1 3; the search stops there, \
+         16 nodes generated of the 65 in the tree of permutations\n",
+    );
+    assert_eq!(text, expected);
+    assert_eq!(
+        summary,
+        TraceSummary {
+            nodes: 16,
+            solutions: 1,
+            tree: 65,
+            first: Some((31, vec![1, 3, 0, 2])),
+            stopped: true,
+        }
+    );
+    // The whole walk finds the same first solution and does not stop.
+    let (_, whole) = trace(4);
+    assert_eq!(
+        (whole.first, whole.stopped),
+        (Some((31, vec![1, 3, 0, 2])), false)
+    );
+}
+
+#[test]
+fn up_to_the_first_solution_is_the_start_of_the_whole_trace() {
+    for n in 1..=8 {
+        let (whole, all) = trace(n);
+        let (first, summary) = trace_first(&queens(n));
+        let lines: Vec<&str> = first.lines().collect();
+        let (last, body) = lines.split_last().unwrap();
+        assert!(
+            whole.starts_with(&format!("{}\n", body.join("\n"))),
+            "n = {n}"
+        );
+        assert_eq!(node_lines(&first) as u64, summary.nodes, "n = {n}");
+        assert_eq!(summary.first, all.first, "n = {n}");
+        if all.solutions == 0 {
+            assert_eq!(whole.lines().count(), lines.len(), "n = {n}");
+            assert!(
+                last.contains("no solution, the whole tree walked"),
+                "{last}"
+            );
+            assert!(!summary.stopped);
+        } else {
+            assert_eq!(first.matches(" -- solution ").count(), 1, "n = {n}");
+            assert!(body.last().unwrap().contains(" -- solution 1: "), "n = {n}");
+            assert!(summary.stopped && summary.solutions == 1);
+        }
+    }
+    // The first of the 92 in lexicographic order, where the classic figure of 8 ends.
+    let (_, eight) = trace_first(&queens(8));
+    assert_eq!(eight.first, Some((7731, vec![0, 4, 7, 5, 2, 6, 1, 3])));
+    assert_eq!(eight.nodes, 337);
+}
+
+#[test]
+fn on_constrained_boards_the_first_solution_is_the_listings_first() {
+    use nqueens_engine::random::XorShift;
+    let mut rng = XorShift::new(9);
+    for piece in [PieceKind::Queen, PieceKind::Rook] {
+        for n in 1..=7 {
+            let open: Vec<u64> = (0..n)
+                .map(|_| {
+                    (0..n)
+                        .filter(|_| rng.below(5) != 0)
+                        .fold(0, |a, c| a | 1 << c)
+                })
+                .collect();
+            let board = Board::new(n, piece, open, vec![None; n]).unwrap();
+            let mut listed = None;
+            board.for_each_solution(|cols| {
+                listed = Some(cols.to_vec());
+                std::ops::ControlFlow::Break(())
+            });
+            let (text, summary) = trace_first(&board);
+            assert_eq!(summary.first.map(|f| f.1), listed, "{board:?}");
+            assert_eq!(node_lines(&text) as u64, summary.nodes);
         }
     }
 }
