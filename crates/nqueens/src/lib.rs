@@ -119,7 +119,7 @@ pub use config::Config;
 pub use error::{Error, MemoryAdvice};
 pub use plan::{Algorithm, Plan};
 pub use run::{
-    Control, Counts, Estimate, Job, MergeChecks, Outcome, Recount, Recounted, Status, Survey,
+    Control, Counts, DamagedFile, Estimate, Job, MergeChecks, Outcome, Recount, Recounted, Status, Survey,
     count, file_rules, most_file_bytes,
 };
 pub use system::Bytes;

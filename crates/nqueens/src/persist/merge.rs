@@ -7,7 +7,8 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::{Journal, JournalError, Key, Kind, Problem, Shard};
+use super::reading::{Reading, read_shards};
+use super::{Journal, JournalError, Key, Problem, Shard};
 use crate::constraint::Board;
 use crate::plan::{Algorithm, Plan, PlanError, PlanHash};
 use crate::tally::Sums;
@@ -231,17 +232,21 @@ pub enum MergeProblem {
         /// What is wrong.
         problem: Problem,
     },
-    /// A shard that stopped before its last subproblem.
-    #[error("incomplete: shard {index} ({}) has {have} of its {want} subproblems", .path.display())]
-    Incomplete {
+    /// A shard with no complete result file: its fullest file, a checkpoint or the result of
+    /// a run that stopped, holds fewer than its subproblems, or a checkpoint holds them all but
+    /// no result file was written.
+    #[error("partial: shard {index}: {}", partial_words(.path, *.have, *.want, *.checkpoint))]
+    Partial {
         /// Its shard index.
         index: u64,
-        /// The file.
+        /// Its fullest file.
         path: PathBuf,
         /// Subproblems in the file.
         have: usize,
         /// Subproblems the shard owns.
         want: usize,
+        /// Whether the file is a checkpoint.
+        checkpoint: bool,
     },
     /// Two result files of the same shard (replicas, from two runs) that disagree.
     #[error(
@@ -282,6 +287,38 @@ pub enum MergeProblem {
     },
 }
 
+/// What a partial shard's file says, as `merge` and `status` both word it.
+pub(crate) fn partial_words(path: &Path, have: usize, want: usize, checkpoint: bool) -> String {
+    let file = path.display();
+    match (checkpoint, have >= want) {
+        (true, true) => format!(
+            "its checkpoint {file} is complete, but there is no result file: rerun the shard \
+             to write it"
+        ),
+        (true, false) => format!(
+            "its checkpoint {file} has {have} of its {want} subproblems: rerun the shard to \
+             finish it"
+        ),
+        (false, _) => format!(
+            "its result file {file} has {have} of its {want} subproblems: rerun the shard to \
+             finish it"
+        ),
+    }
+}
+
+impl MergeProblem {
+    /// The shard this problem is of, where it names one to count again: a damaged file's, a
+    /// replica's that disagrees, a partial one.
+    pub fn shard(&self) -> Option<u64> {
+        match self {
+            MergeProblem::Damaged { index, .. }
+            | MergeProblem::ReplicasDiffer { index, .. }
+            | MergeProblem::Partial { index, .. } => Some(*index),
+            _ => None,
+        }
+    }
+}
+
 /// Every problem of a refused merge, and the files it skipped.
 #[derive(Debug)]
 pub struct MergeProblems(pub(crate) Vec<MergeProblem>, pub(crate) Vec<Skipped>);
@@ -295,6 +332,12 @@ impl MergeProblems {
     /// The files the merge left out as no shard results.
     pub fn skipped(&self) -> &[Skipped] {
         &self.1
+    }
+
+    /// Whether the files hold no shard's journal at all and nothing damaged: no shard of the
+    /// count has written a file yet (an empty folder, or one of other files alone).
+    pub fn nothing_begun(&self) -> bool {
+        matches!(self.0[..], [MergeProblem::NoShards])
     }
 }
 
@@ -337,33 +380,6 @@ impl Journal {
             files.extend(inside);
         }
         Ok(files)
-    }
-}
-
-/// [`Journal::read`] of one of the files a merge or a survey is given: `Ok(None)` for a file
-/// that is no journal of this program at all (to be skipped), an error for a damaged one.
-pub(crate) fn read_journal(path: &Path) -> Result<Option<Journal>, JournalError> {
-    match Journal::read_header(path) {
-        Err(JournalError::Invalid { problem, .. }) if not_a_journal(path, &problem) => Ok(None),
-        Err(e) => Err(e),
-        Ok(j) => Ok(Some(j)),
-    }
-}
-
-/// Whether a file [`Journal::read`] refused as `problem` is no journal of this program at all
-/// (JSON of another shape, whose `format` names no kind of journal), rather than a damaged
-/// one.
-fn not_a_journal(path: &Path, problem: &Problem) -> bool {
-    match problem {
-        Problem::Kind(_) => true,
-        Problem::Foreign(_) => {
-            let format = std::fs::read(path)
-                .ok()
-                .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
-                .and_then(|v| v.get("format").and_then(|f| f.as_str()).map(String::from));
-            format.is_none_or(|f| f != Kind::Checkpoint.format() && f != Kind::ShardResult.format())
-        }
-        _ => false,
     }
 }
 
@@ -426,111 +442,40 @@ pub fn merge(files: &[PathBuf], options: MergeOptions) -> Result<Sampled, MergeP
         rules,
         audit,
     } = options;
-    let mut problems = Vec::new();
-    let mut skipped = Vec::new();
-    let mut good: Vec<(&Path, Journal)> = Vec::new();
-    for path in files {
-        match read_journal(path) {
-            Ok(None) => skipped.push(Skipped {
-                path: path.clone(),
-                checkpoint: false,
-            }),
-            Err(e) => problems.push(MergeProblem::Unreadable(e)),
-            Ok(Some(j)) if j.kind() == Some(Kind::Checkpoint) => skipped.push(Skipped {
-                path: path.clone(),
-                checkpoint: true,
-            }),
-            Ok(Some(j)) if j.kind() != Some(Kind::ShardResult) || j.shard.is_none() => problems
-                .push(MergeProblem::NotShardResult {
-                    path: path.clone(),
-                    kind: j.format,
-                }),
-            Ok(Some(j)) => good.push((path, j)),
-        }
-    }
-    let Some(reference) = ShardSet::most_common(good.iter().map(|g| &g.1)) else {
-        problems.push(MergeProblem::NoShards);
-        return Err(MergeProblems(problems, skipped));
-    };
-    let mut plan = match reference_plan(&reference, good.iter().map(|g| g.0), board) {
-        Ok(plan) => plan,
-        Err(p) => return Err(MergeProblems(vec![p], skipped)),
-    };
-    read_whole(&mut good, &reference, &plan, rules, &mut problems);
-    // The plan cut as the files' runs cut it: each entry belongs to one shard, so its file
-    // says how it was cut (a file that says otherwise than the first to name an entry is
-    // refused below, as a subproblem of another cut).
-    let mut cuts: Vec<u32> = vec![1; plan.entry_count() as usize];
-    let mut named = vec![false; cuts.len()];
-    for (_, j) in good.iter().filter(|(_, j)| ShardSet::of(j) == reference) {
-        for (entry, of) in j.cuts() {
-            if let Some(slot) = cuts.get_mut(entry as usize)
-                && !std::mem::replace(&mut named[entry as usize], true)
-            {
-                *slot = u32::try_from(of).unwrap_or(u32::MAX);
-            }
-        }
-    }
-    drop(named);
-    plan.cut(|_, i, _| u64::from(cuts[i]));
-    drop(cuts);
-
-    let mut by_index: BTreeMap<u64, Vec<(&Path, Journal)>> = BTreeMap::new();
-    for (path, j) in good {
-        let set = ShardSet::of(&j);
-        if set != reference {
-            problems.push(MergeProblem::Foreign {
-                path: path.to_path_buf(),
-                theirs: Box::new(set),
-                ours: Box::new(reference.clone()),
-            });
-            continue;
-        }
-        let shard = j.shard.expect("checked above");
-        let checked = j
-            .check_against(&plan, Some(shard))
-            .and_then(|_| tag_key.map_or(Ok(()), |k| j.check_tag(k)));
-        if let Err(problem) = checked {
-            problems.push(MergeProblem::Damaged {
-                index: shard.index,
-                path: path.to_path_buf(),
-                problem,
-            });
-            continue;
-        }
-        let want = shard.len(&plan);
-        if j.counted_len() != want {
-            problems.push(MergeProblem::Incomplete {
-                index: shard.index,
-                path: path.to_path_buf(),
-                have: j.counted_len(),
-                want,
-            });
-            continue;
-        }
-        by_index.entry(shard.index).or_default().push((path, j));
-    }
-    // Replicas (one shard counted more than once, perhaps on other machines) must agree.
-    let mut replicas = Vec::new();
-    for (&index, copies) in &by_index {
-        if copies.len() > 1 {
-            replicas.push((index, copies.len()));
-        }
-        let (first, a) = &copies[0];
-        for (other, b) in &copies[1..] {
-            if let Some((entry, ours, theirs)) = a.first_difference(b) {
-                problems.push(MergeProblem::ReplicasDiffer {
-                    index,
-                    first: first.to_path_buf(),
-                    second: other.to_path_buf(),
-                    entry,
-                    counts: (ours, theirs),
-                });
-            }
-        }
-    }
+    let reading = read_shards(files, board, rules, tag_key)
+        .map_err(|(problems, skipped)| MergeProblems(problems, skipped))?;
+    let missing = reading.missing();
+    let Reading {
+        reference,
+        plan,
+        mut skipped,
+        checkpoints,
+        mut problems,
+        done: by_index,
+        partial,
+        tagged,
+    } = reading;
+    // The merge adds up no checkpoint: it names those it read as left out.
+    skipped.extend(checkpoints.into_iter().map(|path| Skipped {
+        path,
+        checkpoint: true,
+    }));
+    skipped.sort_by(|a, b| a.path.cmp(&b.path));
     let count = reference.shards;
-    let missing: Vec<u64> = (0..count).filter(|i| !by_index.contains_key(i)).collect();
+    for (index, p) in partial {
+        problems.push(MergeProblem::Partial {
+            index,
+            path: p.path,
+            have: p.have,
+            want: p.want,
+            checkpoint: p.checkpoint,
+        });
+    }
+    let replicas: Vec<(u64, usize)> = by_index
+        .iter()
+        .filter(|(_, copies)| copies.len() > 1)
+        .map(|(&index, copies)| (index, copies.len()))
+        .collect();
     if !missing.is_empty() {
         problems.push(MergeProblem::Missing {
             shards: missing,
@@ -545,18 +490,16 @@ pub fn merge(files: &[PathBuf], options: MergeOptions) -> Result<Sampled, MergeP
     let mut rng = XorShift::new(seed);
     let mut sample = Reservoir::new(keep);
     let mut subproblems = 0;
-    let mut tagged = false;
     let audited = drawn_shards(count, audit, seed);
     let mut audit_claims = Vec::new();
     let (mut miscut, mut miscut_entries) = (Vec::new(), 0);
     for (&index, copies) in &by_index {
         let (path, j) = &copies[0];
-        tagged |= j.tag().is_some();
         let off_rule = rules.map_or_else(Vec::new, |r| j.cut_otherwise(&plan, r));
         miscut_entries += off_rule.len() as u64;
         let audited_here = audited.binary_search(&index).is_ok();
         if keep > 0 || !off_rule.is_empty() || audited_here {
-            let file: Arc<Path> = Arc::from(*path);
+            let file: Arc<Path> = Arc::from(path.as_path());
             let map = j
                 .counted_map(&plan)
                 .expect("checked against the plan above");
@@ -637,86 +580,6 @@ fn drawn_shards(count: u64, k: u64, seed: u64) -> Vec<u64> {
     let mut drawn: Vec<u64> = (0..k).map(|i| picked[&i]).collect();
     drawn.sort_unstable();
     drawn
-}
-
-/// Reads whole the files of `reference`'s count of which [`Journal::read_header`] read only
-/// the header (the large ones), each when its size is within what a file of its plan and
-/// shard can hold ([`Rules::most_bytes`]); a file that is not, or does not read, is taken out of
-/// `good` as a problem. Files of other counts keep their header alone: it names their count.
-pub(crate) fn read_whole(
-    good: &mut Vec<(&Path, Journal)>,
-    reference: &ShardSet,
-    plan: &Plan,
-    rules: Option<Rules>,
-    problems: &mut Vec<MergeProblem>,
-) {
-    good.retain_mut(|(path, j)| {
-        if !j.is_header_only() || ShardSet::of(j) != *reference {
-            return true;
-        }
-        let most = rules.map_or(u64::MAX, |r| (r.most_bytes)(plan, j.shard));
-        match Journal::read_at_most(path, most) {
-            Ok(whole) => {
-                *j = whole;
-                true
-            }
-            Err(e) => {
-                problems.push(MergeProblem::Unreadable(e));
-                false
-            }
-        }
-    });
-}
-
-/// This program's plan for the files' shard set, when it is the plan they were written for.
-pub(crate) fn reference_plan<'a>(
-    set: &ShardSet,
-    mut paths: impl Iterator<Item = &'a Path>,
-    board: Option<&Board>,
-) -> Result<Plan, MergeProblem> {
-    let algorithm =
-        Algorithm::from_name(&set.algorithm).ok_or_else(|| MergeProblem::UnknownAlgorithm {
-            path: paths.next().map(Path::to_path_buf).unwrap_or_default(),
-            name: set.algorithm.clone(),
-        })?;
-    let constrained = algorithm == Algorithm::Constrained;
-    if constrained != board.is_some() {
-        return Err(MergeProblem::BoardMismatch {
-            board_given: board.is_some(),
-        });
-    }
-    // A default kernel plan of a large board refines its largest subproblems, which a plan of the
-    // same split depth chosen does not: the default plan first, where it is the files'.
-    let default = match (board, algorithm) {
-        (None, Algorithm::Plain | Algorithm::Symmetry) => Plan::build(set.n, algorithm, None)
-            .ok()
-            .filter(|p| p.hash() == set.plan),
-        _ => None,
-    };
-    let plan = match (default, board) {
-        (Some(plan), _) => Ok(plan),
-        (None, Some(b)) => Plan::constrained(b, Some(set.split_depth)),
-        (None, None) => Plan::build(set.n, algorithm, Some(set.split_depth)),
-    }
-    .map_err(MergeProblem::ImpossiblePlan)?;
-    // Files of a count begun under format version 2, before the quarter turns.
-    let plan = plan.before_quarter_turns(set.plan).unwrap_or(plan);
-    if constrained && plan.hash() != set.plan {
-        return Err(MergeProblem::OtherBoard {
-            theirs: set.plan,
-            ours: plan.hash(),
-        });
-    }
-    if plan.hash() != set.plan {
-        return Err(MergeProblem::OtherPlan {
-            theirs: set.plan,
-            ours: plan.hash(),
-            n: set.n,
-            algorithm,
-            split_depth: set.split_depth,
-        });
-    }
-    Ok(plan)
 }
 
 #[cfg(test)]

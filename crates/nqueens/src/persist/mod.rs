@@ -14,6 +14,7 @@ mod journal;
 mod key;
 mod lock;
 mod merge;
+mod reading;
 mod recorder;
 mod shard;
 
@@ -23,7 +24,8 @@ pub use journal::{HEADER_ONLY_ABOVE, Journal, JournalError};
 pub(crate) use journal::{Problem, check_bounds};
 pub use key::Key;
 pub use lock::Lock;
-pub(crate) use merge::{Claim, MergeProblem, ShardSet, read_journal, read_whole, reference_plan};
+pub(crate) use merge::{Claim, MergeProblem};
+pub(crate) use reading::{Reading, Verdict, read_shards};
 pub use merge::{MergeOptions, MergeProblems, Merged, Rules, Sampled, Skipped, Tags, merge};
 pub(crate) use recorder::{Recorder, SaveFailure};
 pub use shard::Shard;
