@@ -53,7 +53,7 @@ pub fn text(s: &Survey) -> String {
                 .map(|&(i, have, want)| {
                     if have >= want {
                         format!(
-                            "{i} (its checkpoint is complete, but no result file: rerun the \
+                            "{i} (its checkpoint is complete, but no good result file: rerun the \
                              shard to write it)"
                         )
                     } else {
@@ -215,7 +215,10 @@ fn rounded(x: f64, digits: i32) -> f64 {
 
 /// The file names of `skipped`.
 fn skipped_names(skipped: &[Skipped]) -> Vec<String> {
-    skipped.iter().map(|k| k.path.display().to_string()).collect()
+    skipped
+        .iter()
+        .map(|k| k.path.display().to_string())
+        .collect()
 }
 
 /// The status of a sharded count as one JSON object.
@@ -309,6 +312,14 @@ mod tests {
         assert_eq!(hours(3600.0 * 12.34), "12.3");
         assert_eq!(hours(36.0), "0.0100");
         assert_eq!(hours(0.0), "0");
+    }
+
+    #[test]
+    fn shards_make_an_array_range() {
+        let lost = [3, 17, 40, 41, 42, 43, 44, 45];
+        assert_eq!(array_range(&lost), "3,17,40-45");
+        assert_eq!(array_range(&[0]), "0");
+        assert_eq!(array_range(&[0, 1]), "0-1");
     }
 
     #[test]

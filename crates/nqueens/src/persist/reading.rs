@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::merge::{MergeProblem, Rules, ShardSet, Skipped};
+use super::findings::{MergeProblem, Rules, ShardSet, Skipped};
 use super::{Journal, JournalError, Key, Kind, Problem};
 use crate::constraint::Board;
 use crate::plan::{Algorithm, Plan};
@@ -116,12 +116,11 @@ pub(crate) fn read_shards(
                 checkpoint: false,
             }),
             Err(e) => problems.push(MergeProblem::Unreadable(e)),
-            Ok(Some(j)) if j.shard().is_none() && j.kind() == Some(Kind::Checkpoint) => {
-                skipped.push(Skipped {
+            Ok(Some(j)) if j.shard().is_none() && j.kind() == Some(Kind::Checkpoint) => skipped
+                .push(Skipped {
                     path: path.clone(),
                     checkpoint: true,
-                })
-            }
+                }),
             Ok(Some(j)) if j.shard().is_none() || j.kind().is_none() => {
                 problems.push(MergeProblem::NotShardResult {
                     path: path.clone(),
