@@ -194,14 +194,17 @@ pub enum Command {
     Trace(TraceArgs),
     /// Check and add up the result files of all shards of a count.
     Merge(MergeArgs),
-    /// Say where the shards of a count stand: done, partial, missing, damaged, the sum so far.
+    /// Say where the shards of a count stand, how much is left, and what to resubmit.
     ///
-    /// Reads a folder of shard results and checkpoints (or the files given) and prints the
-    /// shards done, those under way with how many of their subproblems are done, those missing (as
-    /// ranges, to resubmit) and the files damaged; the sum of the solutions so far; and the
-    /// time left at the done shards' mean time. It counts nothing. Exit status 0 when every
-    /// shard is done, 3 while some are not (missing, partial or damaged), 1 when the files
-    /// cannot be read as one count's.
+    /// Reads a folder of shard results and checkpoints (or the files given), as `merge` reads
+    /// them, and prints the shards done, partial (with how many of their subproblems are
+    /// done), missing and the files damaged, each shard with the verdict `merge` gives it; the
+    /// share of the subproblems done; the sum of the solutions so far; the CPU-hours the done
+    /// shards took and those left at their mean; and a last line `resubmit: --array=1,4-6`
+    /// naming the shards to count again, for `sbatch`. It counts nothing. Exit status 0 when
+    /// every shard is done, 3 while some are not (missing, partial or damaged) or no shard
+    /// has written a file yet, 1 when the files cannot be read as one count's, 2 for a bad
+    /// key file.
     Status(StatusArgs),
     /// Benchmark this machine: a fixed workload at 1, 2, 4, ... threads, counts checked.
     ///
@@ -338,9 +341,13 @@ pub struct StatusArgs {
     /// The constrained board the shards count (the same --board, --allowed and --piece).
     #[command(flatten)]
     pub constraints: BoardArgs,
-    /// Print the status as one JSON object.
+    /// Print the status as one JSON object (its fields are listed in docs/guide.md).
     #[arg(long)]
     pub json: bool,
+    /// Require this key's tag on every file, as `merge --key` does: a file without it is
+    /// damaged.
+    #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
+    pub key: Option<PathBuf>,
 }
 
 /// How files read back are trusted: how many accepted subproblems to count again, and the key of

@@ -13,6 +13,7 @@ mod exit;
 mod machine;
 mod output;
 mod progress;
+mod status;
 mod tasks;
 
 use std::ffi::OsString;

@@ -12,6 +12,7 @@ use clap::CommandFactory;
 use crate::args::{BoardArgs, Cli, MergeArgs, StatusArgs};
 use crate::exit::{self, Exit, out, say, to_stdout};
 use crate::output;
+use crate::status;
 
 /// The journal files `paths` name (folders read for their `*.json`), and the constrained board
 /// `constraints` describe: an empty rook board has no file, so its size is that of the first
@@ -92,22 +93,51 @@ pub fn merge(args: &MergeArgs) -> Result<Exit, Exit> {
 
 /// `status`: where the shards of a count stand, from a folder of their files.
 pub fn status(args: &StatusArgs) -> Result<Exit, Exit> {
+    let key = args
+        .key
+        .as_deref()
+        .map(persist::Key::read)
+        .transpose()
+        .map_err(|e| exit::fail(Exit::Usage, e))?;
     let (files, board) = shard_files(&args.files, &args.constraints)?;
-    let survey = nqueens::Survey::of(&files, board.as_ref()).map_err(|problems| {
-        if let Some(note) = output::skipped_note(problems.skipped()) {
-            say(note);
+    let survey = match nqueens::Survey::of(&files, board.as_ref(), key.as_ref()) {
+        Ok(survey) => survey,
+        Err(problems) if problems.nothing_begun() => {
+            if let Some(note) = output::skipped_note(problems.skipped()) {
+                say(note);
+            }
+            let skipped = problems.skipped();
+            out(&status::nothing_begun(
+                &args.files,
+                files.len(),
+                skipped,
+                args.json,
+            ));
+            return Ok(Exit::Incomplete);
         }
-        for p in problems.messages() {
-            say(format!("error: {p}"));
+        Err(problems) => {
+            if let Some(note) = output::skipped_note(problems.skipped()) {
+                say(note);
+            }
+            for p in problems.messages() {
+                say(format!("error: {p}"));
+            }
+            return Err(Exit::Failed);
         }
-        Exit::Failed
-    })?;
+    };
     if let Some(note) = output::skipped_note(&survey.skipped) {
         say(note);
     }
-    out(&output::status_text(&survey, args.json));
-    let complete = survey.done.len() as u64 == survey.shards && survey.damaged.is_empty();
-    Ok(if complete { Exit::Ok } else { Exit::Incomplete })
+    out(&if args.json {
+        status::json(&survey)
+    } else {
+        status::text(&survey)
+    });
+    Ok(if survey.complete() {
+        Exit::Ok
+    } else {
+        Exit::Incomplete
+    })
 }
 
 /// `completions SHELL`: the shell's completion script.

@@ -359,7 +359,8 @@ fn merge_reads_a_cluster_folder_and_skips_what_is_no_shard_result() {
         );
     }
 
-    // A damaged result of the count still fails the merge, and a missing one is named.
+    // A damaged result of the count still fails the merge, and a shard with no good result
+    // file is named: partial, as its checkpoint is complete.
     let text = fs::read_to_string(&shards[1]).unwrap();
     fs::write(&shards[1], &text[..text.len() / 2]).unwrap();
     fs::remove_file(&shards[2]).unwrap();
@@ -371,7 +372,15 @@ fn merge_reads_a_cluster_folder_and_skips_what_is_no_shard_result() {
         stderr.contains("damaged") && stderr.contains("shard-1.json"),
         "{stderr}"
     );
-    assert!(stderr.contains("missing: shards 1-2 of 4"), "{stderr}");
+    for i in [1, 2] {
+        let partial = format!(
+            "error: partial: shard {i}: its checkpoint {} is complete, but the shard has no good \
+             result file: rerun it to write it",
+            dir.path().join(format!("ckpt-{i}.json")).display()
+        );
+        assert!(stderr.contains(&partial), "{stderr}");
+    }
+    assert!(!stderr.contains("missing"), "{stderr}");
     assert!(!stderr.contains("unknown field"), "{stderr}");
 }
 
@@ -429,7 +438,8 @@ fn status_names_the_shards_done_partial_missing_and_damaged() {
         stdout.contains("shard-x.json: not a checkpoint or result file, or truncated"),
         "{stdout}"
     );
-    assert!(stdout.contains("\n  time left about "), "{stdout}");
+    assert!(stdout.contains("\n  left      about "), "{stdout}");
+    assert!(stdout.ends_with("\nresubmit: --array=1-2\n"), "{stdout}");
 
     let out = cmd()
         .arg("status")
@@ -443,7 +453,7 @@ fn status_names_the_shards_done_partial_missing_and_damaged() {
     assert_eq!(v["missing"], serde_json::json!([2]));
     assert_eq!(
         v["partial"],
-        serde_json::json!([{"shard": 1, "subproblems": have, "of": want}])
+        serde_json::json!([{"shard": 1, "subproblems": have, "of": want, "checkpoint_complete": false}])
     );
     assert_eq!(v["damaged"].as_array().unwrap().len(), 1);
     // The sum so far is the done shards' and the partial one's.
@@ -454,12 +464,17 @@ fn status_names_the_shards_done_partial_missing_and_damaged() {
     assert_eq!(v["solutions_so_far_str"], sum.to_string());
     assert!(v["shard_seconds_left"].as_f64().unwrap() >= 0.0);
 
-    // The merge of the same folder names what is missing.
+    // The merge of the same folder gives each shard the same verdict.
     fs::remove_file(dir.path().join("shard-x.json")).unwrap();
     let out = merge_unrecounted(&[dir.path()]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(stderr.contains("missing: shards 1-2 of 4"), "{stderr}");
+    let partial = format!(
+        "error: partial: shard 1: its checkpoint {} has {have} of its {want} subproblems",
+        dir.path().join("ckpt-1.json").display()
+    );
+    assert!(stderr.contains(&partial), "{stderr}");
+    assert!(stderr.contains("missing: shard 2 of 4"), "{stderr}");
 
     // Every shard done: exit status 0.
     fs::remove_file(dir.path().join("ckpt-1.json")).unwrap();

@@ -25,11 +25,11 @@ const LAYERS: &[(&str, &[&str])] = &[
 ];
 
 /// The program's layers, lowest first: exit codes, arguments and output formats; what the
-/// commands read and show (boards, progress, estimates); the commands; the dispatch of the
+/// commands read and show (boards, progress, estimates, a count's status); the commands; the dispatch of the
 /// small tasks; `main`.
 const BIN_LAYERS: &[(&str, &[&str])] = &[
     ("words", &["args", "exit", "machine", "output"]),
-    ("inputs", &["boards", "estimate", "progress"]),
+    ("inputs", &["boards", "estimate", "progress", "status"]),
     ("commands", &["bench", "constrained", "count"]),
     ("tasks", &["tasks"]),
     ("top", &["crate"]),

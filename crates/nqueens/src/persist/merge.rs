@@ -3,13 +3,14 @@
 //! checks every file against it, and adds the sums in `u128`.
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::{Journal, JournalError, Key, Kind, Problem, Shard};
+use super::findings::{MergeProblem, MergeProblems, Rules, Skipped};
+use super::reading::{Reading, read_shards};
+use super::{Journal, JournalError, Key};
 use crate::constraint::Board;
-use crate::plan::{Algorithm, Plan, PlanError, PlanHash};
+use crate::plan::{Algorithm, Plan, PlanHash};
 use crate::tally::Sums;
 use nqueens_engine::random::{Reservoir, XorShift};
 
@@ -48,20 +49,6 @@ pub enum Tags {
     None,
 }
 
-/// The rules of this release's runs that what a file claims is weighed against
-/// (`nqueens::file_rules`): how large a file of a plan can be, and how a run cuts entries.
-#[derive(Clone, Copy, Debug)]
-pub struct Rules {
-    /// The most bytes a file of a plan (and shard of it) can hold: a larger one is refused
-    /// unread.
-    pub most_bytes: fn(&Plan, Option<Shard>) -> u64,
-    /// How many slices a run of this release cuts each of `entries` of a plan into at a
-    /// slice time of `seconds`.
-    pub slices: fn(plan: &Plan, seconds: f64, entries: &[u64]) -> Vec<u64>,
-    /// The slice time of the files that do not say theirs (written before they did).
-    pub default_seconds: f64,
-}
-
 /// How [`merge`] reads the files beyond checking them.
 #[derive(Clone, Copy, Default)]
 pub struct MergeOptions<'a> {
@@ -78,236 +65,6 @@ pub struct MergeOptions<'a> {
     pub rules: Option<Rules>,
     /// Whole shards to draw at random (seeded by `seed`) for an audit.
     pub audit: u64,
-}
-
-/// Which plan and shard count a result file belongs to.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct ShardSet {
-    /// Board size.
-    pub n: usize,
-    /// Algorithm name.
-    pub algorithm: String,
-    /// Split depth.
-    pub split_depth: usize,
-    /// Plan hash.
-    pub plan: PlanHash,
-    /// Shard count.
-    pub shards: u64,
-}
-
-impl ShardSet {
-    /// The plan most of `journals` share, so that a stray file listed first cannot make every
-    /// good one look foreign (ties go to the first file's plan); `None` for no journal.
-    pub(crate) fn most_common<'a>(journals: impl Iterator<Item = &'a Journal>) -> Option<ShardSet> {
-        let mut votes: BTreeMap<ShardSet, (usize, usize)> = BTreeMap::new();
-        for (i, j) in journals.enumerate() {
-            votes.entry(ShardSet::of(j)).or_insert((0, i)).0 += 1;
-        }
-        votes
-            .into_iter()
-            .max_by_key(|&(_, (count, first))| (count, std::cmp::Reverse(first)))
-            .map(|(k, _)| k)
-    }
-
-    pub(crate) fn of(j: &Journal) -> ShardSet {
-        ShardSet {
-            n: j.n,
-            algorithm: j.algorithm.clone(),
-            split_depth: j.split_depth,
-            plan: j.plan,
-            shards: j.shard.map_or(0, |s| s.count),
-        }
-    }
-}
-
-impl fmt::Display for ShardSet {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "n = {}, {}, split depth {}, {} shards (plan {})",
-            self.n, self.algorithm, self.split_depth, self.shards, self.plan
-        )
-    }
-}
-
-/// What to say when two sets of shards are of the same board and shard count under two plans:
-/// files of an earlier release's plan (an even join board counted before the quarter turns,
-/// format version 2) merge only with their own.
-fn same_board(theirs: &ShardSet, ours: &ShardSet) -> &'static str {
-    let same = ShardSet {
-        plan: ours.plan,
-        ..theirs.clone()
-    };
-    if same == *ours {
-        "; the same board under another plan (shards begun by another release): merge each \
-         plan's shards apart, and count a plan's missing shards with the release that began it"
-    } else {
-        ""
-    }
-}
-
-/// One reason a set of shard files does not merge.
-#[derive(Debug, thiserror::Error)]
-pub enum MergeProblem {
-    /// A file that cannot be read or checked on its own.
-    #[error("damaged: {0}")]
-    Unreadable(JournalError),
-    /// A checkpoint, or another file that is no shard's result.
-    #[error("not a shard result: {} (a {kind} file)", .path.display())]
-    NotShardResult {
-        /// The file.
-        path: PathBuf,
-        /// What it is.
-        kind: String,
-    },
-    /// Nothing readable was given.
-    #[error("no readable shard result among the files")]
-    NoShards,
-    /// The files name an algorithm this program does not know.
-    #[error("{}: the shards name an unknown algorithm '{name}'", .path.display())]
-    UnknownAlgorithm {
-        /// A file naming it.
-        path: PathBuf,
-        /// The name.
-        name: String,
-    },
-    /// The files name a plan this program cannot build.
-    #[error("the shards name an impossible plan: {0}")]
-    ImpossiblePlan(PlanError),
-    /// A board was given for shards of the empty board, or none for a constrained board's.
-    #[error("{}", if *.board_given {
-        "the shards count the empty board, not the board given: merge them without --board, --allowed and --piece"
-    } else {
-        "the shards count a constrained board: give the --board, --allowed and --piece they were counted with"
-    })]
-    BoardMismatch {
-        /// Whether `--board`/`--allowed`/`--piece` was given.
-        board_given: bool,
-    },
-    /// The constrained board given makes another plan than the shards'.
-    #[error(
-        "the shards were counted for another board (their plan {theirs}, the board given makes \
-         {ours}): give the --board, --allowed and --piece they were counted with"
-    )]
-    OtherBoard {
-        /// The shards' plan hash.
-        theirs: PlanHash,
-        /// The plan hash of the board given.
-        ours: PlanHash,
-    },
-    /// The files were written by a program that plans differently.
-    #[error(
-        "the shards' plan {theirs} is not this program's plan {ours} for n = {n}, {algorithm}, split depth {split_depth}: merge with the version that wrote them"
-    )]
-    OtherPlan {
-        /// The files' hash.
-        theirs: PlanHash,
-        /// This program's.
-        ours: PlanHash,
-        /// Board size.
-        n: usize,
-        /// Algorithm.
-        algorithm: Algorithm,
-        /// Split depth.
-        split_depth: usize,
-    },
-    /// A file of another count (or another shard count) than most of the files.
-    #[error("foreign: {} is for {theirs}, not {ours}{}", .path.display(), same_board(.theirs, .ours))]
-    Foreign {
-        /// The file.
-        path: PathBuf,
-        /// Its plan.
-        theirs: Box<ShardSet>,
-        /// The plan most files share.
-        ours: Box<ShardSet>,
-    },
-    /// A file that does not check against the plan.
-    #[error("damaged: shard {index}: {}: {problem}", .path.display())]
-    Damaged {
-        /// Its shard index.
-        index: u64,
-        /// The file.
-        path: PathBuf,
-        /// What is wrong.
-        problem: Problem,
-    },
-    /// A shard that stopped before its last subproblem.
-    #[error("incomplete: shard {index} ({}) has {have} of its {want} subproblems", .path.display())]
-    Incomplete {
-        /// Its shard index.
-        index: u64,
-        /// The file.
-        path: PathBuf,
-        /// Subproblems in the file.
-        have: usize,
-        /// Subproblems the shard owns.
-        want: usize,
-    },
-    /// Two result files of the same shard (replicas, from two runs) that disagree.
-    #[error(
-        "replicas differ: shard {index}: {} and {} disagree at entry {entry} ({} against {} \
-         solutions): at least one is wrong; count the shard again",
-        .first.display(), .second.display(), .counts.0, .counts.1
-    )]
-    ReplicasDiffer {
-        /// Its shard index.
-        index: u64,
-        /// The first file.
-        first: PathBuf,
-        /// The file that differs from it.
-        second: PathBuf,
-        /// The first entry they disagree on.
-        entry: u64,
-        /// Its count in each.
-        counts: (u128, u128),
-    },
-    /// Complete sums that fail the check of Burnside's lemma ([`Sums::burnside_holds`]).
-    #[error(
-        "the merged counts fail the Burnside check (Q + P + 2R = {} + {} + 2 x {} must be a multiple of 8, with P >= R): a shard's subproblems were altered or miscounted; recount the shards",
-        .0.total, .0.half_turn, .0.quarter_turn
-    )]
-    Integrity(Sums),
-    /// Shards with no good file.
-    #[error(
-        "missing: shard{} {} of {count} (resubmit {})",
-        if .shards.len() == 1 { "" } else { "s" },
-        crate::shard::Shard::ranges(.shards),
-        if .shards.len() == 1 { "it" } else { "them" }
-    )]
-    Missing {
-        /// The missing indices, increasing.
-        shards: Vec<u64>,
-        /// Shards in all.
-        count: u64,
-    },
-}
-
-/// Every problem of a refused merge, and the files it skipped.
-#[derive(Debug)]
-pub struct MergeProblems(pub(crate) Vec<MergeProblem>, pub(crate) Vec<Skipped>);
-
-impl MergeProblems {
-    /// Each problem in one line, as the merge's refusal says it.
-    pub fn messages(&self) -> Vec<String> {
-        self.0.iter().map(ToString::to_string).collect()
-    }
-
-    /// The files the merge left out as no shard results.
-    pub fn skipped(&self) -> &[Skipped] {
-        &self.1
-    }
-}
-
-/// A file a merge read and left out, as no shard result: a checkpoint (a gnu-parallel or
-/// Slurm folder keeps one beside each shard's result), or a file that is no journal of this
-/// program at all (the merge's own JSON output).
-#[non_exhaustive]
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Skipped {
-    /// The file.
-    pub path: PathBuf,
-    /// Whether it is a checkpoint (else no journal at all).
-    pub checkpoint: bool,
 }
 
 impl Journal {
@@ -339,41 +96,6 @@ impl Journal {
         Ok(files)
     }
 }
-
-/// [`Journal::read`] of one of the files a merge or a survey is given: `Ok(None)` for a file
-/// that is no journal of this program at all (to be skipped), an error for a damaged one.
-pub(crate) fn read_journal(path: &Path) -> Result<Option<Journal>, JournalError> {
-    match Journal::read_header(path) {
-        Err(JournalError::Invalid { problem, .. }) if not_a_journal(path, &problem) => Ok(None),
-        Err(e) => Err(e),
-        Ok(j) => Ok(Some(j)),
-    }
-}
-
-/// Whether a file [`Journal::read`] refused as `problem` is no journal of this program at all
-/// (JSON of another shape, whose `format` names no kind of journal), rather than a damaged
-/// one.
-fn not_a_journal(path: &Path, problem: &Problem) -> bool {
-    match problem {
-        Problem::Kind(_) => true,
-        Problem::Foreign(_) => {
-            let format = std::fs::read(path)
-                .ok()
-                .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
-                .and_then(|v| v.get("format").and_then(|f| f.as_str()).map(String::from));
-            format.is_none_or(|f| f != Kind::Checkpoint.format() && f != Kind::ShardResult.format())
-        }
-        _ => false,
-    }
-}
-
-impl fmt::Display for MergeProblems {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.messages().join("\n"))
-    }
-}
-
-impl std::error::Error for MergeProblems {}
 
 /// A finished subproblem as a file gives it: what a recount checks.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -426,111 +148,40 @@ pub fn merge(files: &[PathBuf], options: MergeOptions) -> Result<Sampled, MergeP
         rules,
         audit,
     } = options;
-    let mut problems = Vec::new();
-    let mut skipped = Vec::new();
-    let mut good: Vec<(&Path, Journal)> = Vec::new();
-    for path in files {
-        match read_journal(path) {
-            Ok(None) => skipped.push(Skipped {
-                path: path.clone(),
-                checkpoint: false,
-            }),
-            Err(e) => problems.push(MergeProblem::Unreadable(e)),
-            Ok(Some(j)) if j.kind() == Some(Kind::Checkpoint) => skipped.push(Skipped {
-                path: path.clone(),
-                checkpoint: true,
-            }),
-            Ok(Some(j)) if j.kind() != Some(Kind::ShardResult) || j.shard.is_none() => problems
-                .push(MergeProblem::NotShardResult {
-                    path: path.clone(),
-                    kind: j.format,
-                }),
-            Ok(Some(j)) => good.push((path, j)),
-        }
-    }
-    let Some(reference) = ShardSet::most_common(good.iter().map(|g| &g.1)) else {
-        problems.push(MergeProblem::NoShards);
-        return Err(MergeProblems(problems, skipped));
-    };
-    let mut plan = match reference_plan(&reference, good.iter().map(|g| g.0), board) {
-        Ok(plan) => plan,
-        Err(p) => return Err(MergeProblems(vec![p], skipped)),
-    };
-    read_whole(&mut good, &reference, &plan, rules, &mut problems);
-    // The plan cut as the files' runs cut it: each entry belongs to one shard, so its file
-    // says how it was cut (a file that says otherwise than the first to name an entry is
-    // refused below, as a subproblem of another cut).
-    let mut cuts: Vec<u32> = vec![1; plan.entry_count() as usize];
-    let mut named = vec![false; cuts.len()];
-    for (_, j) in good.iter().filter(|(_, j)| ShardSet::of(j) == reference) {
-        for (entry, of) in j.cuts() {
-            if let Some(slot) = cuts.get_mut(entry as usize)
-                && !std::mem::replace(&mut named[entry as usize], true)
-            {
-                *slot = u32::try_from(of).unwrap_or(u32::MAX);
-            }
-        }
-    }
-    drop(named);
-    plan.cut(|_, i, _| u64::from(cuts[i]));
-    drop(cuts);
-
-    let mut by_index: BTreeMap<u64, Vec<(&Path, Journal)>> = BTreeMap::new();
-    for (path, j) in good {
-        let set = ShardSet::of(&j);
-        if set != reference {
-            problems.push(MergeProblem::Foreign {
-                path: path.to_path_buf(),
-                theirs: Box::new(set),
-                ours: Box::new(reference.clone()),
-            });
-            continue;
-        }
-        let shard = j.shard.expect("checked above");
-        let checked = j
-            .check_against(&plan, Some(shard))
-            .and_then(|_| tag_key.map_or(Ok(()), |k| j.check_tag(k)));
-        if let Err(problem) = checked {
-            problems.push(MergeProblem::Damaged {
-                index: shard.index,
-                path: path.to_path_buf(),
-                problem,
-            });
-            continue;
-        }
-        let want = shard.len(&plan);
-        if j.counted_len() != want {
-            problems.push(MergeProblem::Incomplete {
-                index: shard.index,
-                path: path.to_path_buf(),
-                have: j.counted_len(),
-                want,
-            });
-            continue;
-        }
-        by_index.entry(shard.index).or_default().push((path, j));
-    }
-    // Replicas (one shard counted more than once, perhaps on other machines) must agree.
-    let mut replicas = Vec::new();
-    for (&index, copies) in &by_index {
-        if copies.len() > 1 {
-            replicas.push((index, copies.len()));
-        }
-        let (first, a) = &copies[0];
-        for (other, b) in &copies[1..] {
-            if let Some((entry, ours, theirs)) = a.first_difference(b) {
-                problems.push(MergeProblem::ReplicasDiffer {
-                    index,
-                    first: first.to_path_buf(),
-                    second: other.to_path_buf(),
-                    entry,
-                    counts: (ours, theirs),
-                });
-            }
-        }
-    }
+    let reading = read_shards(files, board, rules, tag_key)
+        .map_err(|(problems, skipped)| MergeProblems(problems, skipped))?;
+    let missing = reading.missing();
+    let Reading {
+        reference,
+        plan,
+        mut skipped,
+        checkpoints,
+        mut problems,
+        done: by_index,
+        partial,
+        tagged,
+    } = reading;
+    // The merge adds up no checkpoint: it names those it read as left out.
+    skipped.extend(checkpoints.into_iter().map(|path| Skipped {
+        path,
+        checkpoint: true,
+    }));
+    skipped.sort_by(|a, b| a.path.cmp(&b.path));
     let count = reference.shards;
-    let missing: Vec<u64> = (0..count).filter(|i| !by_index.contains_key(i)).collect();
+    for (index, p) in partial {
+        problems.push(MergeProblem::Partial {
+            index,
+            path: p.path,
+            have: p.have,
+            want: p.want,
+            checkpoint: p.checkpoint,
+        });
+    }
+    let replicas: Vec<(u64, usize)> = by_index
+        .iter()
+        .filter(|(_, copies)| copies.len() > 1)
+        .map(|(&index, copies)| (index, copies.len()))
+        .collect();
     if !missing.is_empty() {
         problems.push(MergeProblem::Missing {
             shards: missing,
@@ -545,18 +196,16 @@ pub fn merge(files: &[PathBuf], options: MergeOptions) -> Result<Sampled, MergeP
     let mut rng = XorShift::new(seed);
     let mut sample = Reservoir::new(keep);
     let mut subproblems = 0;
-    let mut tagged = false;
     let audited = drawn_shards(count, audit, seed);
     let mut audit_claims = Vec::new();
     let (mut miscut, mut miscut_entries) = (Vec::new(), 0);
     for (&index, copies) in &by_index {
         let (path, j) = &copies[0];
-        tagged |= j.tag().is_some();
         let off_rule = rules.map_or_else(Vec::new, |r| j.cut_otherwise(&plan, r));
         miscut_entries += off_rule.len() as u64;
         let audited_here = audited.binary_search(&index).is_ok();
         if keep > 0 || !off_rule.is_empty() || audited_here {
-            let file: Arc<Path> = Arc::from(*path);
+            let file: Arc<Path> = Arc::from(path.as_path());
             let map = j
                 .counted_map(&plan)
                 .expect("checked against the plan above");
@@ -637,86 +286,6 @@ fn drawn_shards(count: u64, k: u64, seed: u64) -> Vec<u64> {
     let mut drawn: Vec<u64> = (0..k).map(|i| picked[&i]).collect();
     drawn.sort_unstable();
     drawn
-}
-
-/// Reads whole the files of `reference`'s count of which [`Journal::read_header`] read only
-/// the header (the large ones), each when its size is within what a file of its plan and
-/// shard can hold ([`Rules::most_bytes`]); a file that is not, or does not read, is taken out of
-/// `good` as a problem. Files of other counts keep their header alone: it names their count.
-pub(crate) fn read_whole(
-    good: &mut Vec<(&Path, Journal)>,
-    reference: &ShardSet,
-    plan: &Plan,
-    rules: Option<Rules>,
-    problems: &mut Vec<MergeProblem>,
-) {
-    good.retain_mut(|(path, j)| {
-        if !j.is_header_only() || ShardSet::of(j) != *reference {
-            return true;
-        }
-        let most = rules.map_or(u64::MAX, |r| (r.most_bytes)(plan, j.shard));
-        match Journal::read_at_most(path, most) {
-            Ok(whole) => {
-                *j = whole;
-                true
-            }
-            Err(e) => {
-                problems.push(MergeProblem::Unreadable(e));
-                false
-            }
-        }
-    });
-}
-
-/// This program's plan for the files' shard set, when it is the plan they were written for.
-pub(crate) fn reference_plan<'a>(
-    set: &ShardSet,
-    mut paths: impl Iterator<Item = &'a Path>,
-    board: Option<&Board>,
-) -> Result<Plan, MergeProblem> {
-    let algorithm =
-        Algorithm::from_name(&set.algorithm).ok_or_else(|| MergeProblem::UnknownAlgorithm {
-            path: paths.next().map(Path::to_path_buf).unwrap_or_default(),
-            name: set.algorithm.clone(),
-        })?;
-    let constrained = algorithm == Algorithm::Constrained;
-    if constrained != board.is_some() {
-        return Err(MergeProblem::BoardMismatch {
-            board_given: board.is_some(),
-        });
-    }
-    // A default kernel plan of a large board refines its largest subproblems, which a plan of the
-    // same split depth chosen does not: the default plan first, where it is the files'.
-    let default = match (board, algorithm) {
-        (None, Algorithm::Plain | Algorithm::Symmetry) => Plan::build(set.n, algorithm, None)
-            .ok()
-            .filter(|p| p.hash() == set.plan),
-        _ => None,
-    };
-    let plan = match (default, board) {
-        (Some(plan), _) => Ok(plan),
-        (None, Some(b)) => Plan::constrained(b, Some(set.split_depth)),
-        (None, None) => Plan::build(set.n, algorithm, Some(set.split_depth)),
-    }
-    .map_err(MergeProblem::ImpossiblePlan)?;
-    // Files of a count begun under format version 2, before the quarter turns.
-    let plan = plan.before_quarter_turns(set.plan).unwrap_or(plan);
-    if constrained && plan.hash() != set.plan {
-        return Err(MergeProblem::OtherBoard {
-            theirs: set.plan,
-            ours: plan.hash(),
-        });
-    }
-    if plan.hash() != set.plan {
-        return Err(MergeProblem::OtherPlan {
-            theirs: set.plan,
-            ours: plan.hash(),
-            n: set.n,
-            algorithm,
-            split_depth: set.split_depth,
-        });
-    }
-    Ok(plan)
 }
 
 #[cfg(test)]

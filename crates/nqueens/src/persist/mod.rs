@@ -10,20 +10,25 @@
 //! previous good file, and a file is only ever used when everything in it checks out.
 
 mod atomic;
+mod findings;
 mod journal;
 mod key;
 mod lock;
 mod merge;
+mod reading;
 mod recorder;
 mod shard;
 
 pub(crate) use atomic::write_atomic;
+pub(crate) use findings::MergeProblem;
+pub use findings::{MergeProblems, Rules, Skipped};
 pub(crate) use journal::Kind;
 pub use journal::{HEADER_ONLY_ABOVE, Journal, JournalError};
 pub(crate) use journal::{Problem, check_bounds};
 pub use key::Key;
 pub use lock::Lock;
-pub(crate) use merge::{Claim, MergeProblem, ShardSet, read_journal, read_whole, reference_plan};
-pub use merge::{MergeOptions, MergeProblems, Merged, Rules, Sampled, Skipped, Tags, merge};
+pub(crate) use merge::Claim;
+pub use merge::{MergeOptions, Merged, Sampled, Tags, merge};
+pub(crate) use reading::{Reading, Verdict, read_shards};
 pub(crate) use recorder::{Recorder, SaveFailure};
 pub use shard::Shard;

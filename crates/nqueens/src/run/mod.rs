@@ -35,7 +35,7 @@ pub(crate) use prepared::{entry_slices, solve_one};
 pub use recount::{MergeChecks, Recount, Recounted};
 pub use rules::{file_rules, most_file_bytes};
 pub use status::Status;
-pub use survey::Survey;
+pub use survey::{DamagedFile, Survey};
 
 use budget::{Budget, fit_budget};
 use prepared::Prepared;
@@ -489,7 +489,7 @@ impl Job {
     }
 
     /// The result file of a finished (or partial) shard run: its subproblems, with the program,
-    /// host and seconds in `meta`.
+    /// host, seconds and threads in `meta`.
     pub fn shard_result(&self, outcome: &Outcome) -> Journal {
         let mut j = Journal::new(Kind::ShardResult, &self.plan, self.shard);
         if let Some(key) = &self.key {
@@ -498,6 +498,7 @@ impl Job {
         j.set_meta("program", program());
         j.set_meta("host", system::host_name());
         j.set_meta("seconds", format!("{:.3}", outcome.elapsed.as_secs_f64()));
+        j.set_meta("threads", outcome.threads.to_string());
         for &t in &self.slice_times {
             j.add_slice_time(t, SLICE_SECONDS);
         }

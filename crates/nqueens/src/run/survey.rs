@@ -1,16 +1,15 @@
-//! Where a sharded count stands: its folder of shard results and checkpoints read as a whole
-//! ([`survey`]), shard by shard: done, partial, missing or damaged, with the sum so far and
-//! what the finished shards took.
+//! Where a sharded count stands: its folder of shard results and checkpoints read as a whole,
+//! by the same reading as the merge's (`persist::read_shards`), so that `status` and `merge`
+//! give every shard the same verdict: done, partial, missing or damaged; with the share of the
+//! work done and left, the CPU time the done shards took and the time left at their rate, and
+//! the shards to count again.
 
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::rules::file_rules;
-use super::{CostModel, SLICE_SECONDS, cut};
 use crate::constraint::Board;
 use crate::persist::{
-    Journal, Kind, MergeProblem, MergeProblems, Shard, ShardSet, Skipped, read_journal, read_whole,
-    reference_plan,
+    Key, MergeProblem, MergeProblems, Reading, Skipped, Tags, Verdict, read_shards,
 };
 use crate::plan::{Algorithm, PlanHash};
 use crate::tally::Sums;
@@ -29,14 +28,17 @@ pub struct Survey {
     pub shards: u64,
     /// The shards whose result file holds every subproblem, increasing.
     pub done: Vec<u64>,
-    /// The shards with no result yet and a checkpoint (or a partial result) of some of their
-    /// subproblems: `(index, subproblems done, subproblems the shard owns)`, by index.
+    /// The shards with no complete result file and a checkpoint (or the result of a run that
+    /// stopped) of some of their subproblems: `(index, subproblems done, subproblems the shard
+    /// owns)`, by index. Done and owned are equal for a shard whose checkpoint is complete
+    /// but whose result file was never written (or is gone): `merge` does not count it
+    /// either, and a rerun of the shard writes it.
     pub partial: Vec<(u64, usize, usize)>,
     /// The shards with no good file, increasing.
     pub missing: Vec<u64>,
-    /// The files that are damaged or belong to another count, with why (a replica that
-    /// disagrees with the shard's first done file among them).
-    pub damaged: Vec<(PathBuf, String)>,
+    /// The files that are damaged, belong to another count, or are replicas that disagree
+    /// with the shard's first done file, with why.
+    pub damaged: Vec<DamagedFile>,
     /// The done shards with more than one done file (replicas), each with its number of
     /// done files, by index.
     pub replicas: Vec<(u64, usize)>,
@@ -46,171 +48,201 @@ pub struct Survey {
     pub sums: Sums,
     /// Seconds the done shards took, added up, and how many of them said.
     pub done_seconds: (f64, usize),
+    /// CPU seconds the done shards took (their seconds times their threads), added up over
+    /// those that said their seconds.
+    pub cpu_seconds: f64,
+    /// How many of those did not record their threads (files of earlier releases): each is
+    /// taken as one thread.
+    pub threads_unknown: usize,
     /// The shards' work still to do, in shards: the missing ones, and the part of each
     /// partial one not done.
     pub shards_left: f64,
+    /// Subproblems in the count's files (done and partial shards).
+    pub subproblems_done: u64,
+    /// Subproblems of the whole count, as the files cut their entries and a run of this
+    /// release would cut the others.
+    pub subproblems: u64,
+    /// The shards to count again, increasing: the missing and partial ones, and those of a
+    /// damaged file or a replica that disagrees.
+    pub resubmit: Vec<u64>,
+    /// What the keyed tags of the files showed, as `merge` says it.
+    pub tags: Tags,
+}
+
+/// A file `status` names as damaged.
+#[non_exhaustive]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DamagedFile {
+    /// The file.
+    pub path: PathBuf,
+    /// Its shard, when the file says which and is to be counted again.
+    pub shard: Option<u64>,
+    /// What is wrong.
+    pub why: String,
 }
 
 impl Survey {
     /// Reads `files` (shard results and checkpoints of one count; see
     /// [`crate::persist::Journal::files_in`] for folders) and says where each shard stands:
-    /// what `status` shows. The count is the one most files belong to; `board` rebuilds a
-    /// constrained board's plan. `Err` when no file is a shard's journal, or its plan cannot
-    /// be built here.
-    pub fn of(files: &[PathBuf], board: Option<&Board>) -> Result<Survey, MergeProblems> {
-        survey(files, board).map_err(|(p, skipped)| MergeProblems(p, skipped))
+    /// what `status` shows, with the verdict `merge` gives each shard. The count is the one
+    /// most files belong to; `board` rebuilds a constrained board's plan; with `key`, every
+    /// file must carry its tag (one that does not is damaged). `Err` when no file is a
+    /// shard's journal ([`MergeProblems::nothing_begun`] tells an empty folder), or its plan
+    /// cannot be built here.
+    pub fn of(
+        files: &[PathBuf],
+        board: Option<&Board>,
+        key: Option<&Key>,
+    ) -> Result<Survey, MergeProblems> {
+        let reading = read_shards(files, board, Some(file_rules()), key)
+            .map_err(|(p, skipped)| MergeProblems(p, skipped))?;
+        Ok(survey(&reading, key.is_some()))
     }
 
-    /// Shard-seconds left at the done shards' mean time, when some said how long they took.
+    /// Whether every shard is done and no file is damaged: what `merge` needs.
+    pub fn complete(&self) -> bool {
+        self.done.len() as u64 == self.shards && self.damaged.is_empty()
+    }
+
+    /// Shard-seconds left at the done shards' mean time, when some said how long they took
+    /// (none when every shard is done).
     pub fn seconds_left(&self) -> Option<f64> {
         let (seconds, timed) = self.done_seconds;
+        if self.done.len() as u64 == self.shards {
+            return Some(0.0);
+        }
         (timed > 0).then(|| seconds / timed as f64 * self.shards_left)
+    }
+
+    /// CPU seconds left at the done shards' mean CPU time, when some said how long they took
+    /// (none when every shard is done).
+    pub fn cpu_seconds_left(&self) -> Option<f64> {
+        let timed = self.done_seconds.1;
+        if self.done.len() as u64 == self.shards {
+            return Some(0.0);
+        }
+        (timed > 0).then(|| self.cpu_seconds / timed as f64 * self.shards_left)
+    }
+
+    /// The share of the count's subproblems done, 0 to 1.
+    pub fn share_done(&self) -> f64 {
+        if self.subproblems == 0 {
+            return 1.0;
+        }
+        (self.subproblems_done as f64 / self.subproblems as f64).min(1.0)
     }
 }
 
-/// [`Survey::of`], with the problem that stops it (after the damaged files, when no file
-/// is a shard's journal) and the files left out.
-pub(crate) fn survey(
-    files: &[PathBuf],
-    board: Option<&Board>,
-) -> Result<Survey, (Vec<MergeProblem>, Vec<Skipped>)> {
-    let mut damaged = Vec::new();
-    let mut unreadable = Vec::new();
-    let mut skipped = Vec::new();
-    let mut read: Vec<(&Path, Journal)> = Vec::new();
-    for path in files {
-        match read_journal(path) {
-            Ok(None) => skipped.push(Skipped {
-                path: path.clone(),
-                checkpoint: false,
-            }),
-            Err(e) => {
-                damaged.push((path.clone(), strip(&e.to_string(), path)));
-                unreadable.push(MergeProblem::Unreadable(e));
-            }
-            Ok(Some(j)) if j.shard().is_none() => skipped.push(Skipped {
-                path: path.clone(),
-                checkpoint: j.kind() == Some(Kind::Checkpoint),
-            }),
-            Ok(Some(j)) => read.push((path, j)),
-        }
-    }
-    let Some(reference) = ShardSet::most_common(read.iter().map(|r| &r.1)) else {
-        unreadable.push(MergeProblem::NoShards);
-        return Err((unreadable, skipped));
-    };
-    let mut plan = match reference_plan(&reference, read.iter().map(|r| r.0), board) {
-        Ok(plan) => plan,
-        Err(p) => return Err((vec![p], skipped)),
-    };
-    let mut unreadable = Vec::new();
-    read_whole(
-        &mut read,
-        &reference,
-        &plan,
-        Some(file_rules()),
-        &mut unreadable,
-    );
-    for p in unreadable {
-        if let MergeProblem::Unreadable(e) = p {
-            let path = e.path().to_path_buf();
-            damaged.push((path.clone(), strip(&e.to_string(), &path)));
-        }
-    }
-    // Cut as the files' runs cut the entries they hold, and the others as a run would.
-    let mut fixed: BTreeMap<u64, u64> = BTreeMap::new();
-    for (_, j) in read.iter().filter(|(_, j)| ShardSet::of(j) == reference) {
-        for (entry, of) in j.cuts() {
-            fixed.entry(entry).or_insert(of);
-        }
-    }
-    let costs = CostModel::new(&plan, SLICE_SECONDS);
-    cut(&mut plan, &costs, fixed.into_iter());
-
-    // The best file of each shard so far: whether it is done, the file, the shard's subproblems.
-    let mut best: BTreeMap<u64, (bool, Journal, usize)> = BTreeMap::new();
-    let mut replicas: BTreeMap<u64, usize> = BTreeMap::new();
-    for (path, j) in read {
-        let set = ShardSet::of(&j);
-        if set != reference {
-            damaged.push((path.to_path_buf(), format!("of another count: {set}")));
-            continue;
-        }
-        let shard: Shard = j.shard().expect("kept above");
-        if let Err(problem) = j.check_against(&plan, Some(shard)) {
-            damaged.push((path.to_path_buf(), problem.to_string()));
-            continue;
-        }
-        let want = shard.len(&plan);
-        let done = j.kind() == Some(Kind::ShardResult) && j.counted_len() == want;
-        // A second done file of a done shard is a replica: it must agree with the first.
-        if let Some((true, first, _)) = best.get(&shard.index)
-            && done
-        {
-            match first.first_difference(&j) {
-                None => *replicas.entry(shard.index).or_insert(1) += 1,
-                Some((entry, ours, theirs)) => damaged.push((
-                    path.to_path_buf(),
-                    format!(
-                        "a replica of shard {} that disagrees with another file of it at entry \
-                         {entry} ({theirs} against {ours} solutions): count the shard again",
-                        shard.index
-                    ),
-                )),
-            }
-            continue;
-        }
-        // A file that is done beats one that is not; of two partial ones, the fuller.
-        let better = best.get(&shard.index).is_none_or(|(was_done, was, _)| {
-            !was_done && (done || j.counted_len() > was.counted_len())
-        });
-        if better {
-            best.insert(shard.index, (done, j, want));
-        }
-    }
+/// Where the shards of `reading` stand.
+fn survey(reading: &Reading, key_given: bool) -> Survey {
+    let plan = &reading.plan;
+    let damaged = reading
+        .problems
+        .iter()
+        .map(|p| DamagedFile {
+            path: problem_file(p).unwrap_or_default(),
+            shard: p.shard(),
+            why: problem_words(p),
+        })
+        .collect();
     let mut survey = Survey {
         n: plan.n(),
         algorithm: plan.algorithm(),
-        plan: reference.plan,
-        shards: reference.shards,
+        plan: reading.reference.plan,
+        shards: reading.reference.shards,
         done: Vec::new(),
         partial: Vec::new(),
         missing: Vec::new(),
         damaged,
-        replicas: replicas.into_iter().collect(),
-        skipped,
+        replicas: Vec::new(),
+        skipped: reading.skipped.clone(),
         sums: Sums::default(),
         done_seconds: (0.0, 0),
+        cpu_seconds: 0.0,
+        threads_unknown: 0,
         shards_left: 0.0,
+        subproblems_done: 0,
+        subproblems: plan.len() as u64,
+        resubmit: reading.resubmit(),
+        tags: match (key_given, reading.tagged) {
+            (true, _) => Tags::Checked,
+            (false, true) => Tags::NotChecked,
+            (false, false) => Tags::None,
+        },
     };
-    for index in 0..reference.shards {
-        match best.get(&index) {
-            Some((true, j, _)) => {
+    for index in 0..reading.reference.shards {
+        match reading.verdict(index) {
+            Verdict::Done(copies) => {
                 survey.done.push(index);
+                if copies.len() > 1 {
+                    survey.replicas.push((index, copies.len()));
+                }
+                let j = &copies[0].1;
                 survey.sums.merge(j.sums());
-                if let Some(s) = j.meta().get("seconds").and_then(|s| s.parse::<f64>().ok()) {
+                survey.subproblems_done += j.counted_len() as u64;
+                let number = |name: &str| j.meta().get(name).and_then(|s| s.parse::<f64>().ok());
+                if let Some(s) = number("seconds").filter(|s| s.is_finite() && *s >= 0.0) {
+                    let threads = number("threads").filter(|t| t.is_finite() && *t >= 1.0);
+                    survey.threads_unknown += usize::from(threads.is_none());
                     survey.done_seconds.0 += s;
                     survey.done_seconds.1 += 1;
+                    survey.cpu_seconds += s * threads.unwrap_or(1.0);
                 }
             }
-            Some((false, j, want)) => {
-                survey.partial.push((index, j.counted_len(), *want));
-                survey.sums.merge(j.sums());
-                if *want > 0 {
-                    survey.shards_left += 1.0 - j.counted_len() as f64 / *want as f64;
+            Verdict::Partial(p) => {
+                survey.partial.push((index, p.have, p.want));
+                survey.sums.merge(&p.sums);
+                survey.subproblems_done += p.have as u64;
+                if p.want > 0 {
+                    survey.shards_left += 1.0 - (p.have as f64 / p.want as f64).min(1.0);
                 }
             }
-            None => {
+            Verdict::Missing => {
                 survey.missing.push(index);
                 survey.shards_left += 1.0;
             }
         }
     }
-    Ok(survey)
+    survey
+}
+
+/// The file a problem is about, if one.
+fn problem_file(p: &MergeProblem) -> Option<PathBuf> {
+    Some(match p {
+        MergeProblem::Unreadable(e) => e.path().to_path_buf(),
+        MergeProblem::NotShardResult { path, .. }
+        | MergeProblem::Foreign { path, .. }
+        | MergeProblem::Damaged { path, .. }
+        | MergeProblem::Partial { path, .. } => path.clone(),
+        MergeProblem::ReplicasDiffer { second, .. } => second.clone(),
+        _ => return None,
+    })
+}
+
+/// A problem's words without the file it names first (the status names the file).
+fn problem_words(p: &MergeProblem) -> String {
+    match p {
+        MergeProblem::Unreadable(e) => strip(&e.to_string(), e.path()),
+        MergeProblem::NotShardResult { kind, .. } => format!("not a shard result (a {kind} file)"),
+        MergeProblem::Foreign { theirs, .. } => format!("of another count: {theirs}"),
+        MergeProblem::Damaged { problem, .. } => problem.to_string(),
+        MergeProblem::ReplicasDiffer {
+            index,
+            first,
+            entry,
+            counts: (ours, theirs),
+            ..
+        } => format!(
+            "a replica of shard {index} that disagrees with {} at entry {entry} ({theirs} \
+             against {ours} solutions): count the shard again",
+            first.display()
+        ),
+        other => other.to_string(),
+    }
 }
 
 /// A journal error's words without the path it starts with (the survey names the file).
-fn strip(words: &str, path: &Path) -> String {
+fn strip(words: &str, path: &std::path::Path) -> String {
     let prefix = format!("{}: ", path.display());
     words.strip_prefix(&prefix).unwrap_or(words).to_string()
 }

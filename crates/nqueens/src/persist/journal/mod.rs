@@ -347,7 +347,7 @@ impl Journal {
     /// them at any of the file's slice times ([`Journal::slice_times`]), increasing: a file
     /// relabelled (a partly counted entry marked whole, a whole one marked a slice), or
     /// written by a release that cut otherwise.
-    pub fn cut_otherwise(&self, plan: &Plan, rules: super::merge::Rules) -> Vec<u64> {
+    pub fn cut_otherwise(&self, plan: &Plan, rules: super::Rules) -> Vec<u64> {
         let cuts: Vec<(u64, u64)> = self.cuts().collect();
         let entries: Vec<u64> = cuts.iter().map(|c| c.0).collect();
         let mut agrees = vec![false; cuts.len()];
