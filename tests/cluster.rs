@@ -162,35 +162,62 @@ fn the_slurm_script_asks_for_time_memory_and_requeue_and_its_merge_runs_its_prog
     }
 }
 
-/// Runs `scripts/container-image` with a PATH of only `tools` (name, shell script) and the
-/// text tools it uses; returns (exit code, stdout and stderr).
-fn container_image(tools: &[(&str, &str)]) -> (Option<i32>, String) {
-    use std::os::unix::fs::PermissionsExt;
-    let dir = tempfile::tempdir().unwrap();
-    for name in ["sed", "tail", "grep"] {
-        let real = std::process::Command::new("sh")
-            .args(["-c", &format!("command -v {name}")])
-            .output()
-            .unwrap();
-        let real = String::from_utf8(real.stdout).unwrap();
-        std::os::unix::fs::symlink(real.trim(), dir.path().join(name)).unwrap();
-    }
-    for (name, script) in tools {
-        let path = dir.path().join(name);
-        std::fs::write(&path, format!("#!/bin/sh\n{script}\n")).unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
-    let bash = std::process::Command::new("sh")
-        .args(["-c", "command -v bash"])
+/// The path of `name` on this machine's PATH.
+fn which(name: &str) -> String {
+    let out = std::process::Command::new("sh")
+        .args(["-c", &format!("command -v {name}")])
         .output()
         .unwrap();
-    let bash = String::from_utf8(bash.stdout).unwrap();
-    let out = std::process::Command::new(bash.trim())
-        .arg(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/scripts/container-image"
-        ))
-        .env("PATH", dir.path())
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+/// Writes an executable shell script.
+fn write_script(path: &std::path::Path, body: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::write(path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+/// A copy of the repository's `scripts/container-image`, `Dockerfile` and
+/// `Containerfile.scratch` in a folder of its own, run with a PATH of only `tools` (name, shell
+/// script), the text and file tools it uses and a `file` that calls every binary static, and
+/// with `STATIC_BIN` set to a file of the copy. `edit` changes the copy's files first. Returns
+/// (exit code, stdout and stderr, the folder).
+fn container_image_with(
+    tools: &[(&str, &str)],
+    edit: impl FnOnce(&std::path::Path),
+) -> (Option<i32>, String, tempfile::TempDir) {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let repo = tempfile::tempdir().unwrap();
+    let bin = repo.path().join("bin");
+    std::fs::create_dir_all(repo.path().join("scripts")).unwrap();
+    std::fs::create_dir_all(&bin).unwrap();
+    for file in [
+        "scripts/container-image",
+        "Dockerfile",
+        "Containerfile.scratch",
+    ] {
+        std::fs::copy(format!("{root}/{file}"), repo.path().join(file)).unwrap();
+    }
+    std::fs::write(repo.path().join("nqueens-count-static"), "a static binary").unwrap();
+    for name in [
+        "sed", "tail", "grep", "awk", "tr", "cat", "mktemp", "rm", "mkdir", "cp", "chmod", "id",
+    ] {
+        std::os::unix::fs::symlink(which(name), bin.join(name)).unwrap();
+    }
+    write_script(
+        &bin.join("file"),
+        "echo 'ELF 64-bit LSB pie executable, x86-64, static-pie linked'",
+    );
+    for (name, script) in tools {
+        write_script(&bin.join(name), script);
+    }
+    edit(repo.path());
+    let out = std::process::Command::new(which("bash"))
+        .arg(repo.path().join("scripts/container-image"))
+        .env("PATH", &bin)
+        .env("STATIC_BIN", repo.path().join("nqueens-count-static"))
+        .env("TAG", "nqueens-count:test")
         .output()
         .unwrap();
     let text = format!(
@@ -198,35 +225,158 @@ fn container_image(tools: &[(&str, &str)]) -> (Option<i32>, String) {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    (out.status.code(), text)
+    (out.status.code(), text, repo)
 }
 
+fn container_image(tools: &[(&str, &str)]) -> (Option<i32>, String) {
+    let (code, text, _) = container_image_with(tools, |_| {});
+    (code, text)
+}
+
+/// A podman that answers, builds (logging its arguments to `calls` in its folder), shows the
+/// image's settings as `inspect` and runs the image as `run` (a shell snippet).
+fn fake_podman(inspect: &str, run: &str) -> String {
+    format!(
+        r#"echo "$*" >> "${{0%/*}}/calls"
+case "$1" in
+  info) exit 0 ;;
+  build) exit 0 ;;
+  image) echo '{inspect}' ;;
+  run) {run} ;;
+  *) exit 3 ;;
+esac"#
+    )
+}
+
+const SETTINGS: &str = r#"["/usr/local/bin/nqueens-count"]|["--help"]|10001:10001|/work"#;
+const COUNTED: &str =
+    "echo ' n  solutions  unique'; echo '12      14200    1787     0.001 s        2'";
+
 #[test]
-fn the_container_image_step_says_why_it_is_skipped() {
+fn the_container_image_step_skips_only_without_podman_or_a_docker_that_answers() {
     let (code, text) = container_image(&[]);
-    assert_eq!(
-        (code, text.as_str()),
-        (Some(0), "container image: skipped (no docker or podman)\n")
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        text.ends_with("container image: skipped (no podman or docker)\n"),
+        "{text}"
     );
     let (code, text) = container_image(&[("docker", "exit 1")]);
     assert_eq!(code, Some(0), "{text}");
     assert!(
-        text.contains("skipped (docker installed but not answering"),
+        text.contains("skipped (no podman, and docker is installed but its daemon does not answer"),
         "{text}"
     );
-    // A tool that answers, but no registry of images within reach.
-    let podman = r#"case "$1" in info) exit 0 ;; image) exit 1 ;; pull) echo "Error: no such host" >&2; exit 125 ;; *) exit 3 ;; esac"#;
-    let (code, text) = container_image(&[("podman", podman)]);
+    // A podman that does not answer is an error, not a skip.
+    let (code, text) = container_image(&[("podman", "echo 'Error: no storage' >&2; exit 125")]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains(
+            "podman is installed but does not answer ('podman info' fails: Error: no storage)"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_container_image_step_builds_from_scratch_and_retries_a_refused_limit() {
+    // The runtime refuses its default limits once, then counts with the limits given.
+    let run = format!(
+        r#"case "$*" in *--ulimit*) {COUNTED} ;; *) echo "Error: crun: setrlimit RLIMIT_NOFILE: Operation not permitted" >&2; exit 126 ;; esac"#
+    );
+    let (code, text, repo) =
+        container_image_with(&[("podman", &fake_podman(SETTINGS, &run))], |_| {});
     assert_eq!(code, Some(0), "{text}");
     assert!(
-        text.contains("skipped (podman cannot pull the base image rust:"),
+        text.contains("Dockerfile and Containerfile.scratch agree: entry point [\"/usr/local/bin/nqueens-count\"], user 10001:10001, working folder /work"),
         "{text}"
     );
-    assert!(text.contains("Error: no such host"), "{text}");
-    // A build that fails once the images are there is an error.
-    let failing = r#"case "$1" in info|image) exit 0 ;; *) exit 1 ;; esac"#;
-    let (code, text) = container_image(&[("podman", failing)]);
+    assert!(text.contains("is statically linked (file)"), "{text}");
+    assert!(
+        text.contains("may not set its default resource limits (Error: crun: setrlimit"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("nqueens-count:test counts n = 12 in a container, with --ulimit nofile=1024:1024 --ulimit nproc=1024:1024: 14200 solutions\n"),
+        "{text}"
+    );
+    let calls = std::fs::read_to_string(repo.path().join("bin/calls")).unwrap();
+    let calls: Vec<&str> = calls.lines().collect();
+    assert_eq!(calls[0], "info", "{calls:?}");
+    assert_eq!(
+        calls[1],
+        "build -f Containerfile.scratch -t nqueens-count:test target/container-scratch"
+    );
+    assert_eq!(
+        calls[3],
+        "run --rm nqueens-count:test 12 --threads 2 --no-progress"
+    );
+    assert_eq!(
+        calls[4],
+        "run --rm --ulimit nofile=1024:1024 --ulimit nproc=1024:1024 nqueens-count:test 12 --threads 2 --no-progress"
+    );
+    // The build context: the binary and an empty working folder.
+    let context = repo.path().join("target/container-scratch");
+    assert_eq!(
+        std::fs::read_to_string(context.join("nqueens-count")).unwrap(),
+        "a static binary"
+    );
+    assert_eq!(std::fs::read_dir(context.join("work")).unwrap().count(), 0);
+}
+
+#[test]
+fn the_container_image_step_fails_on_a_wrong_image_binary_or_count() {
+    let podman = fake_podman(SETTINGS, COUNTED);
+    // The Dockerfile's user is not the scratch image's.
+    let (code, text, _) = container_image_with(&[("podman", &podman)], |repo| {
+        let path = repo.join("Dockerfile");
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, text.replace("USER 10001:10001", "USER 10002:10002")).unwrap();
+    });
     assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains(
+            "Dockerfile and Containerfile.scratch disagree on ENTRYPOINT|CMD|USER|WORKDIR"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("10002:10002"), "{text}");
+    // A binary that is not static.
+    let (code, text) = container_image(&[
+        ("podman", &podman),
+        (
+            "file",
+            "echo 'ELF 64-bit LSB pie executable, dynamically linked'",
+        ),
+    ]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("is not static: file says ELF"), "{text}");
+    // A built image whose user is not the Containerfile's.
+    let root_user = SETTINGS.replace("10001:10001", "0:0");
+    let (code, text) = container_image(&[("podman", &fake_podman(&root_user, COUNTED))]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("has ENTRYPOINT|CMD|USER|WORKDIR"), "{text}");
+    // A wrong count.
+    let wrong = "echo '12      14201    1787     0.001 s        2'";
+    let (code, text) = container_image(&[("podman", &fake_podman(SETTINGS, wrong))]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("is not 14200 solutions, 1787 unique"),
+        "{text}"
+    );
+    // The program fails in the container: no second try, no chroot.
+    let failing = "echo 'error: something' >&2; exit 2";
+    let (code, text) = container_image(&[("podman", &fake_podman(SETTINGS, failing))]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("the count in nqueens-count:test failed (exit 2): error: something"),
+        "{text}"
+    );
+    assert!(!text.contains("chroot"), "{text}");
+    // A build that fails.
+    let (code, text) =
+        container_image(&[("podman", "case \"$1\" in info) exit 0 ;; *) exit 1 ;; esac")]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("podman build failed"), "{text}");
 }
 
 #[test]
@@ -244,6 +394,10 @@ fn the_dockerfile_builds_locked_and_runs_unprivileged() {
     let user = docker.lines().rfind(|l| l.starts_with("USER ")).unwrap();
     assert!(!user.contains("root") && !user.contains(" 0"), "{user}");
     assert!(docker.contains("ENTRYPOINT [\"/usr/local/bin/nqueens-count\"]"));
+    // The image CI builds: no base image to pull.
+    let scratch = read("Containerfile.scratch");
+    let froms: Vec<&str> = scratch.lines().filter(|l| l.starts_with("FROM ")).collect();
+    assert_eq!(froms, ["FROM scratch"]);
     let ignored = read(".dockerignore");
     assert!(ignored.lines().any(|l| l == "target/") && ignored.lines().any(|l| l == ".git"));
     let ci = read(".ci/run");
