@@ -1,6 +1,8 @@
 //! A count split as a large cluster would split it: thousands of shard files, merged in one
 //! call, with the missing ones named as ranges.
 
+mod common;
+
 use std::path::PathBuf;
 
 use assert_cmd::Command;
@@ -162,35 +164,62 @@ fn the_slurm_script_asks_for_time_memory_and_requeue_and_its_merge_runs_its_prog
     }
 }
 
-/// Runs `scripts/container-image` with a PATH of only `tools` (name, shell script) and the
-/// text tools it uses; returns (exit code, stdout and stderr).
-fn container_image(tools: &[(&str, &str)]) -> (Option<i32>, String) {
-    use std::os::unix::fs::PermissionsExt;
-    let dir = tempfile::tempdir().unwrap();
-    for name in ["sed", "tail", "grep"] {
-        let real = std::process::Command::new("sh")
-            .args(["-c", &format!("command -v {name}")])
-            .output()
-            .unwrap();
-        let real = String::from_utf8(real.stdout).unwrap();
-        std::os::unix::fs::symlink(real.trim(), dir.path().join(name)).unwrap();
-    }
-    for (name, script) in tools {
-        let path = dir.path().join(name);
-        std::fs::write(&path, format!("#!/bin/sh\n{script}\n")).unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
-    let bash = std::process::Command::new("sh")
-        .args(["-c", "command -v bash"])
+/// The path of `name` on this machine's PATH.
+fn which(name: &str) -> String {
+    let out = std::process::Command::new("sh")
+        .args(["-c", &format!("command -v {name}")])
         .output()
         .unwrap();
-    let bash = String::from_utf8(bash.stdout).unwrap();
-    let out = std::process::Command::new(bash.trim())
-        .arg(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/scripts/container-image"
-        ))
-        .env("PATH", dir.path())
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+/// Writes an executable shell script.
+fn write_script(path: &std::path::Path, body: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::write(path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+/// A copy of the repository's `scripts/container-image`, `Dockerfile` and
+/// `Containerfile.scratch` in a folder of its own, run with a PATH of only `tools` (name, shell
+/// script), the text and file tools it uses and a `file` that calls every binary static, and
+/// with `STATIC_BIN` set to a file of the copy. `edit` changes the copy's files first. Returns
+/// (exit code, stdout and stderr, the folder).
+fn container_image_with(
+    tools: &[(&str, &str)],
+    edit: impl FnOnce(&std::path::Path),
+) -> (Option<i32>, String, tempfile::TempDir) {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let repo = tempfile::tempdir().unwrap();
+    let bin = repo.path().join("bin");
+    std::fs::create_dir_all(repo.path().join("scripts")).unwrap();
+    std::fs::create_dir_all(&bin).unwrap();
+    for file in [
+        "scripts/container-image",
+        "Dockerfile",
+        "Containerfile.scratch",
+    ] {
+        std::fs::copy(format!("{root}/{file}"), repo.path().join(file)).unwrap();
+    }
+    std::fs::write(repo.path().join("nqueens-count-static"), "a static binary").unwrap();
+    for name in [
+        "sed", "tail", "grep", "awk", "tr", "cat", "mktemp", "rm", "mkdir", "cp", "chmod", "id",
+    ] {
+        std::os::unix::fs::symlink(which(name), bin.join(name)).unwrap();
+    }
+    write_script(
+        &bin.join("file"),
+        "echo 'ELF 64-bit LSB pie executable, x86-64, static-pie linked'",
+    );
+    for (name, script) in tools {
+        write_script(&bin.join(name), script);
+    }
+    edit(repo.path());
+    let out = std::process::Command::new(which("bash"))
+        .arg(repo.path().join("scripts/container-image"))
+        .env("PATH", &bin)
+        .env("STATIC_BIN", repo.path().join("nqueens-count-static"))
+        .env("TAG", "nqueens-count:test")
         .output()
         .unwrap();
     let text = format!(
@@ -198,35 +227,158 @@ fn container_image(tools: &[(&str, &str)]) -> (Option<i32>, String) {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    (out.status.code(), text)
+    (out.status.code(), text, repo)
 }
 
+fn container_image(tools: &[(&str, &str)]) -> (Option<i32>, String) {
+    let (code, text, _) = container_image_with(tools, |_| {});
+    (code, text)
+}
+
+/// A podman that answers, builds (logging its arguments to `calls` in its folder), shows the
+/// image's settings as `inspect` and runs the image as `run` (a shell snippet).
+fn fake_podman(inspect: &str, run: &str) -> String {
+    format!(
+        r#"echo "$*" >> "${{0%/*}}/calls"
+case "$1" in
+  info) exit 0 ;;
+  build) exit 0 ;;
+  image) echo '{inspect}' ;;
+  run) {run} ;;
+  *) exit 3 ;;
+esac"#
+    )
+}
+
+const SETTINGS: &str = r#"["/usr/local/bin/nqueens-count"]|["--help"]|10001:10001|/work"#;
+const COUNTED: &str =
+    "echo ' n  solutions  unique'; echo '12      14200    1787     0.001 s        2'";
+
 #[test]
-fn the_container_image_step_says_why_it_is_skipped() {
+fn the_container_image_step_skips_only_without_podman_or_a_docker_that_answers() {
     let (code, text) = container_image(&[]);
-    assert_eq!(
-        (code, text.as_str()),
-        (Some(0), "container image: skipped (no docker or podman)\n")
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        text.ends_with("container image: skipped (no podman or docker)\n"),
+        "{text}"
     );
     let (code, text) = container_image(&[("docker", "exit 1")]);
     assert_eq!(code, Some(0), "{text}");
     assert!(
-        text.contains("skipped (docker installed but not answering"),
+        text.contains("skipped (no podman, and docker is installed but its daemon does not answer"),
         "{text}"
     );
-    // A tool that answers, but no registry of images within reach.
-    let podman = r#"case "$1" in info) exit 0 ;; image) exit 1 ;; pull) echo "Error: no such host" >&2; exit 125 ;; *) exit 3 ;; esac"#;
-    let (code, text) = container_image(&[("podman", podman)]);
+    // A podman that does not answer is an error, not a skip.
+    let (code, text) = container_image(&[("podman", "echo 'Error: no storage' >&2; exit 125")]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains(
+            "podman is installed but does not answer ('podman info' fails: Error: no storage)"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_container_image_step_builds_from_scratch_and_retries_a_refused_limit() {
+    // The runtime refuses its default limits once, then counts with the limits given.
+    let run = format!(
+        r#"case "$*" in *--ulimit*) {COUNTED} ;; *) echo "Error: crun: setrlimit RLIMIT_NOFILE: Operation not permitted" >&2; exit 126 ;; esac"#
+    );
+    let (code, text, repo) =
+        container_image_with(&[("podman", &fake_podman(SETTINGS, &run))], |_| {});
     assert_eq!(code, Some(0), "{text}");
     assert!(
-        text.contains("skipped (podman cannot pull the base image rust:"),
+        text.contains("Dockerfile and Containerfile.scratch agree: entry point [\"/usr/local/bin/nqueens-count\"], user 10001:10001, working folder /work"),
         "{text}"
     );
-    assert!(text.contains("Error: no such host"), "{text}");
-    // A build that fails once the images are there is an error.
-    let failing = r#"case "$1" in info|image) exit 0 ;; *) exit 1 ;; esac"#;
-    let (code, text) = container_image(&[("podman", failing)]);
+    assert!(text.contains("is statically linked (file)"), "{text}");
+    assert!(
+        text.contains("may not set its default resource limits (Error: crun: setrlimit"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("nqueens-count:test counts n = 12 in a container, with --ulimit nofile=1024:1024 --ulimit nproc=1024:1024: 14200 solutions\n"),
+        "{text}"
+    );
+    let calls = std::fs::read_to_string(repo.path().join("bin/calls")).unwrap();
+    let calls: Vec<&str> = calls.lines().collect();
+    assert_eq!(calls[0], "info", "{calls:?}");
+    assert_eq!(
+        calls[1],
+        "build -f Containerfile.scratch -t nqueens-count:test target/container-scratch"
+    );
+    assert_eq!(
+        calls[3],
+        "run --rm nqueens-count:test 12 --threads 2 --no-progress"
+    );
+    assert_eq!(
+        calls[4],
+        "run --rm --ulimit nofile=1024:1024 --ulimit nproc=1024:1024 nqueens-count:test 12 --threads 2 --no-progress"
+    );
+    // The build context: the binary and an empty working folder.
+    let context = repo.path().join("target/container-scratch");
+    assert_eq!(
+        std::fs::read_to_string(context.join("nqueens-count")).unwrap(),
+        "a static binary"
+    );
+    assert_eq!(std::fs::read_dir(context.join("work")).unwrap().count(), 0);
+}
+
+#[test]
+fn the_container_image_step_fails_on_a_wrong_image_binary_or_count() {
+    let podman = fake_podman(SETTINGS, COUNTED);
+    // The Dockerfile's user is not the scratch image's.
+    let (code, text, _) = container_image_with(&[("podman", &podman)], |repo| {
+        let path = repo.join("Dockerfile");
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, text.replace("USER 10001:10001", "USER 10002:10002")).unwrap();
+    });
     assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains(
+            "Dockerfile and Containerfile.scratch disagree on ENTRYPOINT|CMD|USER|WORKDIR"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("10002:10002"), "{text}");
+    // A binary that is not static.
+    let (code, text) = container_image(&[
+        ("podman", &podman),
+        (
+            "file",
+            "echo 'ELF 64-bit LSB pie executable, dynamically linked'",
+        ),
+    ]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("is not static: file says ELF"), "{text}");
+    // A built image whose user is not the Containerfile's.
+    let root_user = SETTINGS.replace("10001:10001", "0:0");
+    let (code, text) = container_image(&[("podman", &fake_podman(&root_user, COUNTED))]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("has ENTRYPOINT|CMD|USER|WORKDIR"), "{text}");
+    // A wrong count.
+    let wrong = "echo '12      14201    1787     0.001 s        2'";
+    let (code, text) = container_image(&[("podman", &fake_podman(SETTINGS, wrong))]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("is not 14200 solutions, 1787 unique"),
+        "{text}"
+    );
+    // The program fails in the container: no second try, no chroot.
+    let failing = "echo 'error: something' >&2; exit 2";
+    let (code, text) = container_image(&[("podman", &fake_podman(SETTINGS, failing))]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("the count in nqueens-count:test failed (exit 2): error: something"),
+        "{text}"
+    );
+    assert!(!text.contains("chroot"), "{text}");
+    // A build that fails.
+    let (code, text) =
+        container_image(&[("podman", "case \"$1\" in info) exit 0 ;; *) exit 1 ;; esac")]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("podman build failed"), "{text}");
 }
 
 #[test]
@@ -244,10 +396,311 @@ fn the_dockerfile_builds_locked_and_runs_unprivileged() {
     let user = docker.lines().rfind(|l| l.starts_with("USER ")).unwrap();
     assert!(!user.contains("root") && !user.contains(" 0"), "{user}");
     assert!(docker.contains("ENTRYPOINT [\"/usr/local/bin/nqueens-count\"]"));
+    // The image CI builds: no base image to pull.
+    let scratch = read("Containerfile.scratch");
+    let froms: Vec<&str> = scratch.lines().filter(|l| l.starts_with("FROM ")).collect();
+    assert_eq!(froms, ["FROM scratch"]);
     let ignored = read(".dockerignore");
     assert!(ignored.lines().any(|l| l == "target/") && ignored.lines().any(|l| l == ".git"));
     let ci = read(".ci/run");
     let tests = ci.find("\nscripts/test\n").unwrap();
     assert!(ci[tests..].contains("\nscripts/container-image\n"));
     assert!(read("scripts/cluster/k8s-indexed-job.yaml").contains("repository's Dockerfile"));
+}
+
+/// Writes the stand-in for the program that `gnu-parallel.sh` and the Slurm script run in
+/// `dir`: it logs each call (`start I/M | ARGS`) to `dir/calls`; a shard whose index is in the
+/// environment's `FAKE_FAIL` fails (exit 1), one in `finish` writes its result file at once,
+/// the others wait for a signal and log it.
+fn fake_counter(dir: &std::path::Path, finish: &str) -> std::path::PathBuf {
+    let path = dir.join("fake-nqueens-count");
+    let log = dir.join("calls");
+    write_script(
+        &path,
+        &format!(
+            r#"log='{log}'
+if [ "$1" = merge ]; then echo merge >> "$log"; exit 1; fi
+shard="${{3%/*}}"
+out=""; prev=""
+for a in "$@"; do [ "$prev" = --out ] && out="$a"; prev="$a"; done
+echo "start $3 | $*" >> "$log"
+case " $FAKE_FAIL " in *" $shard "*) echo "shard $3 failed" >&2; exit 1 ;; esac
+case " {finish} " in *" $shard "*) echo "shard $3 counted"; echo result > "$out"; exit 0 ;; esac
+sleep 60 & s=$!
+trap 'kill $s; echo "INT $3" >> "$log"; exit 130' INT
+trap 'kill $s; echo "TERM $3" >> "$log"; exit 143' TERM
+wait $s"#,
+            log = log.display()
+        ),
+    );
+    path
+}
+
+#[test]
+fn the_one_machine_script_passes_a_signal_on_once_and_says_what_finished() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = fake_counter(dir.path(), "0");
+    let log = dir.path().join("calls");
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scripts/cluster/gnu-parallel.sh"
+    );
+    for (signal, name, code) in [(libc::SIGINT, "INT", 130), (libc::SIGTERM, "TERM", 143)] {
+        let _ = std::fs::remove_file(&log);
+        let child = std::process::Command::new("bash")
+            .arg(script)
+            .args(["9", "3"])
+            .arg(dir.path().join("q9"))
+            .env("NQUEENS_BIN", &bin)
+            .env("USE_XARGS", "1")
+            .env("JOBS", "2")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut child = child;
+        let calls = || std::fs::read_to_string(&log).unwrap_or_default();
+        common::wait_until(&mut child, "shards 1 and 2 to start", || {
+            calls().contains("start 1/3") && calls().contains("start 2/3")
+        });
+        let pid = libc::pid_t::try_from(child.id()).unwrap();
+        // SAFETY: the script started above, not yet waited for: its process id is its own.
+        assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{err}");
+        let calls = calls();
+        for shard in ["1/3", "2/3"] {
+            let got = calls
+                .lines()
+                .filter(|l| *l == format!("{name} {shard}"))
+                .count();
+            assert_eq!(got, 1, "shard {shard} got {got} signals: {calls}");
+        }
+        assert!(!calls.contains("merge"), "{calls}");
+        // Each shard without its progress bar.
+        assert!(
+            calls.contains("start 1/3 | 9 --shard 1/3 --threads 1 --no-progress --checkpoint"),
+            "{calls}"
+        );
+        let finished = if name == "INT" {
+            "1 of the 3"
+        } else {
+            "0 of the 2"
+        };
+        assert!(
+            err.contains(&format!(
+                "stopped by SIG{name}: {finished} shards to count finished"
+            )),
+            "{err}"
+        );
+        assert!(err.contains("2 left (1-2)"), "{err}");
+        assert!(!dir.path().join("q9/.run").exists());
+    }
+}
+
+/// Runs `nqueens-array.sbatch` as array task `task` with `env`, the program being the
+/// stand-in of [`fake_counter`] in `dir`; returns (exit code, stdout and stderr, the calls).
+fn array_task(
+    dir: &std::path::Path,
+    task: u32,
+    env: &[(&str, &str)],
+) -> (Option<i32>, String, String) {
+    let bin = fake_counter(dir, "0 1 2 3 4 5 6 7 8 9 10 560 1119");
+    let log = dir.join("calls");
+    let _ = std::fs::remove_file(&log);
+    let out = std::process::Command::new("bash")
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/scripts/slurm/nqueens-array.sbatch"
+        ))
+        .env("SLURM_ARRAY_TASK_ID", task.to_string())
+        .env("SLURM_ARRAY_TASK_MIN", "0")
+        .env("NQUEENS_BIN", &bin)
+        .env("DIR", dir.join("results"))
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let calls = std::fs::read_to_string(&log).unwrap_or_default();
+    (out.status.code(), text, calls)
+}
+
+#[test]
+fn the_slurm_script_maps_task_ids_to_shards_with_an_offset_and_several_a_task() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let results = d.join("results");
+    let ckpt = |i: u32| format!("{}/ckpt-{i}.json", results.display());
+    // 1,120 shards in two arrays of 560 tasks: the second array's first and last tasks.
+    let n28 = [("N", "28"), ("M", "1120"), ("SHARD_OFFSET", "560")];
+    let (code, text, calls) = array_task(d, 0, &n28);
+    assert_eq!(code, Some(0), "{text}");
+    assert_eq!(
+        calls,
+        format!(
+            "start 560/1120 | 28 --shard 560/1120 --threads 1 --checkpoint {} --out {}/shard-560.json\n",
+            ckpt(560),
+            results.display()
+        )
+    );
+    assert!(text.contains("n = 28, shard 560 of 1120"), "{text}");
+    let (code, text, calls) = array_task(d, 559, &n28);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(calls.starts_with("start 1119/1120 "), "{calls}");
+    // Task 560 of that array would be shard 1120: refused, nothing run.
+    let (code, text, calls) = array_task(d, 560, &n28);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(
+        text.contains("array task 560 would count shard 1120 (SHARD_OFFSET 560 + task 560 × 1 shards a task), but there are only 1120 shards (0..1119)"),
+        "{text}"
+    );
+    assert_eq!(calls, "");
+    // Without an offset, task id = shard index; SLURM_ARRAY_TASK_MIN plays no part.
+    let (code, text, calls) = array_task(
+        d,
+        2,
+        &[("N", "9"), ("M", "4"), ("SLURM_ARRAY_TASK_MIN", "2")],
+    );
+    assert_eq!(code, Some(0), "{text}");
+    assert!(calls.starts_with("start 2/4 "), "{calls}");
+    // Three shards a task, from shard 1: task 2 counts shards 7, 8 and 9, passing over 8,
+    // whose result file is there; the last task counts only the shard left, 10.
+    std::fs::create_dir_all(&results).unwrap();
+    std::fs::write(results.join("shard-8.json"), "result").unwrap();
+    let per3 = [
+        ("N", "9"),
+        ("M", "11"),
+        ("SHARD_OFFSET", "1"),
+        ("SHARDS_PER_TASK", "3"),
+    ];
+    let (code, text, calls) = array_task(d, 2, &per3);
+    assert_eq!(code, Some(0), "{text}");
+    let shards: Vec<&str> = calls
+        .lines()
+        .map(|l| l.split(' ').nth(1).unwrap())
+        .collect();
+    assert_eq!(shards, ["7/11", "9/11"], "{calls}");
+    assert!(text.contains("shards 7..9 of 11"), "{text}");
+    assert!(
+        text.contains("shard 8: its result file is there already; passed over"),
+        "{text}"
+    );
+    let (code, text, calls) = array_task(d, 3, &per3);
+    assert_eq!(code, Some(0), "{text}");
+    assert_eq!(calls.lines().count(), 1, "{calls}");
+    assert!(calls.starts_with("start 10/11 "), "{calls}");
+    // A shard that fails ends the task with its status, the later shards left (shard 2's
+    // result file of the count of n = 9 in 4 shards above out of the way).
+    std::fs::remove_file(results.join("shard-2.json")).unwrap();
+    let (code, text, calls) = array_task(d, 0, &[per3.as_slice(), &[("FAKE_FAIL", "2")]].concat());
+    assert_eq!(code, Some(1), "{text}");
+    assert_eq!(calls.lines().count(), 2, "{calls}");
+    assert!(
+        text.contains(
+            "task 0: shard 2 stopped (exit 1); shards 2..3 are left for a resubmission of index 0"
+        ),
+        "{text}"
+    );
+    for bad in [("SHARD_OFFSET", "x"), ("SHARDS_PER_TASK", "0"), ("M", "0")] {
+        let (code, text, _) = array_task(d, 0, &[("N", "9"), ("M", "4"), bad]);
+        assert_eq!(code, Some(2), "{bad:?}: {text}");
+        assert_eq!(text.lines().count(), 1, "{text}");
+    }
+}
+
+/// What the program says one shard of n = `n` in 1,120 needs on `threads` threads, in GiB, read
+/// from its refusal under an address space of `limit` MiB, too small for the shard but large
+/// enough for its plan (the memory check runs before any counting).
+fn shard_needs_gib(n: u32, threads: u32, limit: u64) -> f64 {
+    let dir = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new("prlimit")
+        .arg(format!("--as={}", limit << 20))
+        .arg(assert_cmd::cargo::cargo_bin("nqueens-count"))
+        .args([&n.to_string(), "--shard", "0/1120"])
+        .args(["--threads", &threads.to_string(), "--no-progress", "--out"])
+        .arg(dir.path().join("s.json"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "n = {n}: {err}");
+    assert!(
+        err.contains(&format!("for n = {n} on {threads} thread")) && !err.contains("plan alone"),
+        "not the need of the whole run: {err}"
+    );
+    let re = regex::Regex::new(r"needs about ([0-9.]+) (GiB|MiB)").unwrap();
+    let caps = re.captures(&err).unwrap_or_else(|| panic!("{err}"));
+    let value: f64 = caps[1].parse().unwrap();
+    if &caps[2] == "MiB" {
+        value / 1024.0
+    } else {
+        value
+    }
+}
+
+#[test]
+fn the_schedulers_ask_for_the_memory_a_shard_of_n_28_needs_and_retry_preemption() {
+    if std::process::Command::new("prlimit")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        return common::skip("prlimit is not installed");
+    }
+    let root = env!("CARGO_MANIFEST_DIR");
+    let read = |p: &str| std::fs::read_to_string(format!("{root}/{p}")).unwrap();
+    let setting = |text: &str, key: &str| -> String {
+        text.lines()
+            .find_map(|l| l.trim().strip_prefix(key))
+            .unwrap_or_else(|| panic!("no {key}"))
+            .trim()
+            .trim_matches('"')
+            .to_string()
+    };
+    // Slurm: 4 CPUs (the threads) with 2 GiB each.
+    let sbatch = read("scripts/slurm/nqueens-array.sbatch");
+    let cpus: u32 = setting(&sbatch, "#SBATCH --cpus-per-task=")
+        .parse()
+        .unwrap();
+    let per_cpu = setting(&sbatch, "#SBATCH --mem-per-cpu=");
+    let per_cpu: f64 = per_cpu.strip_suffix('G').unwrap().parse().unwrap();
+    // Kubernetes: the pod's memory, its CPUs the threads.
+    let k8s = read("scripts/cluster/k8s-indexed-job.yaml");
+    let memory: Vec<&str> = k8s
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("memory: "))
+        .collect();
+    assert_eq!(memory.len(), 2, "a request and a limit");
+    assert_eq!(memory[0], memory[1]);
+    let pod: f64 = memory[0].strip_suffix("Gi").unwrap().parse().unwrap();
+    let pod_cpus: u32 = setting(&k8s, "cpu: ").parse().unwrap();
+    // (From n = 29 on, the symmetry algorithm's searches need next to nothing beside the plan.)
+    for (n, limit) in [(24, 512), (28, 1024)] {
+        let slurm = shard_needs_gib(n, cpus, limit);
+        assert!(
+            slurm < per_cpu * f64::from(cpus),
+            "n = {n}: {slurm} GiB on {cpus} threads"
+        );
+        let k = shard_needs_gib(n, pod_cpus, limit);
+        assert!(k < pod, "n = {n}: {k} GiB on {pod_cpus} threads");
+    }
+    // A preempted or SIGTERMed pod is replaced without counting as a failure.
+    for line in [
+        "podFailurePolicy:",
+        "- action: Ignore",
+        "- type: DisruptionTarget",
+        "values: [143]",
+        "backoffLimitPerIndex:",
+        "restartPolicy: Never",
+    ] {
+        assert!(k8s.lines().any(|l| l.trim().starts_with(line)), "{line}");
+    }
+    // Both name the command that sizes them.
+    for text in [&sbatch, &k8s] {
+        assert!(text.contains("--estimate --shard 0/M --threads"));
+    }
 }

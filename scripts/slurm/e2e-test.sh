@@ -15,7 +15,9 @@
 #      and that `nqueens-count merge` refuses the incomplete set (exit 1, naming shard 2);
 #   3. resubmits only index 2 (sbatch --array=2) with a merge job that depends on it
 #      (afterok), and checks both the merge job's JSON and a merge run here give exactly
-#      365596 solutions and 45752 unique ones.
+#      365596 solutions and 45752 unique ones;
+#   4. counts the same shards again as two arrays of 2 tasks, the second with SHARD_OFFSET=2,
+#      checks that its tasks counted shards 2 and 3, and that the merge is exact.
 # Whatever happens, the daemons it started are stopped (by pid) and its folder removed.
 # The last line is `slurm e2e: 1 passed, 0 failed`, or `slurm e2e: 0 passed, 1 failed` and
 # a non-zero exit status.
@@ -27,6 +29,8 @@ set -uo pipefail
 
 N=14
 M=4
+# The jobs get this shell's environment (--export=ALL): none of the script's own settings.
+unset SHARD_OFFSET SHARDS_PER_TASK
 KILLED=2
 WANT_SOLUTIONS=365596
 WANT_UNIQUE=45752
@@ -406,6 +410,28 @@ check_counts "merge job $MERGE2" "$(cat "$WORK/out/merge2.out")"
 MERGED="$("$BIN" merge "$RESULTS"/shard-*.json --json 2>&1)" || fail "merge of all shards failed: $MERGED"
 check_counts "merge here" "$MERGED"
 say "$("$BIN" merge "$RESULTS"/shard-*.json)"
+
+# ---------------------------------------------------------------- 4. two arrays with offsets
+# The same count as two arrays of 2 tasks, the second with SHARD_OFFSET=2 (as a count of more
+# shards than MaxArraySize is submitted), into a folder of its own.
+OFFSET_RESULTS="$WORK/results-offset"
+export_offset="ALL,N=$N,M=$M,DIR=$OFFSET_RESULTS,NQUEENS_BIN=$BIN"
+submit "${ARRAY_ARGS[@]}" --array=0-1 --export="$export_offset,SHARD_OFFSET=0" "$SBATCH_SCRIPT"
+JOB3="$JOB"
+submit "${ARRAY_ARGS[@]}" --array=0-1 --export="$export_offset,SHARD_OFFSET=2" "$SBATCH_SCRIPT"
+JOB4="$JOB"
+say "submitted shards 0-1 as array job $JOB3 and shards 2-3 as array job $JOB4 (SHARD_OFFSET=2)"
+wait_for "array job $JOB3 to finish" 120 job_gone "$JOB3"
+wait_for "array job $JOB4 to finish" 120 job_gone "$JOB4"
+for t in 0 1; do
+  line="$(grep -h "^shard" "$WORK/out/${JOB4}_$t.out")"
+  [[ "$line" == "shard $((t + 2))/$M of n = $N:"* ]] ||
+    fail "task ${JOB4}_$t with SHARD_OFFSET=2 did not count shard $((t + 2))/$M: $line"
+done
+say "tasks ${JOB4}_0 and ${JOB4}_1 counted shards 2 and 3"
+MERGED="$("$BIN" merge "$OFFSET_RESULTS"/shard-*.json --json 2>&1)" ||
+  fail "merge of the two arrays' shards failed: $MERGED"
+check_counts "merge of the two arrays" "$MERGED"
 
 say "done in $((SECONDS - START))s"
 echo "slurm e2e: 1 passed, 0 failed"
