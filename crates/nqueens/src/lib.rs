@@ -119,8 +119,8 @@ pub use config::Config;
 pub use error::{Error, MemoryAdvice};
 pub use plan::{Algorithm, Plan};
 pub use run::{
-    Control, Counts, Estimate, Job, MergeChecks, Outcome, Recount, Recounted, Status, Survey,
-    count, file_rules, most_file_bytes,
+    Control, Counts, Estimate, Job, MemoryNeeds, MergeChecks, Outcome, Recount, Recounted, Status,
+    Survey, count, file_rules, most_file_bytes,
 };
 pub use system::Bytes;
 pub use tally::{Counted, Sums};
