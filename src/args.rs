@@ -211,6 +211,9 @@ pub enum Command {
     /// Workload v1-standard: the symmetry algorithm on n = 17, five runs per thread count
     /// (median kept), about a minute on two cores. Workload v1-quick (--quick): n = 15, three
     /// runs, a few seconds. The score is million solutions per second at the best thread count.
+    /// Each row shows the spread of its runs (min-max); a warning says when the figures cannot
+    /// be trusted (a busy machine, runs spread by more than 10%, more threads than hardware
+    /// threads).
     Bench(BenchArgs),
     /// Print a shell completion script: `nqueens-count completions bash > /etc/bash_completion.d/nqueens-count`.
     Completions(CompletionsArgs),
@@ -435,7 +438,9 @@ pub struct BenchArgs {
     ///
     /// The workload: standard (n = 17, about a minute), quick (n = 15), or the boards of the
     /// public benchmark profiles, pts-n-queens (n = 18) and pts-m-queens (n = 19), timed as
-    /// they report it (elapsed seconds, the mean of 3 runs).
+    /// they report it (elapsed seconds, the mean of 3 runs). The pts workloads run the join
+    /// algorithm, while the published Phoronix results time a brute-force OpenMP counter:
+    /// add --algorithm plain to compare machines like for like.
     #[arg(long, value_enum)]
     pub workload: Option<WorkloadArg>,
     /// Thread counts to measure, e.g. 1,2,4.
@@ -443,6 +448,14 @@ pub struct BenchArgs {
     /// Default: 1, 2, 4, ... and every hardware thread.
     #[arg(short, long, value_delimiter = ',', value_name = "LIST", value_parser = |s: &str| thread_count(s, 1), value_hint = clap::ValueHint::Other)]
     pub threads: Option<Vec<usize>>,
+    /// Count the workload's board with this algorithm (plain: like for like with pts).
+    ///
+    /// plain: first-row mirror symmetry only, a brute-force counter like the OpenMP one that
+    /// the published pts/n-queens and pts/m-queens results time, for a like-for-like
+    /// comparison of machines (the pts workloads otherwise run the join algorithm, which
+    /// compares programs).
+    #[arg(long, value_enum, value_name = "NAME")]
+    pub algorithm: Option<AlgorithmArg>,
     /// One JSON object per thread count, then a summary object with the score.
     #[arg(long)]
     pub json: bool,
@@ -455,9 +468,11 @@ pub enum WorkloadArg {
     Standard,
     /// n = 15, symmetry, median of 3 runs.
     Quick,
-    /// n = 18, as the Phoronix pts/n-queens profile: mean of 3 runs.
+    /// n = 18, as the Phoronix pts/n-queens profile: mean of 3 runs; join algorithm (the
+    /// published results time a brute-force OpenMP counter: --algorithm plain for that).
     PtsNQueens,
-    /// n = 19, as the pts/m-queens profile: mean of 3 runs.
+    /// n = 19, as the pts/m-queens profile: mean of 3 runs; join algorithm (--algorithm plain
+    /// for a like-for-like comparison with the published results).
     PtsMQueens,
 }
 

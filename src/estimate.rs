@@ -1,44 +1,70 @@
 //! `--estimate`: the projected cost of a count, printed for a person or as one JSON line.
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use serde::Serialize;
 
-use nqueens::Bytes;
 use nqueens::persist::Shard;
+use nqueens::{Bytes, MemoryNeeds};
 use nqueens::{Estimate, Job};
 
 use crate::args::CountArgs;
-use crate::exit::{self, Exit, out};
+use crate::exit::{self, Exit, out, say};
 use crate::output::things;
+use crate::progress::Sampling;
 
 /// Times a sample of `job` and prints the projection; `Err` carries the exit of a failure.
+/// On a terminal a bar shows the sampling's time; Ctrl-C ends the sampling early, prints the
+/// projection of what was timed, and exits with 130. Where not even one thread's engines fit
+/// the memory available, nothing can be timed: the memory the count needs is printed alone.
 pub fn run(
     job: &Job,
     args: &CountArgs,
     shard: Option<Shard>,
     cancel: &AtomicBool,
 ) -> Result<(), Exit> {
-    let e = job
-        .estimate(
-            Duration::from_secs(args.estimate_seconds),
-            args.seed,
-            Some(cancel),
-        )
-        .map_err(|e| exit::error(&e))?;
+    let budget = Duration::from_secs(args.estimate_seconds);
+    let bar = Sampling::new(job.plan().n(), budget, !args.no_progress);
+    let result = job.estimate(budget, args.seed, Some(cancel));
+    bar.finish();
+    let e = match result {
+        Ok(e) => e,
+        Err(nqueens::Error::Memory { .. }) if !cancel.load(Ordering::SeqCst) => {
+            return memory_only(job, args, shard);
+        }
+        Err(e) => return Err(exit::error(&e)),
+    };
     let hours = args.shard_hours.unwrap_or(1.0);
     let share = e.cpu_margin / e.cpu_seconds.max(f64::MIN_POSITIVE);
     let sampled = (e.strata_sampled, e.strata);
-    let needed = thin(sampled, share, args.estimate_seconds as f64);
+    let interrupted = cancel.load(Ordering::SeqCst);
+    // An interrupted sample is as thin as the time it had.
+    let had = if interrupted {
+        e.spent.as_secs_f64()
+    } else {
+        args.estimate_seconds as f64
+    };
+    let needed = thin(sampled, share, had);
     out(&if args.json {
-        json(&e, shard, hours, needed)
+        json(&e, shard, hours, needed, interrupted)
     } else {
         human(&e, shard, hours)
     });
+    if e.sample_threads < e.threads {
+        say(format!(
+            "note: the sample ran on {} of the {} threads: the engines of {} do not fit in the {} \
+             available; the projection is for {}",
+            e.sample_threads,
+            e.threads,
+            e.threads,
+            Bytes(e.memory.available.unwrap_or(0)),
+            things(e.threads as u64, "thread", "threads")
+        ));
+    }
     if let Some(seconds) = needed {
         let share = 100.0 * share;
-        eprintln!(
+        say(format!(
             "warning: a thin sample ({} of {} strata, ±{share:.0}%): the projection may be far \
              off; sample for about {} (--estimate-seconds {}) for a margin within {:.0}%",
             e.strata_sampled,
@@ -46,9 +72,108 @@ pub fn run(
             span(seconds),
             seconds.ceil() as u64,
             100.0 * TRUSTED_MARGIN
-        );
+        ));
+    }
+    if interrupted {
+        say(format!(
+            "interrupted: sampling stopped after {} of the {} asked for; the projection above \
+             is from the {} timed",
+            span(e.spent.as_secs_f64()),
+            span(budget.as_secs_f64()),
+            things(e.sampled as u64, "subproblem", "subproblems")
+        ));
+        return Err(Exit::Interrupted);
     }
     Ok(())
+}
+
+/// The report of an estimate that could time nothing, as not even one thread's engines fit
+/// the memory available: what the count needs, and what would fit.
+fn memory_only(job: &Job, args: &CountArgs, shard: Option<Shard>) -> Result<(), Exit> {
+    let m = job.memory_needs();
+    let n = job.plan().n();
+    let algorithm = job.plan().algorithm();
+    if args.json {
+        out(&serde_json::to_string(&MemoryOnly {
+            n,
+            algorithm: algorithm.to_string(),
+            threads: m.threads,
+            shard: shard.map(|s| s.to_string()),
+            subproblems: m.subproblems,
+            sampled: 0,
+            memory: MemoryRow::of(&m, None),
+        })
+        .expect("rows serialise"));
+    } else {
+        let what = match shard {
+            Some(s) => format!("shard {s} of n = {n}"),
+            None => format!("n = {n}"),
+        };
+        let threads = things(m.threads as u64, "thread", "threads");
+        let mut lines = vec![
+            format!("estimate for {what}, {algorithm}, {threads}"),
+            "  sampled     nothing: not even one thread's engines fit the memory available"
+                .to_string(),
+        ];
+        lines.extend(memory_lines(&m, shard.is_some(), None, String::new()));
+        out(&lines.join("\n"));
+    }
+    say(format!(
+        "warning: nothing was timed: one thread of the {algorithm} algorithm for n = {n} needs \
+         more than the {} available; the memory above is what the count needs by the model",
+        Bytes(m.available.unwrap_or(0))
+    ));
+    Ok(())
+}
+
+/// Whether the sample is too thin for a margin: fewer than two subproblems timed, or a margin
+/// as wide as the projection itself (its interval would reach zero).
+fn too_thin(e: &Estimate) -> bool {
+    thin_for_a_margin(e.sampled, e.cpu_seconds, e.cpu_margin)
+}
+
+/// [`too_thin`] of `sampled` subproblems timed, projecting `cpu` seconds within `margin`.
+fn thin_for_a_margin(sampled: usize, cpu: f64, margin: f64) -> bool {
+    sampled < 2 || margin >= cpu
+}
+
+/// The memory lines of the report: this run's need in its parts (a thread's, the engines'
+/// shared tables, the plan and bookkeeping), a shard's of `shards` and the whole count's (for
+/// a shard), and what fits the memory available. `peak` is what the sample's process held.
+fn memory_lines(m: &MemoryNeeds, is_shard: bool, shards: Option<u64>, peak: String) -> Vec<String> {
+    let mut lines = vec![format!(
+        "  memory      {} for {} by the model{peak}: {} a thread, {} shared by the threads, {} \
+         the plan and the bookkeeping of {}",
+        Bytes(m.run()),
+        if is_shard { "this shard" } else { "the count" },
+        Bytes(m.per_thread),
+        Bytes(m.shared()),
+        Bytes(m.run() - m.engines),
+        things(m.subproblems as u64, "subproblem", "subproblems")
+    )];
+    let mut more = Vec::new();
+    if let Some(k) = shards.filter(|&k| k > 1) {
+        more.push(format!("{} a shard of the {k} below", Bytes(m.shard(k))));
+    }
+    if is_shard {
+        more.push(format!(
+            "{} the whole count in one process",
+            Bytes(m.whole())
+        ));
+    }
+    if !more.is_empty() {
+        lines.push(format!("              {}", more.join("; ")));
+    }
+    if let Some(available) = m.available {
+        lines.push(match m.advice {
+            None => format!("              {} available: it fits", Bytes(available)),
+            Some(advice) => format!(
+                "              {} available: it does not fit; {advice}",
+                Bytes(available)
+            ),
+        });
+    }
+    lines
 }
 
 /// The 95% margin, as a share of the CPU time, within which an estimate is called
@@ -92,14 +217,31 @@ fn human(e: &Estimate, shard: Option<Shard>, hours: f64) -> String {
     let peak = e.peak_memory.map_or(String::new(), |p| {
         format!(" (this sample peaked at {})", Bytes(p))
     });
-    let shards = match e.shards(hours) {
+    let shards = e.shards(hours);
+    let shards_line = match shards {
         u64::MAX => format!("a shard of {hours} h cannot even finish its set-up"),
         k => format!("{k} of {hours} h each on {threads}"),
     };
-    [
+    let (interval, margin) = if too_thin(e) {
+        (
+            "95%: no interval, too thin a sample".to_string(),
+            "margin unknown: too thin a sample".to_string(),
+        )
+    } else {
+        (
+            format!("95%: {} to {}", span(lo), span(hi)),
+            format!("±{share:.0}%"),
+        )
+    };
+    let on = if e.sample_threads < e.threads {
+        format!(" on {} of the threads", e.sample_threads)
+    } else {
+        String::new()
+    };
+    let mut lines = vec![
         format!("estimate for {what}, {}, {threads}", e.algorithm),
         format!(
-            "  sampled     {} of {} in {} of {}, in {}",
+            "  sampled     {} of {} in {} of {}, in {}{on}",
             e.sampled,
             things(e.subproblems as u64, "subproblem", "subproblems"),
             e.strata_sampled,
@@ -107,23 +249,19 @@ fn human(e: &Estimate, shard: Option<Shard>, hours: f64) -> String {
             span(e.spent.as_secs_f64())
         ),
         format!(
-            "  wall time   {} on {threads} (95%: {} to {}), set-up {}",
+            "  wall time   {} on {threads} ({interval}), set-up {}",
             span(e.wall_seconds()),
-            span(lo),
-            span(hi),
             span(e.setup_seconds)
         ),
         format!(
-            "  CPU time    {} CPU-hours (±{share:.0}%)",
+            "  CPU time    {} CPU-hours ({margin})",
             in_hours(e.cpu_seconds / 3600.0)
         ),
-        format!(
-            "  memory      {} by the model{peak}",
-            Bytes(e.memory_needed)
-        ),
-        format!("  shards      {shards}"),
-    ]
-    .join("\n")
+    ];
+    let k = (shards != u64::MAX).then_some(shards);
+    lines.extend(memory_lines(&e.memory, shard.is_some(), k, peak));
+    lines.push(format!("  shards      {shards_line}"));
+    lines.join("\n")
 }
 
 /// Hours to three significant digits (a small count's 0.00608 CPU-hours did not show as
@@ -151,23 +289,83 @@ struct Row {
     sampled: usize,
     strata: usize,
     strata_sampled: usize,
+    /// The threads the sample ran on (fewer where the engines of all do not fit).
+    sample_threads: usize,
     wall_seconds: f64,
-    wall_seconds_low: f64,
-    wall_seconds_high: f64,
+    /// The 95% interval; null where the sample is too thin for one.
+    wall_seconds_low: Option<f64>,
+    wall_seconds_high: Option<f64>,
     cpu_hours: f64,
-    cpu_hours_margin: f64,
+    cpu_hours_margin: Option<f64>,
+    too_thin_for_a_margin: bool,
     setup_seconds: f64,
     memory_bytes: u64,
     peak_memory_bytes: Option<u64>,
+    #[serde(flatten)]
+    memory: MemoryRow,
     shard_hours: f64,
     shards: Option<u64>,
     estimate_seconds: f64,
     /// The sampling seconds a trustworthy estimate needs, where this sample is thin.
     thin_sample_needs_seconds: Option<f64>,
+    /// Ctrl-C (or SIGTERM) ended the sampling early.
+    interrupted: bool,
 }
 
-fn json(e: &Estimate, shard: Option<Shard>, hours: f64, needed: Option<f64>) -> String {
+/// The memory fields of the JSON line.
+#[derive(Serialize)]
+struct MemoryRow {
+    memory_per_thread_bytes: u64,
+    memory_shared_bytes: u64,
+    memory_plan_and_bookkeeping_bytes: u64,
+    /// A shard's need, for the shards the line suggests.
+    memory_per_shard_bytes: Option<u64>,
+    memory_whole_count_bytes: u64,
+    memory_available_bytes: Option<u64>,
+    /// Whether the count fits the memory available (null where that is unknown).
+    memory_fits: Option<bool>,
+    /// What would fit, where it does not.
+    memory_advice: Option<String>,
+}
+
+impl MemoryRow {
+    fn of(m: &MemoryNeeds, shards: Option<u64>) -> MemoryRow {
+        MemoryRow {
+            memory_per_thread_bytes: m.per_thread,
+            memory_shared_bytes: m.shared(),
+            memory_plan_and_bookkeeping_bytes: m.run() - m.engines,
+            memory_per_shard_bytes: shards.map(|k| m.shard(k)),
+            memory_whole_count_bytes: m.whole(),
+            memory_available_bytes: m.available,
+            memory_fits: m.available.map(|_| m.advice.is_none()),
+            memory_advice: m.advice.map(|a| a.to_string()),
+        }
+    }
+}
+
+/// The JSON line of an estimate that timed nothing (see [`memory_only`]).
+#[derive(Serialize)]
+struct MemoryOnly {
+    n: usize,
+    algorithm: String,
+    threads: usize,
+    shard: Option<String>,
+    subproblems: usize,
+    sampled: usize,
+    #[serde(flatten)]
+    memory: MemoryRow,
+}
+
+fn json(
+    e: &Estimate,
+    shard: Option<Shard>,
+    hours: f64,
+    needed: Option<f64>,
+    interrupted: bool,
+) -> String {
     let (lo, hi) = e.wall_range();
+    let thin = too_thin(e);
+    let shards = Some(e.shards(hours)).filter(|&k| k != u64::MAX);
     let row = Row {
         n: e.n,
         algorithm: e.algorithm.to_string(),
@@ -177,25 +375,29 @@ fn json(e: &Estimate, shard: Option<Shard>, hours: f64, needed: Option<f64>) -> 
         sampled: e.sampled,
         strata: e.strata,
         strata_sampled: e.strata_sampled,
+        sample_threads: e.sample_threads,
         wall_seconds: e.wall_seconds(),
-        wall_seconds_low: lo,
-        wall_seconds_high: hi,
+        wall_seconds_low: (!thin).then_some(lo),
+        wall_seconds_high: (!thin).then_some(hi),
         cpu_hours: e.cpu_seconds / 3600.0,
-        cpu_hours_margin: e.cpu_margin / 3600.0,
+        cpu_hours_margin: (!thin).then_some(e.cpu_margin / 3600.0),
+        too_thin_for_a_margin: thin,
         setup_seconds: e.setup_seconds,
         memory_bytes: e.memory_needed,
         peak_memory_bytes: e.peak_memory,
+        memory: MemoryRow::of(&e.memory, shards),
         shard_hours: hours,
-        shards: Some(e.shards(hours)).filter(|&k| k != u64::MAX),
+        shards,
         estimate_seconds: e.spent.as_secs_f64(),
         thin_sample_needs_seconds: needed,
+        interrupted,
     };
     serde_json::to_string(&row).expect("rows serialise")
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{TRUSTED_MARGIN, in_hours, thin};
+    use super::{TRUSTED_MARGIN, in_hours, thin, thin_for_a_margin};
 
     #[test]
     fn a_thin_sample_says_how_long_a_trustworthy_one_takes() {
@@ -211,6 +413,18 @@ mod tests {
         // Every stratum sampled but a wide margin: at least twice the budget.
         assert_eq!(thin((4, 4), 0.26, 60.0), Some(120.0));
         assert_eq!(thin((2, 8), 0.1, 60.0), Some(240.0));
+    }
+
+    #[test]
+    fn a_margin_as_wide_as_the_projection_or_one_subproblem_is_too_thin() {
+        // n = 28 sampled for 2 s: one subproblem, "95%: 0.0 s to 5.1 years".
+        assert!(thin_for_a_margin(1, 7.5e7, 0.0));
+        assert!(thin_for_a_margin(0, 0.0, 0.0));
+        // ±114%: the interval would reach zero.
+        assert!(thin_for_a_margin(3, 1.0, 1.14));
+        assert!(thin_for_a_margin(3, 1.0, 1.0));
+        assert!(!thin_for_a_margin(2, 1.0, 0.99));
+        assert!(!thin_for_a_margin(103, 1.0, 0.16));
     }
 
     #[test]

@@ -42,3 +42,34 @@ impl fmt::Display for Machine {
         )
     }
 }
+
+/// The one-minute load average (`/proc/loadavg`): the threads running or waiting to run,
+/// averaged; `None` where the system does not tell it.
+pub fn load_average() -> Option<f64> {
+    parse_load_average(&std::fs::read_to_string("/proc/loadavg").ok()?)
+}
+
+/// The first field of `/proc/loadavg`'s text.
+fn parse_load_average(text: &str) -> Option<f64> {
+    text.split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+        .filter(|l: &f64| l.is_finite() && *l >= 0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_load_average;
+
+    #[test]
+    fn the_load_average_is_the_first_field() {
+        assert_eq!(
+            parse_load_average("1.52 0.98 0.40 3/412 12345\n"),
+            Some(1.52)
+        );
+        assert_eq!(parse_load_average(""), None);
+        assert_eq!(parse_load_average("busy 1 2"), None);
+        assert_eq!(parse_load_average("-1 0 0"), None);
+    }
+}

@@ -2,7 +2,7 @@
 //! these as fit the terminal's width, most useful first: the time left once the library can
 //! tell it ("estimating" before), subproblems done, the running count, the rate. Only on a
 //! terminal, always on stderr, one line that never wraps (a wrapped line leaves a stale
-//! fragment when it is cleared).
+//! fragment when it is cleared). `--estimate` shows a bar of its own while it samples.
 
 use std::io::IsTerminal;
 use std::sync::Mutex;
@@ -168,6 +168,79 @@ impl<'a> Progress<'a> {
     }
 }
 
+/// The bar of an estimate's sampling (`--estimate`): the share of its time budget spent, the
+/// time elapsed, and what it does, redrawn four times a second by a thread of its own, since
+/// the sample reports nothing until it ends. Only on a terminal, like [`Progress`].
+pub struct Sampling {
+    bar: Option<ProgressBar>,
+    ticker: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Sampling {
+    /// A bar for sampling n = `n` for about `budget`; hidden unless `show` and stderr is a
+    /// terminal.
+    pub fn new(n: usize, budget: Duration, show: bool) -> Sampling {
+        if !(show && std::io::stderr().is_terminal()) {
+            return Sampling {
+                bar: None,
+                ticker: None,
+            };
+        }
+        let columns = columns();
+        let prefix = format!("n = {n}");
+        let fields = [
+            "estimating".to_string(),
+            format!(
+                "timing a sample for up to {} s",
+                budget.as_secs_f64().round()
+            ),
+        ];
+        let bar = ProgressBar::with_draw_target(Some(STEPS), ProgressDrawTarget::stderr_with_hz(4))
+            .with_style(
+                ProgressStyle::with_template(&template(bar_width(columns)))
+                    .expect("valid template")
+                    .progress_chars("=> "),
+            )
+            .with_prefix(prefix.clone())
+            .with_message(message(&fields, room(&prefix, columns)));
+        bar.enable_steady_tick(Duration::from_millis(250));
+        *SHOWN.lock().unwrap_or_else(|e| e.into_inner()) = Some(bar.clone());
+        let ticking = bar.clone();
+        let ticker = std::thread::Builder::new()
+            .name("nqueens-estimate-bar".into())
+            .spawn(move || {
+                let begun = std::time::Instant::now();
+                while !ticking.is_finished() {
+                    ticking.set_position(sampled(begun.elapsed(), budget));
+                    std::thread::sleep(Duration::from_millis(250));
+                }
+            })
+            .ok();
+        Sampling {
+            bar: Some(bar),
+            ticker,
+        }
+    }
+
+    /// Removes the bar and stops its thread.
+    pub fn finish(self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+        clear();
+        if let Some(t) = self.ticker {
+            let _ = t.join();
+        }
+    }
+}
+
+/// The bar's position `elapsed` into a sampling of `budget`: its share, short of the end
+/// until the sample ends (the set-up comes on top of the budget).
+fn sampled(elapsed: Duration, budget: Duration) -> u64 {
+    let share = elapsed.as_secs_f64() / budget.as_secs_f64().max(1e-3);
+    (share.min(0.99) * STEPS as f64) as u64
+}
+
 /// Removes the bar shown, if any, at once: a signal calls it before the program says that
 /// it stops, so that the words do not land on the bar's line.
 pub fn clear() {
@@ -219,6 +292,14 @@ mod tests {
             "n = 28 [0123456789] 100% 00:00:00 ".len()
         );
         assert_eq!(fixed_width("n = 28", 0), "n = 28 100% 00:00:00 ".len());
+    }
+
+    #[test]
+    fn a_sampling_bar_follows_the_time_and_stops_short_of_the_end() {
+        let budget = Duration::from_secs(60);
+        assert_eq!(sampled(Duration::ZERO, budget), 0);
+        assert_eq!(sampled(Duration::from_secs(30), budget), STEPS / 2);
+        assert_eq!(sampled(Duration::from_secs(600), budget), STEPS * 99 / 100);
     }
 
     #[test]

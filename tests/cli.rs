@@ -342,6 +342,15 @@ fn bench_times_the_public_profiles_board_as_they_report_it() {
         "{human}"
     );
     assert!(human.contains("pts/n-queens figure: "), "{human}");
+    // The profile's published results time a brute-force counter: the join's time is labelled
+    // so, and the like-for-like way named.
+    assert!(
+        human.contains(
+            "the published results of this profile time a brute-force OpenMP counter, not the \
+             join algorithm"
+        ) && human.contains("--algorithm plain compares machines like for like"),
+        "{human}"
+    );
     assert!(
         human.contains("s elapsed (mean of 3 runs on 2 threads)"),
         "{human}"

@@ -354,3 +354,128 @@ fn a_count_past_n_29_runs_in_shards_that_fit() {
     let shards = advised_shards(&cmd().args(args).output().unwrap());
     interrupted_shard(&args, (shards / 2, shards), false);
 }
+
+/// The fields of an `--estimate --json` line.
+fn estimate_json(out: &std::process::Output) -> serde_json::Value {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {out:?}"))
+}
+
+#[test]
+fn an_estimate_under_a_memory_limit_says_what_fits_instead_of_refusing() {
+    // Not even one thread's engines fit: nothing is timed, and the report says what the count
+    // needs, a thread's share, and what would fit.
+    let out = cmd()
+        .args(["24", "-t", "2", "--memory", "100M", "--estimate"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "estimate for n = 24, join, 2 threads", "{text}");
+    assert!(lines[1].contains("sampled     nothing: "), "{text}");
+    assert!(
+        lines[2].starts_with("  memory      564 MiB for the count by the model: ")
+            && lines[2].contains(" a thread, "),
+        "{text}"
+    );
+    assert_eq!(
+        lines[3],
+        "              100 MiB available: it does not fit; not even one thread fits: one thread needs about 256 MiB",
+        "{text}"
+    );
+    assert!(err.starts_with("warning: nothing was timed: "), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    // The engines of 3 of 8 threads fit: the sample runs on them, and the projection is
+    // still for 8.
+    let out = cmd()
+        .args(["22", "-t", "8", "--memory", "200M", "--estimate", "--json"])
+        .args(["--estimate-seconds", "1"])
+        .output()
+        .unwrap();
+    let row = estimate_json(&out);
+    assert_eq!(
+        (row["threads"].as_u64(), row["sample_threads"].as_u64()),
+        (Some(8), Some(3))
+    );
+    assert_eq!(row["memory_fits"], false, "{row}");
+    assert_eq!(row["memory_advice"], "3 threads would fit", "{row}");
+    assert_eq!(row["memory_available_bytes"], 200 << 20, "{row}");
+    let per_thread = row["memory_per_thread_bytes"].as_u64().unwrap();
+    let shared = row["memory_shared_bytes"].as_u64().unwrap();
+    let rest = row["memory_plan_and_bookkeeping_bytes"].as_u64().unwrap();
+    assert_eq!(
+        row["memory_bytes"].as_u64(),
+        Some(8 * per_thread + shared + rest),
+        "{row}"
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("note: the sample ran on 3 of the 8 threads"),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn an_estimate_under_an_address_space_limit_reports_what_fits() {
+    // The count itself is refused under this limit (`an_address_space_limit_is_honoured`);
+    // the estimate says what it needs and what would fit instead.
+    if Std::new("prlimit").arg("--version").output().is_err() {
+        skip("prlimit (util-linux) is not installed");
+        return;
+    }
+    let out = Std::new("prlimit")
+        .arg("--as=400000000")
+        .arg(cargo_bin("nqueens-count"))
+        .args([
+            "24",
+            "-t",
+            "2",
+            "--estimate",
+            "--estimate-seconds",
+            "1",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    let row = estimate_json(&out);
+    assert_eq!(row["memory_fits"], false, "{row}");
+    let available = row["memory_available_bytes"].as_u64().unwrap();
+    assert!(available <= 400_000_000, "{row}");
+    assert!(
+        row["memory_advice"]
+            .as_str()
+            .is_some_and(|a| a.contains("fit")),
+        "{row}"
+    );
+    assert!(
+        row["memory_whole_count_bytes"].as_u64().unwrap() > available,
+        "{row}"
+    );
+}
+
+#[test]
+fn a_shards_estimate_names_a_shards_memory_and_the_whole_counts() {
+    let out = cmd()
+        .args([
+            "20",
+            "-t",
+            "2",
+            "--shard",
+            "1/8",
+            "--estimate",
+            "--estimate-seconds",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains(" for this shard by the model "), "{text}");
+    assert!(text.contains(" the whole count in one process"), "{text}");
+}

@@ -329,3 +329,34 @@ fn ctrl_c_clears_the_bar_before_saying_the_count_was_interrupted() {
     .unwrap();
     assert!(interrupted.is_match(last), "{lines:#?}");
 }
+
+#[test]
+fn an_estimate_shows_its_sampling_and_ctrl_c_ends_it_with_130() {
+    // n = 21 on one thread would sample for its whole 600 s: the bar shows the time spent,
+    // and SIGINT, a second after the sampling threads start, clears it and says what was
+    // timed.
+    let line = format!(
+        "{} 21 --estimate --estimate-seconds 600 -t 1 >/dev/null &\n\
+         until grep -qs nqueens-estim /proc/$!/task/*/comm; do kill -0 $! || break; sleep 0.1; done\n\
+         sleep 1; kill -INT $!; wait $!",
+        program()
+    );
+    let Some((code, text)) = in_terminal(80, &line) else {
+        return;
+    };
+    assert_eq!(code, Some(130), "{text:?}");
+    let lines = drawn(&text);
+    let bars: Vec<&String> = lines.iter().filter(|l| l.starts_with("n = 21 [")).collect();
+    assert!(!bars.is_empty(), "the bar was not drawn: {text:?}");
+    assert!(bars.iter().all(|b| b.contains("estimating")), "{bars:#?}");
+    for bar in &bars {
+        assert!(bar.chars().count() <= 80, "{bar:?}");
+    }
+    let screen = screen(&text);
+    let last = screen.last().expect("some output");
+    assert!(
+        last.starts_with("interrupted: sampling stopped after "),
+        "{screen:#?}"
+    );
+    // Through a pipe the same estimate draws nothing (`tests/estimate.rs`).
+}

@@ -119,7 +119,8 @@ pub use config::Config;
 pub use error::{Error, MemoryAdvice};
 pub use plan::{Algorithm, Plan};
 pub use run::{
-    Control, Counts, DamagedFile, Estimate, Job, MergeChecks, Outcome, Recount, Recounted, Status,
+    Control, Counts, DamagedFile, Estimate, Job, MemoryNeeds, MergeChecks, Outcome, Recount,
+    Recounted, Status,
     Survey, count, file_rules, most_file_bytes,
 };
 pub use system::Bytes;

@@ -1,6 +1,7 @@
 //! The memory check of a run: what its engines, its plan and its subproblems' bookkeeping need
 //! against the bytes it may use, and, where it does not fit,
-//! the advice (fewer threads, more shards, another algorithm) that the refusal carries.
+//! the advice (fewer threads, more shards, another algorithm) that the refusal carries; and
+//! the need in its parts ([`MemoryNeeds`]), which an estimate reports instead of refusing.
 
 use super::prepared::Prepared;
 use crate::error::{Error, MemoryAdvice};
@@ -156,4 +157,135 @@ pub(super) fn more_shards(
     shares
         .find(|&s| fits(most(s) as usize))
         .ok_or(largest as usize)
+}
+
+/// What a count needs in memory by the model, in the parts that grow with its threads and with
+/// its subproblems, so that an estimate can say what one thread, one shard and the whole count
+/// need, and what fits the bytes available ([`crate::Job::memory_needs`]).
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MemoryNeeds {
+    /// Threads of the count.
+    pub threads: usize,
+    /// The engines' bytes on all of them (with the partitions each thread may keep).
+    pub engines: u64,
+    /// What one thread adds to `engines`.
+    pub per_thread: u64,
+    /// Bytes of the plan itself (every shard holds it).
+    pub plan: u64,
+    /// Bytes of bookkeeping a run keeps for each subproblem.
+    pub per_subproblem: u64,
+    /// Subproblems this run counts (this shard's, for a shard).
+    pub subproblems: usize,
+    /// Subproblems of the whole count.
+    pub whole_subproblems: usize,
+    /// The bytes this process may use (`--memory`, a control group, a resource limit, the
+    /// memory free), when known.
+    pub available: Option<u64>,
+    /// Where the run does not fit `available`: what would ([`MemoryAdvice`]).
+    pub advice: Option<MemoryAdvice>,
+}
+
+impl MemoryNeeds {
+    /// Bytes this run needs: the engines, the plan and the bookkeeping of its subproblems.
+    pub fn run(&self) -> u64 {
+        self.with_subproblems(self.subproblems as u64)
+    }
+
+    /// Bytes the whole count needs in one process.
+    pub fn whole(&self) -> u64 {
+        self.with_subproblems(self.whole_subproblems as u64)
+    }
+
+    /// Bytes each of `parts` shards of this run needs, their subproblems shared out evenly
+    /// (a shard owns whole entries, so the largest may keep a little more).
+    pub fn shard(&self, parts: u64) -> u64 {
+        self.with_subproblems((self.subproblems as u64).div_ceil(parts.max(1)))
+    }
+
+    /// Bytes the engines share, whatever the threads.
+    pub fn shared(&self) -> u64 {
+        self.engines
+            .saturating_sub(self.per_thread.saturating_mul(self.threads as u64))
+    }
+
+    fn with_subproblems(&self, subproblems: u64) -> u64 {
+        self.engines
+            .saturating_add(self.plan)
+            .saturating_add(subproblems.saturating_mul(self.per_subproblem))
+    }
+}
+
+impl super::Job {
+    /// The memory this job needs by the model, in its parts, and what fits where it does not.
+    pub fn memory_needs(&self) -> MemoryNeeds {
+        let bare = |t: usize| Prepared::engine_bytes(&self.plan, t).unwrap_or(64 << 20);
+        // The partitions a thread may keep depend on the threads sharing the memory: those of
+        // this job's count.
+        let cache = self.cache_per_thread() as u64;
+        let threads = self.threads as u64;
+        let advice = match self.check_memory() {
+            Err(Error::Memory { advice, .. }) => Some(advice),
+            _ => None,
+        };
+        MemoryNeeds {
+            threads: self.threads,
+            engines: bare(self.threads).saturating_add(threads.saturating_mul(cache)),
+            per_thread: bare(2).saturating_sub(bare(1)).saturating_add(cache),
+            plan: self.plan.bytes(),
+            per_subproblem: BYTES_PER_SUBPROBLEM,
+            subproblems: self.todo_len(),
+            whole_subproblems: self.plan.len(),
+            available: self.available(),
+            advice,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn memory_needs_add_up_by_thread_shard_and_whole_count() {
+        let m = MemoryNeeds {
+            threads: 4,
+            engines: 1000 + 4 * 300,
+            per_thread: 300,
+            plan: 50,
+            per_subproblem: 128,
+            subproblems: 100,
+            whole_subproblems: 800,
+            available: None,
+            advice: None,
+        };
+        assert_eq!(m.shared(), 1000);
+        assert_eq!(m.run(), 2200 + 50 + 100 * 128);
+        assert_eq!(m.whole(), 2200 + 50 + 800 * 128);
+        // Shares rounded up: 100 subproblems in 3 shards keep 34 each at most.
+        assert_eq!(m.shard(3), 2200 + 50 + 34 * 128);
+        assert_eq!(m.shard(1), m.run());
+        assert_eq!(m.shard(0), m.run());
+    }
+
+    #[test]
+    fn a_job_reports_what_its_count_needs_and_what_fits() {
+        let job = crate::Job::new(&crate::Config::new(20).threads(4)).unwrap();
+        let m = job.memory_needs();
+        assert_eq!(m.threads, 4);
+        assert_eq!(m.subproblems, m.whole_subproblems);
+        assert!(m.per_thread > 0 && m.shared() > 0, "{m:?}");
+        // Under a budget of 1 MiB the run does not fit, and the advice says what would.
+        let limited = crate::Job::new(&crate::Config::new(20).threads(4).memory(1 << 20)).unwrap();
+        let m = limited.memory_needs();
+        assert_eq!(m.available, Some(1 << 20));
+        assert!(m.advice.is_some(), "{m:?}");
+        // A shard keeps the bookkeeping of its own subproblems only.
+        let shard = crate::Job::new(&crate::Config::new(20).threads(4))
+            .unwrap()
+            .shard(Shard::new(0, 8).unwrap());
+        let m = shard.memory_needs();
+        assert!(m.subproblems < m.whole_subproblems);
+        assert!(m.run() < m.whole());
+    }
 }

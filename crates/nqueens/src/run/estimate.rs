@@ -20,11 +20,12 @@ use std::time::{Duration, Instant};
 
 use super::Job;
 use super::allocation::{Allocation, largest_spread, mean_variance};
+use super::budget::MemoryNeeds;
 use super::class::Class;
 use super::prepared::Prepared;
 use super::prepared::class_of;
 use super::watch::watched;
-use crate::error::Error;
+use crate::error::{Error, MemoryAdvice};
 use crate::plan::{Algorithm, Subproblem};
 use crate::system;
 use nqueens_engine::random::{Reservoir, XorShift, shuffle};
@@ -40,8 +41,11 @@ pub struct Estimate {
     pub n: usize,
     /// Counting method.
     pub algorithm: Algorithm,
-    /// Threads the count would use (and the sample ran on).
+    /// Threads the count would use.
     pub threads: usize,
+    /// Threads the sample ran on: [`Estimate::threads`], or fewer where the engines of that
+    /// many do not fit the memory available.
+    pub sample_threads: usize,
     /// Subproblems of the count (of this shard, if one).
     pub subproblems: usize,
     /// Subproblems timed.
@@ -59,6 +63,8 @@ pub struct Estimate {
     /// Bytes the count needs by the memory model: the engines (with the partitions each thread
     /// may keep in the join's memory-bounded layout), the plan and the subproblems' bookkeeping.
     pub memory_needed: u64,
+    /// The same in its parts (a thread's, a shard's, the whole count's), and what fits.
+    pub memory: MemoryNeeds,
     /// The peak resident memory of this process after sampling, when known.
     pub peak_memory: Option<u64>,
     /// Time the estimate took.
@@ -106,21 +112,25 @@ impl Job {
     ) -> Result<Estimate, Error> {
         let begun = Instant::now();
         let plan = &self.plan;
-        // The sample holds no run's bookkeeping: only the engines must fit.
-        self.check_memory_for(0)?;
+        // The sample holds no run's bookkeeping: only the engines must fit, on as many of the
+        // count's threads as they fit on.
+        let sample_threads = self.sample_threads()?;
+        // Before the sample takes its share of what is available.
+        let memory = self.memory_needs();
         let mut rng = XorShift::new(seed);
         let (sizes, allocation) = self.draw(&mut rng);
         let todo: usize = sizes.iter().sum();
         let strata = sizes.len();
         let allocation = Mutex::new(allocation);
         let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(self.threads)
+            .num_threads(sample_threads)
             .thread_name(|i| format!("nqueens-estimate-{i}"))
             .build()?;
         let set_up = Instant::now();
         static NEVER: AtomicBool = AtomicBool::new(false);
         let cancel_flag = cancel.unwrap_or(&NEVER);
-        let prepared = super::pool::prepare(&pool, plan, self.cache_per_thread(), cancel_flag);
+        let prepared =
+            super::pool::prepare(&pool, plan, self.cache_for(sample_threads), cancel_flag);
         let Some(engines) = prepared else {
             return Err(Error::EstimateInterrupted);
         };
@@ -153,13 +163,26 @@ impl Job {
             cpu_seconds,
             cpu_margin,
             setup_seconds,
-            memory_needed: Prepared::engine_bytes(plan, self.threads)
-                .unwrap_or(64 << 20)
-                .saturating_add(super::budget::bookkeeping(plan, todo))
-                .saturating_add((self.threads * self.cache_per_thread()) as u64),
+            sample_threads,
+            memory_needed: memory.run(),
+            memory,
             peak_memory: system::peak_memory(),
             spent: begun.elapsed(),
         })
+    }
+
+    /// The threads the sample runs on: the count's, or where their engines do not fit the
+    /// memory available, the most that do (the projection is still for the count's threads);
+    /// the refusal where not even one thread's do.
+    fn sample_threads(&self) -> Result<usize, Error> {
+        match self.check_memory_for(0) {
+            Ok(()) => Ok(self.threads),
+            Err(Error::Memory {
+                advice: MemoryAdvice::Threads(t),
+                ..
+            }) => Ok(t),
+            Err(e) => Err(e),
+        }
     }
 
     /// Draws the sample of the subproblems this job would count, stratum by stratum: per
@@ -305,6 +328,26 @@ mod tests {
     }
 
     #[test]
+    fn a_sample_runs_on_the_threads_whose_engines_fit() {
+        // n = 20 on 8 threads under a budget that holds the engines of 2 threads (and the
+        // plan): the sample runs on 2, the projection is for 8, and the advice says 2 fit.
+        let probe = Job::new(&crate::Config::new(20).threads(8)).unwrap();
+        let engines = |t| Prepared::engine_bytes(probe.plan(), t).unwrap();
+        let budget = engines(2) + probe.plan().bytes() + (engines(3) - engines(2)) / 2;
+        let job = Job::new(&crate::Config::new(20).threads(8).memory(budget)).unwrap();
+        assert!(job.check_memory().is_err());
+        let e = job.estimate(Duration::from_millis(300), 7, None).unwrap();
+        assert_eq!((e.threads, e.sample_threads), (8, 2));
+        assert_eq!(e.memory.available, Some(budget));
+        assert!(e.memory.advice.is_some(), "{e:?}");
+        assert!(e.memory.run() > budget);
+        // Not even one thread's engines: the refusal stands.
+        let tiny = Job::new(&crate::Config::new(20).threads(8).memory(1 << 20)).unwrap();
+        let refused = tiny.estimate(Duration::from_millis(300), 7, None);
+        assert!(matches!(refused, Err(Error::Memory { .. })), "{refused:?}");
+    }
+
+    #[test]
     fn shards_cover_the_upper_end_of_the_interval() {
         let e = Estimate {
             n: 20,
@@ -317,7 +360,19 @@ mod tests {
             cpu_seconds: 4.0 * 3600.0 * 10.0,
             cpu_margin: 4.0 * 3600.0,
             setup_seconds: 0.0,
+            sample_threads: 4,
             memory_needed: 1,
+            memory: MemoryNeeds {
+                threads: 4,
+                engines: 1,
+                per_thread: 0,
+                plan: 0,
+                per_subproblem: 128,
+                subproblems: 0,
+                whole_subproblems: 0,
+                available: None,
+                advice: None,
+            },
             peak_memory: None,
             spent: Duration::ZERO,
         };
@@ -337,6 +392,8 @@ mod tests {
             assert!(e.sampled > 0 && e.sampled <= e.subproblems);
             assert!(e.cpu_seconds > 0.0 && e.cpu_seconds < 60.0, "{e:?}");
             assert!(e.strata_sampled <= e.strata);
+            assert_eq!(e.sample_threads, 2);
+            assert_eq!(e.memory.run(), e.memory_needed);
             // The memory the count needs covers its plan and its subproblems' bookkeeping, as the
             // run's own check counts them.
             let book = crate::run::budget::bookkeeping(job.plan(), e.subproblems);

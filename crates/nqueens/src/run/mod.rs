@@ -27,6 +27,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+pub use budget::MemoryNeeds;
 pub(crate) use cost::{CostModel, SLICE_SECONDS};
 pub use estimate::Estimate;
 pub use outcome::{Counts, Outcome};
@@ -381,7 +382,7 @@ impl Job {
 
     /// [`Job::check_memory`] for a run keeping the bookkeeping of `subproblems` subproblems.
     fn check_memory_for(&self, subproblems: usize) -> Result<(), Error> {
-        let available = self.memory.or_else(system::available_memory);
+        let available = self.available();
         let budget = Budget {
             threads: self.threads,
             subproblems,
@@ -395,8 +396,17 @@ impl Job {
     /// of what the budget leaves once the layout's own need is met, at most [`CACHE_BYTES`] a
     /// thread (also where the budget is unknown); none for the other plans.
     pub(super) fn cache_per_thread(&self) -> usize {
-        let available = self.memory.or_else(system::available_memory);
-        Prepared::partition_cache(&self.plan, self.threads, available, CACHE_BYTES)
+        self.cache_for(self.threads)
+    }
+
+    /// [`Job::cache_per_thread`] on `threads` threads.
+    pub(super) fn cache_for(&self, threads: usize) -> usize {
+        Prepared::partition_cache(&self.plan, threads, self.available(), CACHE_BYTES)
+    }
+
+    /// The bytes this job may use: `--memory`, else what the system allows, when known.
+    pub(super) fn available(&self) -> Option<u64> {
+        self.memory.or_else(system::available_memory)
     }
 
     /// Counts what is left: checks the memory, saves the checkpoint once before the work (so
