@@ -120,8 +120,7 @@ pub use error::{Error, MemoryAdvice};
 pub use plan::{Algorithm, Plan};
 pub use run::{
     Control, Counts, DamagedFile, Estimate, Job, MemoryNeeds, MergeChecks, Outcome, Recount,
-    Recounted, Status,
-    Survey, count, file_rules, most_file_bytes,
+    Recounted, Status, Survey, count, file_rules, most_file_bytes,
 };
 pub use system::Bytes;
 pub use tally::{Counted, Sums};
