@@ -347,8 +347,10 @@ pub struct StatusArgs {
     /// Print the status as one JSON object (its fields are listed in docs/guide.md).
     #[arg(long)]
     pub json: bool,
-    /// Require this key's tag on every file, as `merge --key` does: a file without it is
-    /// damaged.
+    /// Require this key's tag on every file (a file without it is damaged).
+    ///
+    /// As `merge --key` does: a file whose tag is missing or was not made with this key is
+    /// damaged, and its shard is counted by its other files only.
     #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
     pub key: Option<PathBuf>,
 }
