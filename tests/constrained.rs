@@ -593,6 +593,26 @@ fn the_dot_tree_is_well_formed_and_renders_where_graphviz_is_installed() {
         .filter(|n| n.has_tag_name("g") && n.attribute("class") == Some("node"))
         .count();
     assert_eq!(titles, 33);
+    // A wider tree is scaled down to a width a viewer takes: 6 queens' whole tree, laid out
+    // some 11,800 points wide, is drawn within 100 inches (7,200 points).
+    let wide = write(
+        dir.path(),
+        "t6.dot",
+        &stdout_of(&["trace", "6", "--format", "dot"]),
+    );
+    let out = Std::new("dot").arg("-Tsvg").arg(&wide).output().unwrap();
+    let svg = String::from_utf8(out.stdout).unwrap();
+    let doc = roxmltree::Document::parse_with_options(
+        &svg,
+        roxmltree::ParsingOptions {
+            allow_dtd: true,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let width = doc.root_element().attribute("width").unwrap();
+    let points: f64 = width.strip_suffix("pt").unwrap().parse().unwrap();
+    assert!(points > 5000.0 && points <= 7200.0, "{width}");
 }
 
 #[test]

@@ -37,6 +37,10 @@ pub struct Gallery {
 const CAPTION_LINE: usize = 16;
 
 impl Board {
+    /// The most inches a DOT tree of [`Board::write_trace_dot`] is drawn wide or high: 100,
+    /// 7,200 points.
+    pub const DOT_MOST_INCHES: u32 = 100;
+
     /// The solutions `solutions` (each `cols[r]` = column of row `r`) as one SVG picture, at
     /// most `per_line` boards side by side, each captioned with its number from 1, with the
     /// pre-placed pieces and the blocked squares marked.
@@ -144,7 +148,9 @@ impl Board {
     /// to its first solution: node `nK` is node K of the text trace. The reasons of killed nodes
     /// are wrapped on short lines, which keeps the drawing about half as wide as on one line.
     /// Up to the first solution, the graph's label, set again as its last statement, says where
-    /// the search stopped (the text trace's last line).
+    /// the search stopped (the text trace's last line). The drawing is at most
+    /// [`Board::DOT_MOST_INCHES`] inches wide and high (Graphviz's `size`, which scales a larger one
+    /// down).
     pub fn write_trace_dot(
         &self,
         extent: TraceExtent,
@@ -162,6 +168,10 @@ impl Board {
         writeln!(out, "digraph trace {{")?;
         writeln!(out, "  label=\"{title}\";")?;
         writeln!(out, "  labelloc=t;")?;
+        // An upper bound, in inches, on the drawing: Graphviz scales a larger one down to
+        // fit (8 queens' whole tree is some 200,000 points wide), so that every viewer opens
+        // it; a vector format still zooms in. Smaller drawings keep their natural size.
+        writeln!(out, "  size=\"{0},{0}\";", Self::DOT_MOST_INCHES)?;
         writeln!(
             out,
             "  node [shape=circle, fontname=\"Helvetica\", fontsize=10, style=filled, fillcolor=white];"
