@@ -36,6 +36,9 @@ pub mod unit_search;
 #[path = "../../nqueens/src/known.rs"]
 mod known;
 
+#[cfg(test)]
+mod tests_support;
+
 /// Largest board the engines count: all searches keep one bit per column in a `u64`, and 32
 /// columns leave room for 32 more bits of shifted diagonals without any bit of a real column
 /// ever being lost.

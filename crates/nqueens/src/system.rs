@@ -285,7 +285,7 @@ mod tests {
             assert!(peak_memory().unwrap() > 0);
             assert!(available_memory().unwrap() > 0);
         } else {
-            eprintln!("skipped: no /proc here");
+            crate::tests_support::skip("no /proc here");
         }
     }
 
