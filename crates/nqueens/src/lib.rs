@@ -83,7 +83,8 @@
 //! ```
 //!
 //! The library is the package `nqueens`, beside the program `nqueens-count` and the engines
-//! `nqueens-engine`, which it uses and does not show.
+//! `nqueens-engine`, which it uses and does not show, but for their table of published counts
+//! ([`known`]).
 
 #![deny(missing_docs)]
 
@@ -102,7 +103,6 @@ mod config;
 pub mod constraint;
 mod error;
 mod hash;
-pub mod known;
 pub mod persist;
 pub mod plan;
 mod run;
@@ -114,6 +114,8 @@ mod trace;
 
 #[cfg(test)]
 pub(crate) mod tests_support;
+
+pub use nqueens_engine::known;
 
 pub use config::Config;
 pub use error::{Error, MemoryAdvice};
