@@ -20,6 +20,8 @@
 //! the measurement tools in `examples/` use them directly.
 
 #![deny(missing_docs)]
+// Every type a public function takes or returns has a public path, so that callers can name it.
+#![warn(unnameable_types)]
 
 pub mod brute;
 pub mod constrained;

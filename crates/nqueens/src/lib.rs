@@ -87,6 +87,8 @@
 //! ([`known`]).
 
 #![deny(missing_docs)]
+// Every type a public function takes or returns has a public path, so that callers can name it.
+#![warn(unnameable_types)]
 
 // The Rust examples of the README and the guide are compiled and run as doc tests, so that
 // they stay true (their commands run in `tests/docs.rs`).
