@@ -1,5 +1,10 @@
 //! What the library's tests share: the brute-force solutions (from the engine crate), a
-//! count's shard files, and the skip that CI does not allow.
+//! count's shard files, a clock the test moves by hand, and the skip that CI does not allow.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::system::Clock;
 
 pub use nqueens_engine::brute::{all_solutions, distinct_up_to_symmetry};
 
@@ -28,4 +33,35 @@ pub fn skip(why: &str) {
         panic!("skipped under CI, which must run it: {why}");
     }
     eprintln!("skipped: {why}");
+}
+
+/// A clock that stands still until the test moves it ([`FixedClock::advance`]), for the logic
+/// that depends on time.
+#[derive(Debug)]
+pub struct FixedClock {
+    start: Instant,
+    nanos: AtomicU64,
+}
+
+impl Default for FixedClock {
+    fn default() -> FixedClock {
+        FixedClock {
+            start: Instant::now(),
+            nanos: AtomicU64::new(0),
+        }
+    }
+}
+
+impl FixedClock {
+    /// Moves the clock on by `by`.
+    pub fn advance(&self, by: Duration) {
+        let nanos = u64::try_from(by.as_nanos()).expect("less than five centuries");
+        self.nanos.fetch_add(nanos, Ordering::SeqCst);
+    }
+}
+
+impl Clock for FixedClock {
+    fn now(&self) -> Instant {
+        self.start + Duration::from_nanos(self.nanos.load(Ordering::SeqCst))
+    }
 }
