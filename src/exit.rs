@@ -2,8 +2,9 @@
 //! and writing to stdout and stderr without ever panicking.
 //!
 //! 0 done, 1 a runtime failure (a bad checkpoint, too little memory, a failed `--verify`, a
-//! refused merge), 2 a usage error, 128 + the signal when a signal stopped it after saving
-//! progress (130 for SIGINT, 143 for SIGTERM), as shells and schedulers expect.
+//! refused merge), 2 a usage error, 3 from `status` while the count is not complete (shards
+//! missing, partial or damaged, or none begun), 128 + the signal when a signal stopped it
+//! after saving progress (130 for SIGINT, 143 for SIGTERM), as shells and schedulers expect.
 
 use std::fmt::Display;
 use std::io::{self, Write};

@@ -5,16 +5,11 @@
 
 mod common;
 
-use common::{cmd, signal_and_wait, spawn, wait_until};
+use common::{cmd, runs_thread, signal_and_wait, spawn, wait_until};
 
 /// Whether the process `pid` runs the estimate's sampling threads (`nqueens-estimate-*`).
 fn sampling(pid: u32) -> bool {
-    std::fs::read_dir(format!("/proc/{pid}/task")).is_ok_and(|dir| {
-        dir.flatten().any(|t| {
-            std::fs::read_to_string(t.path().join("comm"))
-                .is_ok_and(|name| name.starts_with("nqueens-estim"))
-        })
-    })
+    runs_thread(pid, "nqueens-estim")
 }
 
 #[test]

@@ -82,7 +82,7 @@ fn a_result_file_that_cannot_be_made_is_refused_before_the_count() {
     // /proc exists as a folder but takes no new file, even for the superuser: the refusal
     // comes before the count, not after it.
     if !Path::new("/proc").is_dir() {
-        return;
+        return skip("no /proc here");
     }
     let err = fails_in_one_line(&["13", "--shard", "0/1", "--out", "/proc/nqueens-s.json"]);
     assert!(err.contains("cannot be written"), "{err}");
@@ -92,7 +92,7 @@ fn a_result_file_that_cannot_be_made_is_refused_before_the_count() {
 fn a_checkpoint_that_cannot_be_saved_prints_nothing_on_stdout() {
     // The table's header comes with its first row: a failed count leaves stdout empty.
     if !Path::new("/proc").is_dir() {
-        return;
+        return skip("no /proc here");
     }
     fails_in_one_line(&["12", "--checkpoint", "/proc/nqueens-c.json"]);
 }
@@ -117,8 +117,7 @@ fn a_temporary_file_left_by_a_killed_run_is_removed_by_the_next() {
 #[test]
 fn a_full_stderr_never_panics_and_keeps_the_intended_exit_code() {
     if !Path::new("/dev/full").exists() {
-        skip("no /dev/full here");
-        return;
+        return skip("no /dev/full here");
     }
     for (args, code) in [
         (&["0"][..], 2),

@@ -120,10 +120,7 @@ fn limited_group(bytes: u64) -> Result<(PathBuf, &'static str), String> {
 fn a_control_group_limit_is_honoured() {
     let (group, procs) = match limited_group(400_000_000) {
         Ok(g) => g,
-        Err(why) => {
-            eprintln!("skipped: {why}");
-            return;
-        }
+        Err(why) => return skip(&why),
     };
     // The shell moves itself into the group, then becomes the program: a count whose
     // engines do not fit, and plans whose building would not (checked before they are

@@ -8,7 +8,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use assert_cmd::Command;
-use common::{cmd, saved_counted, signal_and_wait, spawn, wait_until};
+use common::{cmd, runs_thread, saved_counted, signal_and_wait, spawn, wait_until};
 use predicates::prelude::*;
 
 fn json_row(out: &[u8]) -> serde_json::Value {
@@ -318,20 +318,24 @@ fn an_unwritable_checkpoint_fails_before_the_work() {
     assert!(err.contains("could not be saved"), "{err}");
 }
 
-/// Starts `args`, sends `signal` after `wait`, and requires exit 128 + `signal` within seconds;
-/// returns its stderr. For a moment the message then shows (before the work, before any
-/// subproblem): the wait only makes the moment likely, and the message proves it.
-fn stops_on_signal(args: &[&str], wait: Duration, signal: i32) -> String {
-    let child = spawn(args);
-    std::thread::sleep(wait);
+/// Starts `args`, sends `signal` once the program listens for signals (its thread
+/// `nqueens-signals` runs), and requires exit 128 + `signal` within seconds; returns its
+/// stderr, whose message says what the signal stopped.
+fn stops_on_signal(args: &[&str], signal: i32) -> String {
+    let mut child = spawn(args);
+    let pid = child.id();
+    wait_until(&mut child, "the signal handler", || {
+        runs_thread(pid, "nqueens-signals")
+    });
     signal_and_wait(child, signal)
 }
 
 #[test]
 fn a_signal_while_the_plan_is_built_ends_the_process_at_once() {
     // n = 28's plan of ten million units and n = 32's of billions of slices take seconds to
-    // build: a signal then has nothing to save, and ends the process at once (the message
-    // shows that it came before the work).
+    // build, and the program listens for signals before it builds them: a signal then has
+    // nothing to save, and ends the process at once (the message shows that it came before
+    // the work).
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("o.json");
     let out = out.to_str().unwrap();
@@ -342,7 +346,7 @@ fn a_signal_while_the_plan_is_built_ends_the_process_at_once() {
         ),
         (vec!["32", "-t", "1"], libc::SIGINT),
     ] {
-        let err = stops_on_signal(&args, Duration::from_millis(400), signal);
+        let err = stops_on_signal(&args, signal);
         assert_eq!(
             err.trim_end(),
             "interrupted before the work began: nothing to save"
@@ -377,16 +381,10 @@ fn an_estimate_stopped_before_any_subproblem_finished_says_so_and_exits_143() {
     // second each to time on one thread: a signal as soon as the sampling's threads start
     // (named `nqueens-estimate-*`) comes after the plan and before any subproblem is timed.
     let mut child = spawn(["27", "--estimate", "--threads", "1"]);
-    let tasks = format!("/proc/{}/task", child.id());
-    let sampling = || {
-        std::fs::read_dir(&tasks).is_ok_and(|dir| {
-            dir.flatten().any(|t| {
-                std::fs::read_to_string(t.path().join("comm"))
-                    .is_ok_and(|name| name.starts_with("nqueens-estim"))
-            })
-        })
-    };
-    wait_until(&mut child, "the sampling threads", sampling);
+    let pid = child.id();
+    wait_until(&mut child, "the sampling threads", || {
+        runs_thread(pid, "nqueens-estim")
+    });
     let err = signal_and_wait(child, libc::SIGTERM);
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     assert!(

@@ -59,6 +59,19 @@ pub fn wait_until(child: &mut Child, what: &str, ready: impl Fn() -> bool) {
     }
 }
 
+/// Whether the process `pid` runs a thread whose name starts with `prefix` (from Linux's
+/// `/proc`; a name is cut to 15 bytes there): the program names its threads, so a test can
+/// wait for the one it means to reach.
+pub fn runs_thread(pid: u32, prefix: &str) -> bool {
+    let tasks = format!("/proc/{pid}/task");
+    std::fs::read_dir(tasks).is_ok_and(|dir| {
+        dir.flatten().any(|t| {
+            std::fs::read_to_string(t.path().join("comm"))
+                .is_ok_and(|name| name.starts_with(prefix))
+        })
+    })
+}
+
 /// The subproblems a journal (a checkpoint or a shard's file) holds, when it can be read.
 pub fn saved_counted(path: &Path) -> Option<Vec<serde_json::Value>> {
     let text = std::fs::read(path).ok()?;

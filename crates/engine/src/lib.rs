@@ -8,7 +8,9 @@
 //!   unchanged, for the unique count of every plan that gives one;
 //! * [`constrained`]: boards with pre-placed pieces and blocked squares, queens or rooks;
 //! * [`unit_search`]: a join unit counted by a search of the whole board restricted to it, an
-//!   independent check of the join (tests and `examples/second_opinion.rs`).
+//!   independent check of the join (tests and `examples/second_opinion.rs`);
+//! * [`known`]: the published counts, which no engine reads to count; the tests here check
+//!   against them, and the library shows them as `nqueens::known`.
 //!
 //! This crate is the lowest of the workspace: it depends on neither the library (`nqueens`,
 //! which plans the work, runs it on threads and keeps its files) nor the program. Engines know
@@ -18,6 +20,8 @@
 //! the measurement tools in `examples/` use them directly.
 
 #![deny(missing_docs)]
+// Every type a public function takes or returns has a public path, so that callers can name it.
+#![warn(unnameable_types)]
 
 pub mod brute;
 pub mod constrained;
@@ -25,16 +29,14 @@ pub mod half_turn;
 pub mod invariant;
 pub mod join;
 pub mod kernel;
+pub mod known;
 pub mod random;
 pub(crate) mod slicing;
 pub mod symmetry;
 pub mod unit_search;
 
-/// The published counts, for the tests (the library's table, read here by path so that the
-/// engine depends on no other crate).
 #[cfg(test)]
-#[path = "../../nqueens/src/known.rs"]
-mod known;
+mod tests_support;
 
 /// Largest board the engines count: all searches keep one bit per column in a `u64`, and 32
 /// columns leave room for 32 more bits of shifted diagonals without any bit of a real column

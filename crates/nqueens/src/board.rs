@@ -13,7 +13,7 @@ pub(crate) const MAX_N: usize = 32;
 /// crate's [`crate::Error`] takes in as `Error::BoardSize`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("board size {0} is out of range: n must be from {MIN_N} to {MAX_N}")]
-pub struct SizeError(pub usize);
+pub(crate) struct SizeError(pub(crate) usize);
 
 /// Checks that `n` is a board size the engine can count.
 pub(crate) fn validate(n: usize) -> Result<(), SizeError> {

@@ -2,9 +2,11 @@
 //! refused or fail, as values. It sits just below the runner: the layers under it have their
 //! own errors (board size, shard, constrained board, plan, journal), which it holds.
 //!
-//! Messages speak of the values involved (board sizes, depths, bytes, threads), never of
-//! command-line flags: the library does not know how it was called. The command line adds its
-//! own words where a flag is meant.
+//! Messages speak of the values involved (board sizes, depths, bytes, threads). A few remedies
+//! name the program's flag, the one way to give what they ask for from the command line: a
+//! smaller `--split-depth` here ([`MemoryAdvice::SplitDepthNeeds`]), and in the files'
+//! refusals the `--key`, `--board`, `--allowed` and `--piece` a file was written with. The
+//! command line adds its own words where other flags are meant.
 
 use crate::board::SizeError;
 use crate::constraint::BoardError;

@@ -83,9 +83,12 @@
 //! ```
 //!
 //! The library is the package `nqueens`, beside the program `nqueens-count` and the engines
-//! `nqueens-engine`, which it uses and does not show.
+//! `nqueens-engine`, which it uses and does not show, but for their table of published counts
+//! ([`known`]).
 
 #![deny(missing_docs)]
+// Every type a public function takes or returns has a public path, so that callers can name it.
+#![warn(unnameable_types)]
 
 // The Rust examples of the README and the guide are compiled and run as doc tests, so that
 // they stay true (their commands run in `tests/docs.rs`).
@@ -102,7 +105,6 @@ mod config;
 pub mod constraint;
 mod error;
 mod hash;
-pub mod known;
 pub mod persist;
 pub mod plan;
 mod run;
@@ -114,6 +116,8 @@ mod trace;
 
 #[cfg(test)]
 pub(crate) mod tests_support;
+
+pub use nqueens_engine::known;
 
 pub use config::Config;
 pub use error::{Error, MemoryAdvice};

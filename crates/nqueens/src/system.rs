@@ -1,4 +1,5 @@
-//! Facts about the machine and this process: memory available and used, processors, host.
+//! Facts about the machine and this process: memory available and used, processors, host,
+//! and the clock ([`Clock`]) that the logic depending on time reads.
 //!
 //! The memory this process may still use is the least of what the system has free
 //! (`MemAvailable`), what its control group allows beyond what the group already uses (cgroup
@@ -12,6 +13,7 @@
 use std::fmt;
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 /// Bytes this process may still allocate without being refused or killed, when known: the
 /// least of the system's, the control group's and the resource limits' headroom.
@@ -188,6 +190,24 @@ impl std::str::FromStr for Bytes {
     }
 }
 
+/// Where the logic that depends on time (when a checkpoint is saved, when an estimate's sample
+/// has taken long enough) reads it: [`SystemClock`] in a run, a clock the test moves by hand in
+/// the unit tests, so that they give that logic the times they choose instead of waiting.
+pub(crate) trait Clock: Sync {
+    /// The time now.
+    fn now(&self) -> Instant;
+}
+
+/// This machine's monotonic clock.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now(&self) -> Instant {
+        Instant::now()
+    }
+}
+
 /// The CPU time the calling thread has used (user and system), to the 1/100 s the system
 /// counts it in, when the system tells it (`/proc/thread-self/stat`).
 pub(crate) fn thread_cpu_time() -> Option<std::time::Duration> {
@@ -285,7 +305,7 @@ mod tests {
             assert!(peak_memory().unwrap() > 0);
             assert!(available_memory().unwrap() > 0);
         } else {
-            eprintln!("skipped: no /proc here");
+            crate::tests_support::skip("no /proc here");
         }
     }
 

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use super::{Journal, JournalError};
 use crate::plan::Plan;
+use crate::system::Clock;
 use crate::tally::Counted;
 
 /// What a recorder calls with the first save that fails.
@@ -22,6 +23,8 @@ pub struct Recorder<'a> {
     interval: Duration,
     state: Mutex<State>,
     failure: Option<SaveFailure<'a>>,
+    /// Where the time between saves is read.
+    clock: &'a dyn Clock,
 }
 
 struct State {
@@ -37,15 +40,16 @@ struct State {
 
 impl<'a> Recorder<'a> {
     /// A recorder writing `journal` to `path` with `subproblems` (the resumed ones) and those
-    /// recorded, at most every `interval`, calling `failure` with the first periodic save that
-    /// fails (once: the saves go on, and the last one's error is [`Recorder::flush`]'s, which
-    /// tells no one).
+    /// recorded, at most every `interval` of `clock`, calling `failure` with the first periodic
+    /// save that fails (once: the saves go on, and the last one's error is
+    /// [`Recorder::flush`]'s, which tells no one).
     pub fn new(
         plan: &'a Plan,
         path: &Path,
         journal: Journal,
         subproblems: BTreeMap<u64, Counted>,
         interval: Duration,
+        clock: &'a dyn Clock,
         failure: Option<SaveFailure<'a>>,
     ) -> Self {
         Recorder {
@@ -55,13 +59,14 @@ impl<'a> Recorder<'a> {
             state: Mutex::new(State {
                 journal,
                 subproblems,
-                last_save: Instant::now(),
+                last_save: clock.now(),
                 save_cost: Duration::ZERO,
                 dirty: false,
                 error: None,
                 told: false,
             }),
             failure,
+            clock,
         }
     }
 
@@ -76,7 +81,8 @@ impl<'a> Recorder<'a> {
         st.dirty = true;
         // Saving a very large journal takes a while: wait at least twenty times as long as
         // the last save took, so that saving never costs more than about 5% of the run.
-        if st.last_save.elapsed() >= self.interval.max(st.save_cost * 20) {
+        let since = self.clock.now().duration_since(st.last_save);
+        if since >= self.interval.max(st.save_cost * 20) {
             self.save_locked(&mut st, true);
         }
     }
@@ -89,10 +95,10 @@ impl<'a> Recorder<'a> {
             subproblems,
             ..
         } = st;
-        let began = Instant::now();
+        let began = self.clock.now();
         journal.set_counted(self.plan, subproblems);
         let written = journal.write(&self.path);
-        st.save_cost = began.elapsed();
+        st.save_cost = self.clock.now().duration_since(began);
         match written {
             Ok(()) => {
                 st.dirty = false;
@@ -107,7 +113,7 @@ impl<'a> Recorder<'a> {
                 st.error = Some(e);
             }
         }
-        st.last_save = Instant::now();
+        st.last_save = self.clock.now();
     }
 
     /// Sets a fact in the journal's `meta` (written with the next save).
@@ -124,5 +130,82 @@ impl<'a> Recorder<'a> {
             self.save_locked(&mut st, false);
         }
         st.error.take().map_or(Ok(()), Err)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use super::*;
+    use crate::persist::Kind;
+    use crate::plan::Algorithm;
+    use crate::run::solve_one;
+    use crate::tests_support::FixedClock;
+
+    const EVERY: Duration = Duration::from_secs(3);
+
+    /// A plan of n = 9 and its first `k` subproblems, counted.
+    fn counted(k: usize) -> (Plan, Vec<Counted>) {
+        let plan = Plan::build(9, Algorithm::Symmetry, None).unwrap();
+        let subs = plan.subproblems().take(k).map(|s| solve_one(&plan, &s));
+        let subs = subs.collect();
+        (plan, subs)
+    }
+
+    #[test]
+    fn a_save_waits_for_the_interval_on_the_clock() {
+        let (plan, subs) = counted(3);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.json");
+        let clock = FixedClock::default();
+        let journal = Journal::new(Kind::Checkpoint, &plan, None);
+        let r = Recorder::new(&plan, &path, journal, BTreeMap::new(), EVERY, &clock, None);
+        r.record(&subs[0]);
+        assert!(!path.exists(), "saved before the clock moved");
+        clock.advance(EVERY - Duration::from_millis(1));
+        r.record(&subs[1]);
+        assert!(!path.exists(), "saved before the interval");
+        clock.advance(Duration::from_millis(1));
+        r.record(&subs[2]);
+        assert_eq!(Journal::read(&path).unwrap().counted_len(), 3);
+    }
+
+    #[test]
+    fn the_first_failed_save_is_told_once_and_the_last_error_kept() {
+        let (plan, subs) = counted(4);
+        let dir = tempfile::tempdir().unwrap();
+        // A folder that does not exist: every save fails.
+        let path = dir.path().join("gone").join("c.json");
+        let clock = FixedClock::default();
+        let told = AtomicUsize::new(0);
+        let tell = |e: &JournalError| {
+            assert_eq!(e.path(), path.as_path());
+            told.fetch_add(1, Ordering::SeqCst);
+        };
+        let journal = Journal::new(Kind::Checkpoint, &plan, None);
+        let r = Recorder::new(
+            &plan,
+            &path,
+            journal,
+            BTreeMap::new(),
+            EVERY,
+            &clock,
+            Some(&tell),
+        );
+        for (i, sub) in subs.iter().enumerate() {
+            r.record(sub);
+            // No save before the first interval; after it, each save fails and only the first
+            // is told.
+            assert_eq!(
+                told.load(Ordering::SeqCst),
+                usize::from(i > 0),
+                "record {i}"
+            );
+            clock.advance(EVERY);
+        }
+        // The last save's error is the flush's, told to no one.
+        assert!(r.flush().is_err());
+        assert_eq!(told.load(Ordering::SeqCst), 1);
     }
 }

@@ -4,7 +4,7 @@
 //! ([`crate::plan::Plan::shard_entries`]). Membership depends only on the plan and `M`, never
 //! on the machine, the thread count or the slice time of the task that runs it.
 
-pub use crate::shard::Shard;
+pub use crate::shard::{Shard, ShardError};
 
 use crate::plan::Plan;
 

@@ -27,11 +27,27 @@ use super::prepared::class_of;
 use super::watch::watched;
 use crate::error::{Error, MemoryAdvice};
 use crate::plan::{Algorithm, Subproblem};
-use crate::system;
+use crate::system::{self, Clock, SystemClock};
 use nqueens_engine::random::{Reservoir, XorShift, shuffle};
 
 /// Samples drawn from one stratum at most.
 const PER_STRATUM: usize = 256;
+
+/// How an estimate reads the time: the clock its sampling is measured by, and how it times one
+/// subproblem. An estimate times on this machine ([`Job::estimate`]); the unit tests give
+/// times of their own, so that what the estimate makes of them is checked exactly.
+struct Timing<'t> {
+    /// The clock the sampling reads.
+    clock: &'t dyn Clock,
+    /// The projected seconds of one subproblem counted with the engines given; `None` if the
+    /// stop flag rose first.
+    time: &'t (dyn Fn(&Prepared<'_>, &Subproblem, &AtomicBool) -> Option<f64> + Sync),
+}
+
+/// [`Prepared::time`]: a subproblem timed on this machine.
+fn measured(engines: &Prepared<'_>, sub: &Subproblem, stop: &AtomicBool) -> Option<f64> {
+    engines.time(sub, stop)
+}
 
 /// The projected cost of a count (or of one shard of it).
 #[non_exhaustive]
@@ -110,7 +126,23 @@ impl Job {
         seed: u64,
         cancel: Option<&AtomicBool>,
     ) -> Result<Estimate, Error> {
-        let begun = Instant::now();
+        let timing = Timing {
+            clock: &SystemClock,
+            time: &measured,
+        };
+        self.estimate_timed(budget, seed, cancel, &timing)
+    }
+
+    /// [`Job::estimate`], reading the time as `timing` says.
+    fn estimate_timed(
+        &self,
+        budget: Duration,
+        seed: u64,
+        cancel: Option<&AtomicBool>,
+        timing: &Timing<'_>,
+    ) -> Result<Estimate, Error> {
+        let clock = timing.clock;
+        let begun = clock.now();
         let plan = &self.plan;
         // The sample holds no run's bookkeeping: only the engines must fit, on as many of the
         // count's threads as they fit on.
@@ -126,7 +158,7 @@ impl Job {
             .num_threads(sample_threads)
             .thread_name(|i| format!("nqueens-estimate-{i}"))
             .build()?;
-        let set_up = Instant::now();
+        let set_up = clock.now();
         static NEVER: AtomicBool = AtomicBool::new(false);
         let cancel_flag = cancel.unwrap_or(&NEVER);
         let prepared =
@@ -134,12 +166,18 @@ impl Job {
         let Some(engines) = prepared else {
             return Err(Error::EstimateInterrupted);
         };
-        let setup_seconds = set_up.elapsed().as_secs_f64();
-        // The sample's clock: stop at the budget, or when asked.
+        let setup_seconds = clock.now().duration_since(set_up).as_secs_f64();
+        // The watcher stops the sample at the budget, on this machine's clock, or when asked.
         let stop = AtomicBool::new(false);
         let deadline = Instant::now() + budget;
+        let sampling = Sampling {
+            pool: &pool,
+            allocation: &allocation,
+            engines: &engines,
+            timing,
+        };
         let times = watched(&stop, Some(deadline), cancel, || {
-            self.time_sample(&pool, &allocation, &engines, todo, strata, &stop)
+            self.time_sample(&sampling, todo, strata, &stop)
         });
         if times.is_empty() && todo > 0 {
             return Err(if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
@@ -167,7 +205,7 @@ impl Job {
             memory_needed: memory.run(),
             memory,
             peak_memory: system::peak_memory(),
-            spent: begun.elapsed(),
+            spent: clock.now().duration_since(begun),
         })
     }
 
@@ -231,43 +269,53 @@ impl Job {
         (sizes, allocation)
     }
 
-    /// Times the drawn subproblems `allocation` hands out with `engines` on every thread of
-    /// `pool` until they run dry, `stop` rises, or sampling has taken a quarter of the count's
-    /// projected wall time (of `todo` subproblems) with all `strata` reached (counting would
-    /// then take little longer). Returns each timed subproblem's stratum and projected seconds.
+    /// Times the drawn subproblems `s.allocation` hands out with `s.engines` on every thread
+    /// of `s.pool` until they run dry, `stop` rises, or sampling has taken a quarter of the
+    /// count's projected wall time (of `todo` subproblems) with all `strata` reached (counting
+    /// would then take little longer). Returns each timed subproblem's stratum and projected
+    /// seconds.
     fn time_sample(
         &self,
-        pool: &rayon::ThreadPool,
-        allocation: &Mutex<Allocation>,
-        engines: &Prepared<'_>,
+        s: &Sampling<'_, '_>,
         todo: usize,
         strata: usize,
         stop: &AtomicBool,
     ) -> Vec<(usize, f64)> {
-        let lock = || allocation.lock().unwrap_or_else(|e| e.into_inner());
-        let began = Instant::now();
+        let lock = || s.allocation.lock().unwrap_or_else(|e| e.into_inner());
+        let clock = s.timing.clock;
+        let seconds_since = |t: Instant| clock.now().duration_since(t).as_secs_f64();
+        let began = clock.now();
         let times: Mutex<Vec<(usize, f64)>> = Mutex::new(Vec::new());
-        pool.broadcast(|_| {
+        s.pool.broadcast(|_| {
             while !stop.load(Ordering::Relaxed) {
                 let Some((k, id)) = lock().next() else { break };
-                let begun = Instant::now();
-                let timed = engines.time(&self.plan.subproblem(id), stop);
+                let begun = clock.now();
+                let timed = (s.timing.time)(s.engines, &self.plan.subproblem(id), stop);
                 let Some(secs) = timed else {
                     lock().abandon(k);
                     continue;
                 };
-                lock().record(k, secs, begun.elapsed().as_secs_f64());
+                lock().record(k, secs, seconds_since(begun));
                 let mut t = times.lock().unwrap_or_else(|e| e.into_inner());
                 t.push((k, secs));
                 let mean = t.iter().map(|x| x.1).sum::<f64>() / t.len() as f64;
                 let wall = mean * todo as f64 / self.threads as f64;
-                if t.len() >= strata && began.elapsed().as_secs_f64() * 4.0 > wall {
+                if t.len() >= strata && seconds_since(began) * 4.0 > wall {
                     stop.store(true, Ordering::Relaxed);
                 }
             }
         });
         times.into_inner().unwrap_or_else(|e| e.into_inner())
     }
+}
+
+/// What the sample's threads share: the pool they run on, the allocation that hands out the
+/// subproblems, the engines that count them, and how they are timed.
+struct Sampling<'s, 'p> {
+    pool: &'s rayon::ThreadPool,
+    allocation: &'s Mutex<Allocation>,
+    engines: &'s Prepared<'p>,
+    timing: &'s Timing<'s>,
 }
 
 /// The stratified total of the times (`(stratum, seconds)`) for strata of `sizes`, its 95%
@@ -305,6 +353,7 @@ fn project(sizes: &[usize], times: &[(usize, f64)], whole: bool) -> (f64, f64, u
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tests_support::FixedClock;
 
     #[test]
     fn a_stratified_projection_adds_up_the_strata() {
@@ -384,28 +433,60 @@ mod tests {
     }
 
     #[test]
-    fn small_counts_are_projected_near_their_cost() {
+    fn small_counts_are_projected_from_the_times_sampled() {
+        // Every subproblem takes a quarter of a second of a clock that only the timing moves:
+        // the projection is a quarter of a second a subproblem, and on one thread the sample
+        // ends with the first subproblem past a quarter of the count's time, all strata
+        // reached. The budget, on this machine's clock, never comes.
         for alg in [Algorithm::Join, Algorithm::Symmetry] {
-            let job = Job::new(&crate::Config::new(12).algorithm(alg).threads(2)).unwrap();
-            let e = job.estimate(Duration::from_secs(5), 7, None).unwrap();
-            assert_eq!(e.subproblems, job.todo().len());
-            assert!(e.sampled > 0 && e.sampled <= e.subproblems);
-            assert!(e.cpu_seconds > 0.0 && e.cpu_seconds < 60.0, "{e:?}");
-            assert!(e.strata_sampled <= e.strata);
-            assert_eq!(e.sample_threads, 2);
-            assert_eq!(e.memory.run(), e.memory_needed);
-            // The memory the count needs covers its plan and its subproblems' bookkeeping, as the
-            // run's own check counts them.
-            let book = crate::run::budget::bookkeeping(job.plan(), e.subproblems);
-            assert!(e.memory_needed > book);
-            if alg == Algorithm::Symmetry {
-                assert_eq!(
-                    e.memory_needed,
-                    Prepared::engine_bytes(job.plan(), 2).unwrap_or(64 << 20)
-                        + book
-                        + (2 * job.cache_per_thread()) as u64
+            for threads in [1, 2] {
+                let config = crate::Config::new(12).algorithm(alg).threads(threads);
+                let job = Job::new(&config).unwrap();
+                let clock = FixedClock::default();
+                let quarter = |_: &Prepared<'_>, _: &Subproblem, _: &AtomicBool| {
+                    clock.advance(Duration::from_millis(250));
+                    Some(0.25)
+                };
+                let timing = Timing {
+                    clock: &clock,
+                    time: &quarter,
+                };
+                let hour = Duration::from_secs(3600);
+                let e = job.estimate_timed(hour, 7, None, &timing).unwrap();
+                let todo = job.todo().len();
+                assert_eq!(e.subproblems, todo);
+                assert_eq!(e.strata_sampled, e.strata, "{e:?}");
+                let projected = 0.25 * todo as f64;
+                assert!(
+                    (e.cpu_seconds - projected).abs() < 1e-9 * projected,
+                    "{e:?}"
                 );
+                if threads == 1 {
+                    assert_eq!(e.sampled, (todo / 4 + 1).max(e.strata), "{e:?}");
+                } else {
+                    assert!(e.sampled >= e.strata && e.sampled <= todo, "{e:?}");
+                }
+                assert_eq!((e.threads, e.sample_threads), (threads, threads));
+                memory_is_the_runs(&job, &e);
             }
+        }
+    }
+
+    /// The memory an estimate says a count needs is the run's own: its plan and its
+    /// subproblems' bookkeeping, as the run's own check counts them, and for the kernel's plans
+    /// the engines and their caches.
+    fn memory_is_the_runs(job: &Job, e: &Estimate) {
+        assert_eq!(e.memory.run(), e.memory_needed);
+        let book = crate::run::budget::bookkeeping(job.plan(), e.subproblems);
+        assert!(e.memory_needed > book);
+        if job.plan().algorithm() == Algorithm::Symmetry {
+            let threads = e.threads;
+            assert_eq!(
+                e.memory_needed,
+                Prepared::engine_bytes(job.plan(), threads).unwrap_or(64 << 20)
+                    + book
+                    + (threads * job.cache_per_thread()) as u64
+            );
         }
     }
 }

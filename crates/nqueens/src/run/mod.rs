@@ -47,7 +47,7 @@ use crate::persist::{
     Journal, JournalError, Key, Kind, Problem, Recorder, SaveFailure, Shard, check_bounds,
 };
 use crate::plan::{Algorithm, Plan, PlanError};
-use crate::system::{self, Bytes};
+use crate::system::{self, Bytes, SystemClock};
 use crate::tally::{Counted, Sums};
 
 /// How often a checkpoint is rewritten while a run goes on, unless told otherwise.
@@ -430,7 +430,16 @@ impl Job {
             }
             let resumed = self.resumed.clone();
             let tell = control.save_failed;
-            Recorder::new(&self.plan, path, journal, resumed, self.save_every, tell)
+            let every = self.save_every;
+            Recorder::new(
+                &self.plan,
+                path,
+                journal,
+                resumed,
+                every,
+                &SystemClock,
+                tell,
+            )
         });
         if let Some(r) = &recorder {
             r.flush()?;

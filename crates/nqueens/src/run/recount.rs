@@ -120,7 +120,9 @@ pub fn recount(
     if wanted == 0 {
         return Ok(done);
     }
-    // No lists: a few subproblems are counted from partitions made on demand, at once.
+    // The engines a count has: the whole quadrant lists up to `cost::LISTS_UNTIL` (30 MiB at
+    // n = 17, made once, here on one thread); from n = 18 on, no lists, each subproblem
+    // counted from partitions made on demand, each thread keeping up to 64 MiB of them.
     let engines = Prepared::new(plan, 64 << 20);
     let deadline = match how {
         Recount::For(d) => Some(begun + d),

@@ -164,7 +164,7 @@ pub enum Problem {
         /// This run's.
         run: Option<Shard>,
     },
-    /// A subproblem whose count passes what its subproblem can hold ([`Plan::count_bound`]).
+    /// A subproblem whose count passes what its subproblem can hold (the plan's `count_bound`).
     #[error("subproblem {id} claims {count} solutions, more than it can hold ({bound})")]
     CountTooLarge {
         /// The subproblem.

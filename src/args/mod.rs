@@ -1,7 +1,12 @@
-//! The command line: clap's derive types and the parsers for board ranges and shards.
+//! The command line: clap's derive types and the parsers for board ranges and shards, and
+//! the reading of the words around them ([`read`], in `line.rs`).
 //!
 //! Everything here turns text into typed values; nothing is computed. Bad input becomes a
-//! clap error, which `main` prints as one line and exit code 2.
+//! message of one line, which `main` prints with exit code 2.
+
+mod line;
+
+pub use line::{NotRun, read};
 
 use std::path::PathBuf;
 

@@ -2,7 +2,9 @@
 //!
 //! Totals are OEIS A000170 and unique solutions (up to rotation and reflection) OEIS A002562,
 //! for n = 1..=27; the n = 27 total is the one established by the Q27 project (Preußer and
-//! Engelhardt, 2016). The engine never reads these tables to produce a count.
+//! Engelhardt, 2016). The engine never reads these tables to produce a count. The table lives
+//! in the lowest crate so that the engine's tests and the library, which shows it as
+//! `nqueens::known`, read one copy.
 
 /// (n, total, unique) for every n with a published value.
 pub(crate) const TABLE: [(usize, u128, u128); 27] = [
