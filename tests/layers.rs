@@ -590,10 +590,10 @@ impl Crate {
                 } else if let Some(alias) = m.alias(t) {
                     // A name brought in with `use`, alone or leading a path.
                     named.push(([&alias[..], &path[1..]].concat(), None));
-                } else if body.get(i + 1).map(String::as_str) == Some("!") {
-                    if let Some(&def) = macros.get(t.as_str()) {
-                        named.push((vec![format!("{t}!")], Some(def)));
-                    }
+                } else if body.get(i + 1).map(String::as_str) == Some("!")
+                    && let Some(&def) = macros.get(t.as_str())
+                {
+                    named.push((vec![format!("{t}!")], Some(def)));
                 }
             }
             let to = out.entry(from).or_default();
@@ -756,10 +756,10 @@ fn check(krate: &Crate, parents: &[&str], layers: Option<&[(&str, &[&str])]>) ->
         let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
         for (&a, to) in &imports {
             for &b in to.keys() {
-                if let (Some(ca), Some(cb)) = (child(a), child(b)) {
-                    if ca != cb {
-                        edges.entry(ca).or_default().insert(cb);
-                    }
+                if let (Some(ca), Some(cb)) = (child(a), child(b))
+                    && ca != cb
+                {
+                    edges.entry(ca).or_default().insert(cb);
                 }
             }
         }
