@@ -1,22 +1,23 @@
 //! Counting one unit: its row sets one by one, each row set's two sides of half-boards made
 //! from the quadrant lists or from its four partitions (or streamed, where they are too large
 //! to hold), and the matching of one side against the other. [`count_unit_with`] is what
-//! [`super::count_unit`] and [`super::time_unit`] run on the thread's buffers.
+//! [`super::count_unit`] and [`super::time_unit`] run on the thread's buffers ([`Scratch`],
+//! kept here with the code that fills them, so that the entry points import the counting and
+//! the counting nothing of theirs).
 
 use std::rc::Rc;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::halves::{each_half, halves, halves_even, halves_onto, side_pairs};
 use super::matching::{count_part_until, count_unsieved, count_unsieved_streamed, time_fitting};
 use super::partition::{Cache, Partition, Spec};
-use super::quadrant::View;
+use super::quadrant::{Lists, View};
 use super::quarter::{self, Band};
 use super::sieve::{self, Part};
 use super::stream::{self, Reads};
 use super::units::{free_lines, next_row_set};
-use super::{
-    Found, Geometry, Middle, Probe, Quadrants, Scratch, Slice, Tables, Unit, matching, split,
-};
+use super::{Found, Geometry, Middle, Quadrants, Slice, Tables, Unit, matching, split};
 
 /// Candidate pairs of north and south quadrant placements (an upper bound of a unit's
 /// half-boards) past which a unit's sides are not held whole but read anew buffer by buffer
@@ -179,6 +180,116 @@ fn streamed_unit(
     let found = Found { count, nodes };
     reads.fixed += figures;
     Some((found, (reads, matching), Some(west_table)))
+}
+
+/// Buffers one thread reuses from unit to unit.
+#[derive(Default)]
+pub(super) struct Scratch {
+    pub(super) east: Vec<u64>,
+    pub(super) west: Vec<u64>,
+    pub(super) tables: Tables,
+    /// Even n: a south quadrant group made from the north-west list.
+    pub(super) south: Vec<u64>,
+    /// Odd n: the quadrant lists filtered by the current middle-queen pair, that pair, and the
+    /// board size.
+    pub(super) middle: Option<(usize, Middle, Arc<[Lists; 4]>)>,
+    /// Memory-bounded layout: the partitions this thread keeps.
+    pub(super) parts: Cache,
+    /// How many of `east` and of `west` are below the unit's quarter-turn value (the rest are
+    /// at it, [`quarter`]); all of them without quarter turns.
+    pub(super) below: (usize, usize),
+    /// The one-row-set unit (board size, east rows, middle queens) whose half-boards `east` and
+    /// `west` hold, with, where its matching is sieved, both sides sorted in `tables`: the
+    /// next slice of the same unit starts from them.
+    pub(super) made_for: Option<(usize, u32, Option<Middle>)>,
+    /// A streamed unit (sides too large to hold): its four partitions, kept for the next
+    /// slice of the same unit, and whether the west side is its table.
+    pub(super) streamed: Option<([Rc<Partition>; 4], bool)>,
+    /// Tests and [`super::with_stream_limits`]: the candidate pairs past which units stream
+    /// and the table patterns a streamed group holds, in place of [`STREAM_ABOVE`] and
+    /// [`stream::GROUP_PATTERNS`].
+    pub(super) limits: Option<(u64, usize)>,
+    /// Tests: the size past which buffers are let go, in place of [`RELEASE_ABOVE`].
+    #[cfg(test)]
+    pub(super) release: Option<usize>,
+}
+
+/// A buffer of a thread's [`Scratch`] larger than this is let go when the thread moves on to
+/// another unit. Buffers keep their size from unit to unit, so a thread would otherwise hold
+/// the largest sides, the largest tables and the largest partition search it ever met, each
+/// from a different unit: at n = 28 one thread going through three units of every stratum
+/// held 1.8 GiB where no single unit held more than 1 GiB (`results/join-log.md`, section 23).
+/// Growing a buffer again costs its page faults, small against the minutes a unit with such
+/// buffers takes: side by side, n = 24 and 26 shards ran at the same speed (section 23).
+const RELEASE_ABOVE: usize = 32 << 20;
+
+/// Lets go of `v`'s memory if it holds more than `limit` bytes.
+fn release_above<T>(v: &mut Vec<T>, limit: usize) {
+    if v.capacity() * std::mem::size_of::<T>() > limit {
+        *v = Vec::new();
+    }
+}
+
+impl Scratch {
+    /// Readies the lists for a unit of the middle-queen pair `middle` (odd n): units of one
+    /// pair come one after another, so the whole lists are filtered about once per pair and
+    /// shared by the threads (the memory-bounded layout filters as it makes partitions).
+    pub(super) fn enter_pair(&mut self, q: &Quadrants, middle: Option<Middle>) {
+        let Some(m) = middle else { return };
+        let fresh = !matches!(&self.middle, Some((n, f, _)) if *n == q.geo.n && *f == m);
+        if !q.is_bounded() && fresh {
+            // Let go of the old pair's copy first, so it can be freed while filtering.
+            self.middle = None;
+            self.middle = Some((q.geo.n, m, q.filtered(m)));
+        }
+    }
+
+    /// The size past which buffers are let go between units ([`RELEASE_ABOVE`]).
+    pub(super) fn release_limit(&self) -> usize {
+        #[cfg(test)]
+        if let Some(limit) = self.release {
+            return limit;
+        }
+        RELEASE_ABOVE
+    }
+
+    /// The candidate pairs past which a unit streams ([`STREAM_ABOVE`]) and the
+    /// table patterns a streamed group holds ([`stream::GROUP_PATTERNS`]).
+    pub(super) fn stream_limits(&self) -> (u64, usize) {
+        if let Some(limits) = self.limits {
+            return limits;
+        }
+        (STREAM_ABOVE, stream::GROUP_PATTERNS)
+    }
+
+    /// Lets go of the buffers larger than `limit` bytes (the kept partitions stay: they are
+    /// within their own budget, and the next units may share them).
+    pub(super) fn release_above(&mut self, limit: usize) {
+        release_above(&mut self.east, limit);
+        release_above(&mut self.west, limit);
+        release_above(&mut self.south, limit);
+        let t = &mut self.tables;
+        release_above(&mut t.rows, limit);
+        release_above(&mut t.table, limit);
+        release_above(&mut t.queries, limit);
+        release_above(&mut t.table_starts, limit);
+        release_above(&mut t.query_starts, limit);
+        release_above(&mut t.runs, limit);
+        release_above(self.parts.search_buffer(), limit);
+    }
+}
+
+/// How much of a unit [`super::time_unit`] counts.
+#[derive(Clone, Copy, Debug)]
+pub struct Probe {
+    /// Row sets of a unit counted, spread evenly over its span (at least 1).
+    pub row_sets: u32,
+    /// Table bins of the sieve matched, about: the matching is cut into one slice per so
+    /// many bins and one of them, chosen by `seed`, is matched; small sides are matched
+    /// whole.
+    pub bins: usize,
+    /// Chooses which slice.
+    pub seed: usize,
 }
 
 /// Counts `unit` (or, with `probe`, a portion of it) and returns what it found with the

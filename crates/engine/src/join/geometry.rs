@@ -103,6 +103,13 @@ impl QuadrantIndex {
     }
 }
 
+/// Turns per-group counts (at `start[g + 1]`) into group starts.
+pub(super) fn prefix_sums(start: &mut [u32]) {
+    for g in 1..start.len() {
+        start[g] += start[g - 1];
+    }
+}
+
 /// `x` reversed in its `h` low bits (a side's columns or rows seen from the other end).
 pub(super) fn reversed(x: u32, h: usize) -> u32 {
     if h == 0 {

@@ -45,12 +45,10 @@
 //! `sieve.rs` (large units sorted into bins by a few of their diagonals first; which ones,
 //! `split.rs`; units too large to hold, `stream.rs`) and `x86.rs`
 //! (its vector builds), `memory.rs` (size limits and the memory estimate), `counting.rs` (one
-//! unit counted row set by row set). This file holds the entry points, [`count_unit`] and
-//! [`time_unit`], and the per-thread buffers they reuse.
+//! unit counted row set by row set, on a thread's buffers). This file holds the entry points,
+//! [`count_unit`] and [`time_unit`], and each thread's buffers they reuse.
 
 use std::cell::RefCell;
-use std::rc::Rc;
-use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use super::Found;
@@ -75,6 +73,7 @@ mod units;
 mod x86;
 
 pub use super::Slice;
+pub use counting::Probe;
 pub use geometry::Geometry;
 pub use matching::{count_fitting, time_fitting};
 pub use memory::{Layout, MAX_JOIN_N, MAX_LISTED_N, memory_needed};
@@ -83,108 +82,11 @@ pub use stream::SLICES_A_BLOCK;
 pub use tables::Tables;
 pub use units::{Middle, Stratum, Unit, for_each_unit, stratum, units};
 
-use counting::count_unit_with;
+use counting::{Scratch, count_unit_with};
 use halves::halves;
 use partition::{Cache, Partition, Spec};
-use quadrant::{Lists, View};
+use quadrant::View;
 use units::free_lines;
-
-/// Buffers one thread reuses from unit to unit.
-#[derive(Default)]
-struct Scratch {
-    east: Vec<u64>,
-    west: Vec<u64>,
-    tables: Tables,
-    /// Even n: a south quadrant group made from the north-west list.
-    south: Vec<u64>,
-    /// Odd n: the quadrant lists filtered by the current middle-queen pair, that pair, and the
-    /// board size.
-    middle: Option<(usize, Middle, Arc<[Lists; 4]>)>,
-    /// Memory-bounded layout: the partitions this thread keeps.
-    parts: Cache,
-    /// How many of `east` and of `west` are below the unit's quarter-turn value (the rest are
-    /// at it, [`quarter`]); all of them without quarter turns.
-    below: (usize, usize),
-    /// The one-row-set unit (board size, east rows, middle queens) whose half-boards `east` and
-    /// `west` hold, with, where its matching is sieved, both sides sorted in `tables`: the
-    /// next slice of the same unit starts from them.
-    made_for: Option<(usize, u32, Option<Middle>)>,
-    /// A streamed unit (sides too large to hold): its four partitions, kept for the next
-    /// slice of the same unit, and whether the west side is its table.
-    streamed: Option<([Rc<Partition>; 4], bool)>,
-    /// Tests and [`with_stream_limits`]: the candidate pairs past which units stream and the
-    /// table patterns a streamed group holds, in place of [`counting::STREAM_ABOVE`] and
-    /// [`stream::GROUP_PATTERNS`].
-    limits: Option<(u64, usize)>,
-    /// Tests: the size past which buffers are let go, in place of [`RELEASE_ABOVE`].
-    #[cfg(test)]
-    release: Option<usize>,
-}
-
-/// A buffer of a thread's [`Scratch`] larger than this is let go when the thread moves on to
-/// another unit. Buffers keep their size from unit to unit, so a thread would otherwise hold
-/// the largest sides, the largest tables and the largest partition search it ever met, each
-/// from a different unit: at n = 28 one thread going through three units of every stratum
-/// held 1.8 GiB where no single unit held more than 1 GiB (`results/join-log.md`, section 23).
-/// Growing a buffer again costs its page faults, small against the minutes a unit with such
-/// buffers takes: side by side, n = 24 and 26 shards ran at the same speed (section 23).
-const RELEASE_ABOVE: usize = 32 << 20;
-
-/// Lets go of `v`'s memory if it holds more than `limit` bytes.
-fn release_above<T>(v: &mut Vec<T>, limit: usize) {
-    if v.capacity() * std::mem::size_of::<T>() > limit {
-        *v = Vec::new();
-    }
-}
-
-impl Scratch {
-    /// Readies the lists for a unit of the middle-queen pair `middle` (odd n): units of one
-    /// pair come one after another, so the whole lists are filtered about once per pair and
-    /// shared by the threads (the memory-bounded layout filters as it makes partitions).
-    fn enter_pair(&mut self, q: &Quadrants, middle: Option<Middle>) {
-        let Some(m) = middle else { return };
-        let fresh = !matches!(&self.middle, Some((n, f, _)) if *n == q.geo.n && *f == m);
-        if !q.is_bounded() && fresh {
-            // Let go of the old pair's copy first, so it can be freed while filtering.
-            self.middle = None;
-            self.middle = Some((q.geo.n, m, q.filtered(m)));
-        }
-    }
-
-    /// The size past which buffers are let go between units ([`RELEASE_ABOVE`]).
-    fn release_limit(&self) -> usize {
-        #[cfg(test)]
-        if let Some(limit) = self.release {
-            return limit;
-        }
-        RELEASE_ABOVE
-    }
-
-    /// The candidate pairs past which a unit streams ([`counting::STREAM_ABOVE`]) and the
-    /// table patterns a streamed group holds ([`stream::GROUP_PATTERNS`]).
-    fn stream_limits(&self) -> (u64, usize) {
-        if let Some(limits) = self.limits {
-            return limits;
-        }
-        (counting::STREAM_ABOVE, stream::GROUP_PATTERNS)
-    }
-
-    /// Lets go of the buffers larger than `limit` bytes (the kept partitions stay: they are
-    /// within their own budget, and the next units may share them).
-    fn release_above(&mut self, limit: usize) {
-        release_above(&mut self.east, limit);
-        release_above(&mut self.west, limit);
-        release_above(&mut self.south, limit);
-        let t = &mut self.tables;
-        release_above(&mut t.rows, limit);
-        release_above(&mut t.table, limit);
-        release_above(&mut t.queries, limit);
-        release_above(&mut t.table_starts, limit);
-        release_above(&mut t.query_starts, limit);
-        release_above(&mut t.runs, limit);
-        release_above(self.parts.search_buffer(), limit);
-    }
-}
 
 thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
@@ -224,19 +126,6 @@ pub fn with_stream_limits<T>((stream_above, group): (u64, usize), f: impl FnOnce
     let out = f();
     set(None);
     out
-}
-
-/// How much of a unit [`time_unit`] counts.
-#[derive(Clone, Copy, Debug)]
-pub struct Probe {
-    /// Row sets of a unit counted, spread evenly over its span (at least 1).
-    pub row_sets: u32,
-    /// Table bins of the sieve matched, about: the matching is cut into one slice per so
-    /// many bins and one of them, chosen by `seed`, is matched; small sides are matched
-    /// whole.
-    pub bins: usize,
-    /// Chooses which slice.
-    pub seed: usize,
 }
 
 /// The seconds counting `unit` would take on this thread, projected from counting a share of

@@ -17,8 +17,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
 
-use super::geometry::{Geometry, QuadrantIndex};
-use super::quadrant::prefix_sums;
+use super::geometry::{Geometry, QuadrantIndex, prefix_sums};
 use super::units::binomial;
 
 /// The placements of one quadrant on exactly one row mask, grouped by columns.

@@ -7,7 +7,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use super::geometry::{Geometry, QuadrantIndex, reversed};
+use super::geometry::{Geometry, QuadrantIndex, prefix_sums, reversed};
 use super::partition::Partition;
 
 use super::units::Middle;
@@ -136,13 +136,6 @@ impl Slots {
         // SAFETY: `at` is inside the slice (checked); only this walk writes `at` (each walk
         // has its own slots in every group) and nobody reads the slice until every walk ended.
         unsafe { self.ptr.add(at).write(value) }
-    }
-}
-
-/// Turns per-group counts (at `start[g + 1]`) into group starts.
-pub(super) fn prefix_sums(start: &mut [u32]) {
-    for g in 1..start.len() {
-        start[g] += start[g - 1];
     }
 }
 

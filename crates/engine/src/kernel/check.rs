@@ -11,7 +11,7 @@ use super::{Frame, LANES_LAST_TWO, Start, bottom::LastTwo, lanes, lanes::Shape};
 use super::{
     LANES_LAST_FIVE, LANES_LAST_FOUR,
     bottom::{LastFive, LastFour},
-    lanes::BitExtensions,
+    extensions::BitExtensions,
 };
 use super::{complete_loose, complete_tight};
 

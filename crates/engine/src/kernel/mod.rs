@@ -23,11 +23,15 @@
 //! frames use a plain backtrack that counts the last level by popcount. There is no I/O and no
 //! threading here; the permutation tables are built once per process.
 //!
-//! This file holds the public types, the entry point [`complete`] with the choice of bottom
-//! and lane count, and the plain backtrack; the lane loop and the bottoms have their own files.
+//! This file holds the entry point [`complete`] with the choice of bottom and lane count, and
+//! the plain backtrack; the public types ([`Frame`], [`Start`]), the lane loop, the bottoms and
+//! the proof of the processor's bit extensions have their own files.
 
 mod bottom;
 pub mod check;
+#[cfg(target_arch = "x86_64")]
+mod extensions;
+mod frame;
 mod lanes;
 mod slices;
 #[cfg(test)]
@@ -38,71 +42,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use super::Found;
 use crate::MAX_N;
 use bottom::{Bottom, LastTwo};
+pub use frame::{Frame, Start};
 use lanes::Shape;
 pub use slices::complete_slice_until;
 #[cfg(target_arch = "x86_64")]
 use {
     bottom::{LastFive, LastFour},
-    lanes::BitExtensions,
+    extensions::BitExtensions,
 };
-
-/// The empty rows of a subproblem family, as the kernel sees them.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Frame {
-    /// One bit per column of the board.
-    pub mask: u64,
-    /// How many empty rows the search fills (levels `0..depth`).
-    pub depth: usize,
-    /// Columns of each level attacked by queens that were fixed before the search (any
-    /// direction, any distance). Zero for the plain search.
-    pub fixed: [u64; MAX_N],
-    /// Board rows between level `l` and level `l + 1` (1 when they are adjacent); the diagonal
-    /// masks are shifted by this much when the search goes down.
-    pub step: [u32; MAX_N],
-}
-
-impl Frame {
-    /// A frame of `depth` adjacent rows with nothing fixed, on an `n`-wide board.
-    pub fn open(n: usize, depth: usize) -> Frame {
-        Frame {
-            mask: crate::full_mask(n),
-            depth,
-            fixed: [0; MAX_N],
-            step: [1; MAX_N],
-        }
-    }
-
-    /// The state after placing a queen on column bit `b` at level `level` of state `s`.
-    #[inline]
-    pub fn descend(&self, s: &Start, b: u64) -> Start {
-        let k = self.step[s.level];
-        Start {
-            level: s.level + 1,
-            cols: s.cols | b,
-            diag: (s.diag | b) << k,
-            anti: (s.anti | b) >> k,
-        }
-    }
-
-    /// The free squares of the level that `s` is about to fill.
-    #[inline]
-    pub fn free(&self, s: &Start) -> u64 {
-        self.mask & !(s.cols | s.diag | s.anti | self.fixed[s.level])
-    }
-}
-
-/// The search state at the top of a level: what the rows above have attacked there.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Start {
-    /// The next level to fill.
-    pub level: usize,
-    /// Columns already taken.
-    pub cols: u64,
-    /// Squares of this level attacked along the down-right diagonals (shifted left each row).
-    pub diag: u64,
-    /// Squares of this level attacked along the down-left diagonals (shifted right each row).
-    pub anti: u64,
-}
 
 /// Counts the ways to complete `start` within `frame`.
 ///

@@ -32,7 +32,6 @@ use std::ops::ControlFlow;
 use std::str::FromStr;
 
 pub(crate) use nqueens_engine::constrained::{Route, route};
-pub(crate) use parse::ParseProblem;
 pub use parse::{ParseError, parse_allowed, parse_board};
 pub use pictures::Gallery;
 
@@ -103,6 +102,151 @@ pub struct Board {
     open: Vec<u64>,
     /// Per row, the column of its pre-placed piece.
     placed: Vec<Option<u8>>,
+}
+
+/// What is wrong at one place of a board file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ParseProblem {
+    /// A character the format does not know.
+    UnknownChar {
+        /// The character found.
+        found: char,
+        /// What the format allows there.
+        expected: &'static str,
+    },
+    /// A row of a board file of another length than the first.
+    RowLength {
+        /// Squares in this row.
+        found: usize,
+        /// Squares in the first row.
+        expected: usize,
+    },
+    /// A row of an allowed file of another length than its size line says.
+    RowLengthForSize {
+        /// Squares in this row.
+        found: usize,
+        /// The size line's n.
+        n: usize,
+    },
+    /// Not as many rows as the board is wide.
+    RowCount {
+        /// Rows found.
+        rows: usize,
+        /// Squares per row.
+        width: usize,
+    },
+    /// More or fewer rows in an allowed file than its size line says.
+    RowCountForSize {
+        /// Rows found.
+        rows: usize,
+        /// The size line's n.
+        n: usize,
+    },
+    /// An allowed file that starts with its first row: the size line is missing.
+    NoSizeLine {
+        /// The size the rows suggest.
+        n: usize,
+    },
+    /// No rows at all.
+    Empty,
+    /// A size outside what the piece allows.
+    Size {
+        /// The size.
+        n: usize,
+        /// The piece.
+        piece: PieceKind,
+    },
+    /// The size line of an allowed file is not a number.
+    NotASize,
+    /// The board file and the allowed file differ in size.
+    SizeMismatch {
+        /// The board file's size.
+        n: usize,
+        /// The allowed file's size.
+        allowed: usize,
+    },
+    /// A second pre-placed piece in one row.
+    TwoInRow {
+        /// The column (0-based) of the first one.
+        column: usize,
+    },
+    /// A second pre-placed piece in one column.
+    SameColumn {
+        /// The row (0-based) of the first one.
+        row: usize,
+    },
+    /// Two pre-placed queens on one diagonal.
+    Attack {
+        /// Row (0-based) of the other queen.
+        row: usize,
+        /// Column (0-based) of the other queen.
+        column: usize,
+    },
+    /// A pre-placed piece on a blocked square.
+    OnBlocked,
+    /// A pre-placed piece outside the board.
+    OffBoard,
+}
+
+impl fmt::Display for ParseProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            ParseProblem::UnknownChar { found, expected } => {
+                write!(f, "unknown character {found:?}: expected {expected}")
+            }
+            ParseProblem::RowLength { found, expected } => write!(
+                f,
+                "this row has {found} squares, the first row has {expected}"
+            ),
+            ParseProblem::RowLengthForSize { found, n } => write!(
+                f,
+                "this row has {found} squares, but the size line says n = {n}"
+            ),
+            ParseProblem::RowCount { rows, width } => write!(
+                f,
+                "{rows} rows for a board {width} squares wide: a board is square"
+            ),
+            ParseProblem::RowCountForSize { rows, n } => {
+                write!(f, "{rows} rows, but the size line says n = {n}")
+            }
+            ParseProblem::NoSizeLine { n } => write!(
+                f,
+                "the size line is missing: an allowed file starts with a line holding n alone \
+                 (here {n}), then n rows of n digits"
+            ),
+            ParseProblem::Empty => f.write_str("the file has no rows"),
+            ParseProblem::Size { n, piece } => write!(
+                f,
+                "board size {n} is out of range: {piece} boards are from 1 to {}",
+                piece.max_n()
+            ),
+            ParseProblem::NotASize => {
+                f.write_str("expected the size line: the board size n, alone on the first line")
+            }
+            ParseProblem::SizeMismatch { n, allowed } => write!(
+                f,
+                "the board is {n} squares wide but the allowed file is for n = {allowed}"
+            ),
+            ParseProblem::TwoInRow { column } => write!(
+                f,
+                "a second piece in this row (the first is in column {})",
+                column + 1
+            ),
+            ParseProblem::SameColumn { row } => write!(
+                f,
+                "a second piece in this column (the first is in row {})",
+                row + 1
+            ),
+            ParseProblem::Attack { row, column } => write!(
+                f,
+                "this queen and the queen at row {}, column {} attack each other along a diagonal",
+                row + 1,
+                column + 1
+            ),
+            ParseProblem::OnBlocked => f.write_str("a pre-placed piece on a blocked square"),
+            ParseProblem::OffBoard => f.write_str("a pre-placed piece off the board"),
+        }
+    }
 }
 
 /// Why a set of rows is not a board: the row and column (0-based) where it shows.

@@ -10,8 +10,6 @@ use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use super::Journal;
-
 /// What marks this program's temporary files, between the target's name and the process id.
 const TMP_MARK: &str = ".nqueens-tmp-";
 
@@ -118,23 +116,24 @@ fn remove_stale(dir: &Path, name: &str) {
     }
 }
 
-impl Journal {
-    /// Checks, before any work, that a journal can be written at `path`: what it names is a
-    /// regular file or nothing yet, in a folder that exists and takes new files (the temporary
-    /// file a write makes there is made and removed, so that a folder the user may not write
-    /// to, or a read-only file system, is found before hours of counting rather than after).
-    pub fn check_target(path: &Path) -> io::Result<()> {
-        let target = resolve(path)?;
-        let (dir, tmp) = temporary(&target)?;
-        if !dir.is_dir() {
-            return Err(io::Error::new(
-                io::ErrorKind::NotFound,
-                format!("the folder {} does not exist", dir.display()),
-            ));
-        }
-        fs::File::create(&tmp)?;
-        fs::remove_file(&tmp)
+/// Checks, before any work, that a file can be written at `path` ([`Journal::check_target`]
+/// for a journal): what it names is a regular file or nothing yet, in a folder that exists and
+/// takes new files (the temporary file a write makes there is made and removed, so that a
+/// folder the user may not write to, or a read-only file system, is found before hours of
+/// counting rather than after).
+///
+/// [`Journal::check_target`]: super::Journal::check_target
+pub(crate) fn check_target(path: &Path) -> io::Result<()> {
+    let target = resolve(path)?;
+    let (dir, tmp) = temporary(&target)?;
+    if !dir.is_dir() {
+        return Err(io::Error::new(
+            io::ErrorKind::NotFound,
+            format!("the folder {} does not exist", dir.display()),
+        ));
     }
+    fs::File::create(&tmp)?;
+    fs::remove_file(&tmp)
 }
 
 #[cfg(test)]
@@ -154,12 +153,12 @@ mod tests {
     fn a_target_is_checked_by_making_a_file_beside_it() {
         let dir = tempfile::tempdir().unwrap();
         let ok = dir.path().join("r.json");
-        Journal::check_target(&ok).unwrap();
+        check_target(&ok).unwrap();
         assert!(names(dir.path()).is_empty(), "the probe is removed");
-        assert!(Journal::check_target(&dir.path().join("no/r.json")).is_err());
+        assert!(check_target(&dir.path().join("no/r.json")).is_err());
         // A folder that exists but takes no new file, even for the superuser.
         assert!(Path::new("/proc").is_dir());
-        assert!(Journal::check_target(Path::new("/proc/nqueens-r.json")).is_err());
+        assert!(check_target(Path::new("/proc/nqueens-r.json")).is_err());
     }
 
     #[test]

@@ -1,29 +1,14 @@
 //! What a reading of a count's shard files finds, in the words `merge` and `status` share:
-//! which count a file belongs to ([`ShardSet`]), the rules of this release that a file's
-//! claims are weighed against ([`Rules`]), each thing wrong ([`MergeProblem`]) and the files
-//! left out ([`Skipped`]). Apart from the merge and the reading, which both use them.
+//! which count a file belongs to ([`ShardSet`]), each thing wrong ([`MergeProblem`]) and the
+//! files left out ([`Skipped`]). Apart from the merge and the reading, which both use them.
 
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use super::{Journal, JournalError, Problem, Shard};
-use crate::plan::{Algorithm, Plan, PlanError, PlanHash};
+use super::{Journal, JournalError, Problem};
+use crate::plan::{Algorithm, PlanError, PlanHash};
 use crate::tally::Sums;
-
-/// The rules of this release's runs that what a file claims is weighed against
-/// (`nqueens::file_rules`): how large a file of a plan can be, and how a run cuts entries.
-#[derive(Clone, Copy, Debug)]
-pub struct Rules {
-    /// The most bytes a file of a plan (and shard of it) can hold: a larger one is refused
-    /// unread.
-    pub most_bytes: fn(&Plan, Option<Shard>) -> u64,
-    /// How many slices a run of this release cuts each of `entries` of a plan into at a
-    /// slice time of `seconds`.
-    pub slices: fn(plan: &Plan, seconds: f64, entries: &[u64]) -> Vec<u64>,
-    /// The slice time of the files that do not say theirs (written before they did).
-    pub default_seconds: f64,
-}
 
 /// Which plan and shard count a result file belongs to.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]

@@ -6,8 +6,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::findings::{MergeProblem, MergeProblems, Rules, Skipped};
+use super::findings::{MergeProblem, MergeProblems, Skipped};
 use super::reading::{Reading, read_shards};
+use super::rules::Rules;
 use super::{Journal, JournalError, Key};
 use crate::constraint::Board;
 use crate::plan::{Algorithm, Plan, PlanHash};

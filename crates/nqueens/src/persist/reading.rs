@@ -8,7 +8,8 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::findings::{MergeProblem, Rules, ShardSet, Skipped};
+use super::findings::{MergeProblem, ShardSet, Skipped};
+use super::rules::Rules;
 use super::{Journal, JournalError, Key, Kind, Problem};
 use crate::constraint::Board;
 use crate::plan::{Algorithm, Plan};

@@ -79,7 +79,9 @@
 //! `killed: row R holds a pre-placed queen in column C`, `killed: column C holds the pre-placed
 //! queen of row R`, or a diagonal with a queen above or with a pre-placed queen below; on an
 //! empty queens board it prints the trace above. [`walk`] hands the nodes to any visitor (the
-//! Graphviz drawing in [`crate::constraint::pictures`] is one).
+//! Graphviz drawing of `dot.rs`, [`Board::write_trace_dot`], is one).
+
+mod dot;
 
 use std::io::{self, Write};
 

@@ -13,7 +13,7 @@
 
 use super::Bottom;
 use crate::kernel::Frame;
-use crate::kernel::lanes::BitExtensions;
+use crate::kernel::extensions::BitExtensions;
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 

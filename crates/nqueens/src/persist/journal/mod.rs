@@ -743,6 +743,14 @@ impl Journal {
         Ok(subproblems)
     }
 
+    /// Checks, before any work, that a journal can be written at `path`: what it names is a
+    /// regular file or nothing yet, in a folder that exists and takes new files (the temporary
+    /// file a write makes there is made and removed, so that a folder the user may not write
+    /// to, or a read-only file system, is found before hours of counting rather than after).
+    pub fn check_target(path: &Path) -> std::io::Result<()> {
+        super::atomic::check_target(path)
+    }
+
     /// Writes the journal atomically (`super::write_atomic`).
     pub fn write(&self, path: &Path) -> Result<(), JournalError> {
         let mut text = self.to_json().into_bytes();
