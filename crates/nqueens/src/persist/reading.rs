@@ -344,21 +344,15 @@ pub(crate) fn reference_plan<'a>(
         });
     }
     // A default kernel plan of a large board refines its largest subproblems, which a plan of the
-    // same split depth chosen does not: the default plan first, where it is the files'.
-    let default = match (board, algorithm) {
-        (None, Algorithm::Plain | Algorithm::Symmetry) => Plan::build(set.n, algorithm, None)
-            .ok()
-            .filter(|p| p.hash() == set.plan),
-        _ => None,
-    };
-    let plan = match (default, board) {
-        (Some(plan), _) => Ok(plan),
-        (None, Some(b)) => Plan::constrained(b, Some(set.split_depth)),
-        (None, None) => Plan::build(set.n, algorithm, Some(set.split_depth)),
+    // same split depth chosen does not: the default plan first, then that of the files' depth.
+    let kernel = board.is_none() && matches!(algorithm, Algorithm::Plain | Algorithm::Symmetry);
+    let built = match board {
+        None if kernel => Plan::build(set.n, algorithm, None),
+        Some(b) => Plan::constrained(b, Some(set.split_depth)),
+        None => Plan::build(set.n, algorithm, Some(set.split_depth)),
     }
     .map_err(MergeProblem::ImpossiblePlan)?;
-    // Files of a count begun under format version 2, before the quarter turns.
-    let plan = plan.before_quarter_turns(set.plan).unwrap_or(plan);
+    let plan = built.for_file(set.plan, set.split_depth, kernel);
     if constrained && plan.hash() != set.plan {
         return Err(MergeProblem::OtherBoard {
             theirs: set.plan,

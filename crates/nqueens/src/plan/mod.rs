@@ -338,6 +338,28 @@ impl Plan {
         }
     }
 
+    /// The plan a file names with `hash` and `split_depth`, from this one (the plan a run
+    /// or a reading built from the file's board and algorithm): this plan if it is that one;
+    /// else the plan format version 2 made of the same board ([`Plan::before_quarter_turns`]);
+    /// else, with `resplit`, the same kind of plan at the file's split depth, if its hash is
+    /// `hash`; else this plan, which the file's checks then refuse. The one place that finds
+    /// a file's plan, for a resume and for a merge or a status alike.
+    pub(crate) fn for_file(self, hash: PlanHash, split_depth: usize, resplit: bool) -> Plan {
+        if self.hash() == hash {
+            return self;
+        }
+        if let Some(before) = self.before_quarter_turns(hash) {
+            return before;
+        }
+        if resplit
+            && let Ok(p) = self.resplit(split_depth)
+            && p.hash() == hash
+        {
+            return p;
+        }
+        self
+    }
+
     /// Gives each entry the id of its first subproblem and counts the subproblems.
     fn number_entries(&mut self) {
         self.subproblems = self.entries.number(slices_of);

@@ -192,18 +192,11 @@ impl Job {
         })?;
         let journal = match existing {
             Some(j) => {
-                if !self.fixed_depth
-                    && j.plan != self.plan.hash()
-                    && let Ok(p) = self.plan.resplit(j.split_depth)
-                    && p.hash() == j.plan
-                {
-                    self.plan = p;
-                }
-                // A count begun under format version 2 (before the quarter turns) goes on
-                // with the plan it began with.
-                if let Some(before) = self.plan.before_quarter_turns(j.plan) {
-                    self.plan = before;
-                }
+                // The file's plan: where the configuration left the split depth to the
+                // default, one of the file's depth; a count begun under format version 2
+                // (before the quarter turns) goes on with the plan it began with.
+                let resplit = !self.fixed_depth;
+                self.plan = self.plan.for_file(j.plan, j.split_depth, resplit);
                 let j = match j.unread() {
                     Some(_) => {
                         let most = most_file_bytes(&self.plan, self.shard);
