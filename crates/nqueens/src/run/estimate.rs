@@ -111,7 +111,7 @@ impl Job {
         cancel: Option<&AtomicBool>,
     ) -> Result<Estimate, Error> {
         let begun = Instant::now();
-        let plan = &self.plan;
+        let plan = self.cut.plan();
         // The sample holds no run's bookkeeping: only the engines must fit, on as many of the
         // count's threads as they fit on.
         let sample_threads = self.sample_threads()?;
@@ -188,7 +188,7 @@ impl Job {
     /// Draws the sample of the subproblems this job would count, stratum by stratum: per
     /// stratum its size, and its ids to time in a seeded random order ([`Allocation`]).
     fn draw(&self, rng: &mut XorShift) -> (Vec<usize>, Allocation) {
-        let plan = &self.plan;
+        let (cut, plan) = (&self.cut, self.cut.plan());
         // Per stratum, its size and a uniform random sample of at most PER_STRATUM of its ids.
         let mut strata: BTreeMap<Class, (usize, Reservoir<u64>)> = BTreeMap::new();
         // The slices of an entry (a join unit, a kernel search) are alike but for the slice, and
@@ -205,17 +205,17 @@ impl Job {
         match (self.resumed.is_empty(), self.shard) {
             // A whole count: entry by entry.
             (true, None) => {
-                for (s, slices) in plan.entries() {
+                for (s, slices) in cut.entries() {
                     offer(&s, slices, rng);
                 }
             }
             (true, Some(shard)) => {
-                for (s, slices) in plan.shard_entries(shard) {
+                for (s, slices) in cut.shard_entries(shard) {
                     offer(&s, slices, rng);
                 }
             }
             (false, _) => {
-                for s in plan.subproblems_at(self.todo_ids()) {
+                for s in cut.subproblems_at(self.todo_ids()) {
                     offer(&s, 1, rng);
                 }
             }
@@ -251,7 +251,7 @@ impl Job {
             while !stop.load(Ordering::Relaxed) {
                 let Some((k, id)) = lock().next() else { break };
                 let begun = Instant::now();
-                let timed = engines.time(&self.plan.subproblem(id), stop);
+                let timed = engines.time(&self.cut.subproblem(id), stop);
                 let Some(secs) = timed else {
                     lock().abandon(k);
                     continue;
@@ -333,7 +333,7 @@ mod tests {
         // plan): the sample runs on 2, the projection is for 8, and the advice says 2 fit.
         let probe = Job::new(&crate::Config::new(20).threads(8)).unwrap();
         let engines = |t| Prepared::engine_bytes(probe.plan(), t).unwrap();
-        let budget = engines(2) + probe.plan().bytes() + (engines(3) - engines(2)) / 2;
+        let budget = engines(2) + probe.cut().bytes() + (engines(3) - engines(2)) / 2;
         let job = Job::new(&crate::Config::new(20).threads(8).memory(budget)).unwrap();
         assert!(job.check_memory().is_err());
         let e = job.estimate(Duration::from_millis(300), 7, None).unwrap();
@@ -396,7 +396,7 @@ mod tests {
             assert_eq!(e.memory.run(), e.memory_needed);
             // The memory the count needs covers its plan and its subproblems' bookkeeping, as the
             // run's own check counts them.
-            let book = crate::run::budget::bookkeeping(job.plan(), e.subproblems);
+            let book = crate::run::budget::bookkeeping(job.cut(), e.subproblems);
             assert!(e.memory_needed > book);
             if alg == Algorithm::Symmetry {
                 assert_eq!(
