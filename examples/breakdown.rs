@@ -32,8 +32,8 @@ fn main() {
         let seconds = status.elapsed.saturating_sub(*last).as_secs_f64();
         *last = status.elapsed;
         let (name, weight) = (
-            plan.describe(subproblem.id),
-            u128::from(plan.weight_of(subproblem.id)),
+            plan.describe(subproblem.entry),
+            u128::from(plan.weight_of(subproblem.entry)),
         );
         let e = table.entry(name).or_default();
         e.0 += 1;
@@ -49,7 +49,7 @@ fn main() {
     let (total, table) = families.into_inner().unwrap();
     println!(
         "n = {n}, {algorithm}, {} subproblems, split depth {}",
-        plan.len(),
+        job.cut().len(),
         plan.split_depth()
     );
     println!(

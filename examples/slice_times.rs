@@ -38,14 +38,14 @@ fn main() {
         ..Control::default()
     };
     job.run(control).expect("a count");
-    let plan = job.plan();
+    let (plan, cut) = (job.plan(), job.cut());
     let mut times = times.into_inner().unwrap().1;
     times.sort_by(|a, b| b.0.total_cmp(&a.0));
     println!("entry\tslice\tof\tkind\tseconds");
     for &(seconds, id) in times.iter().take(slowest) {
-        let (entry, index) = plan.entry_and_slice(id);
-        let kind = plan.describe(id);
-        let of = plan.slices_of_entry(entry);
+        let (entry, index) = cut.entry_and_slice(id);
+        let kind = plan.describe(entry);
+        let of = cut.slices_of_entry(entry);
         println!("{entry}\t{index}\t{of}\t{kind}\t{seconds:.2}");
     }
 }

@@ -21,16 +21,17 @@ fn plan() -> Plan {
 /// Adds `add` to the count of the first subproblem of the file at `path` whose weight is
 /// `weight`, reseals the file and returns the subproblem's id.
 fn forge(path: &Path, weight: u8, add: u128) -> u64 {
-    let plan = plan();
     let mut j = Journal::read(path).unwrap();
-    let mut subproblems = j.counted_map(&plan).unwrap();
+    let cut = j.cut_of(plan());
+    let plan = cut.plan();
+    let mut subproblems = j.counted_map(&cut).unwrap();
     let victim = subproblems
         .values_mut()
-        .find(|p| plan.weight_of(p.id) == weight)
+        .find(|p| plan.weight_of(p.entry) == weight)
         .expect("a subproblem of that weight");
     victim.count += add;
     let id = victim.id;
-    j.set_counted(&plan, &subproblems);
+    j.set_counted(plan, &subproblems);
     j.write(path).unwrap();
     id
 }

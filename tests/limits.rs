@@ -374,13 +374,13 @@ fn an_estimate_under_a_memory_limit_says_what_fits_instead_of_refusing() {
     assert_eq!(lines[0], "estimate for n = 24, join, 2 threads", "{text}");
     assert!(lines[1].contains("sampled     nothing: "), "{text}");
     assert!(
-        lines[2].starts_with("  memory      564 MiB for the count by the model: ")
+        lines[2].starts_with("  memory      561 MiB for the count by the model: ")
             && lines[2].contains(" a thread, "),
         "{text}"
     );
     assert_eq!(
         lines[3],
-        "              100 MiB available: it does not fit; not even one thread fits: one thread needs about 256 MiB",
+        "              100 MiB available: it does not fit; not even one thread fits: one thread needs about 254 MiB",
         "{text}"
     );
     assert!(err.starts_with("warning: nothing was timed: "), "{err}");

@@ -170,18 +170,12 @@ fn the_runs_tuning_constants_do_not_change_a_plan() {
             .threads(2)
             .slice_time(Duration::from_secs_f64(seconds));
         let job = Job::new(&config).unwrap();
-        let plan = job.plan();
+        let (plan, cut) = (job.plan(), job.cut());
         let counts = job.run(Control::default()).unwrap().counts().unwrap();
         let shard = nqueens::persist::Shard::new(1, 7).unwrap();
-        let mut owned: Vec<u64> = plan
-            .shard_ids(shard)
-            .map(|id| plan.entry_and_slice(id).0)
-            .collect();
+        let mut owned: Vec<u64> = shard.ids(cut).map(|id| cut.entry_and_slice(id).0).collect();
         owned.dedup();
-        seen.push((
-            plan.len(),
-            (plan.hash(), owned, counts.total, counts.unique),
-        ));
+        seen.push((cut.len(), (plan.hash(), owned, counts.total, counts.unique)));
     }
     assert!(
         seen[0].0 > seen[1].0,

@@ -66,6 +66,20 @@ pub enum Error {
         /// The run's shard.
         shard: Option<Shard>,
     },
+    /// A resumed subproblem counted under another cut of the plan (another slice time): its
+    /// id names other work in this run's cut ([`crate::plan::Cut`]).
+    #[error(
+        "subproblem {id} was counted under another cut of the plan: it is entry {}, slice {} of {}, where this run's is entry {}, slice {} of {} (resume from its run's checkpoint, which records the cut)",
+        .theirs.0, .theirs.1, .theirs.2, .ours.0, .ours.1, .ours.2
+    )]
+    OtherCut {
+        /// The subproblem's id.
+        id: u64,
+        /// The entry, slice and number of slices it names.
+        theirs: (u64, u64, u64),
+        /// Those this run's cut gives its id.
+        ours: (u64, u64, u64),
+    },
     /// A resumed subproblem whose count passes what its subproblem can hold.
     #[error("subproblem {id} claims {count} solutions, more than it can hold ({bound})")]
     ImpossibleCount {
@@ -148,6 +162,7 @@ impl Error {
             | Error::Board(_) => true,
             Error::Memory { .. }
             | Error::ForeignSubproblem { .. }
+            | Error::OtherCut { .. }
             | Error::ImpossibleCount { .. }
             | Error::Recount { .. }
             | Error::RecountInterrupted

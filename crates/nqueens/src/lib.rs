@@ -1,9 +1,11 @@
 //! Exact counting of the solutions of the N-Queens problem, on every core.
 //!
 //! The data flows one way, and the modules follow it: a [`Config`] names the board and the
-//! method; a [`Plan`] splits the count into independent subproblems with stable ids (`plan`);
-//! a [`Job`] runs them on a local thread pool, with cancellation, progress, checkpoints and
-//! shards (`run`, `persist`); the engines count each subproblem: an iterative bitmask backtrack
+//! method; a [`Plan`] splits the count into independent entries, numbered stably: what every
+//! run, file and shard of the count agrees on (`plan`); a [`Job`] cuts the long entries into
+//! slices for its own run (a [`Cut`], whose subproblem ids are that run's and not stable) and
+//! runs them on a local thread pool, with cancellation, progress, checkpoints and shards
+//! (`run`, `persist`); the engines count each subproblem: an iterative bitmask backtrack
 //! for the `plain` and `symmetry` plans, half-boards from quadrant lists paired by diagonal
 //! patterns for `join`, the default from n = 14 on and for 12 ([`Algorithm::default_for`]);
 //! [`Sums`] add the subproblems up in `u128`. The library never prints and never touches rayon's
@@ -121,7 +123,7 @@ pub use nqueens_engine::known;
 
 pub use config::Config;
 pub use error::{Error, MemoryAdvice};
-pub use plan::{Algorithm, Plan};
+pub use plan::{Algorithm, Cut, Plan};
 pub use run::{
     Control, Counts, DamagedFile, Estimate, Job, MemoryNeeds, MergeChecks, Outcome, Recount,
     Recounted, Status, Survey, count, file_rules, most_file_bytes,
@@ -148,8 +150,8 @@ mod tests {
     }
 
     fn plan_tree_nodes(plan: &Plan) -> u64 {
-        plan.subproblems()
-            .filter_map(|sub| match sub.work {
+        plan.works()
+            .filter_map(|work| match work {
                 Work::Complete { frame, start, .. } => {
                     Some(tree_nodes(&plan.frame(frame).into(), &start.into()))
                 }

@@ -1,7 +1,7 @@
 //! Which part of a count a run or a file covers: shard `index` of `count`. A leaf of the
 //! import rule, so that the plan (which decides what each shard owns), the run and the files
 //! all speak of shards in one type; what a shard owns of a plan is the plan's to say
-//! ([`crate::plan::Plan::shard_entries`]).
+//! ([`crate::plan::Plan::shard_entry_numbers`]).
 
 use std::fmt;
 

@@ -7,14 +7,20 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::plan::{AddsTo, Plan};
+use crate::plan::{AddsTo, Plan, Slice};
 use nqueens_engine::symmetry;
 
-/// The result of one subproblem.
+/// The result of one subproblem, named as files name it, by its entry of the plan and its
+/// slice (stable), and by the id of the run that counted it (a run's own,
+/// [`Cut`](crate::plan::Cut)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Counted {
-    /// The subproblem's id.
+    /// The subproblem's id in the cut of the run that counted it.
     pub id: u64,
+    /// The entry of the plan it is a share of.
+    pub entry: u64,
+    /// Which share of the entry ([`Slice::WHOLE`] for an entry counted whole).
+    pub slice: Slice,
     /// Raw count (before the subproblem's weight is applied); a `u128`, as a rook count of a
     /// constrained board may exceed 2^64 in one subproblem.
     pub count: u128,
@@ -52,7 +58,7 @@ impl Sums {
     /// Adds one subproblem of `plan`.
     pub fn add(&mut self, plan: &Plan, subproblem: &Counted) {
         let c = subproblem.count;
-        match plan.subproblem(subproblem.id).work.adds_to() {
+        match plan.entry(subproblem.entry).adds_to() {
             AddsTo::Solutions { weight } => self.total += c * u128::from(weight),
             AddsTo::HalfTurn => self.half_turn += c,
             AddsTo::QuarterTurn => self.quarter_turn += c,

@@ -231,16 +231,15 @@ fn the_slices_of_a_constrained_search_add_up_to_it() {
 
 #[test]
 fn long_constrained_searches_are_cut_into_slices_that_count_the_same() {
-    use crate::plan::{Plan, Work};
+    use crate::plan::{Cut, Plan, Work};
     use crate::run::{CostModel, SLICE_SECONDS, entry_slices};
     // How a run cuts the plan's searches by default.
     let slices = |p: &Plan| -> Vec<u64> {
         let costs = CostModel::new(p, SLICE_SECONDS);
-        p.entries()
-            .map(|(s, of)| {
-                assert!(matches!(s.work, Work::Constrained { .. }));
-                assert_eq!(of, 1, "a plan is built whole");
-                entry_slices(&costs, p, &s)
+        p.works()
+            .map(|w| {
+                assert!(matches!(w, Work::Constrained { .. }));
+                entry_slices(&costs, p, &w)
             })
             .collect()
     };
@@ -265,13 +264,12 @@ fn long_constrained_searches_are_cut_into_slices_that_count_the_same() {
     );
     // A plan whose searches are cut into 3 counts what the whole searches count.
     let b = blocked_board(11);
-    let whole = Plan::constrained(&b, None).unwrap();
-    let cut = whole.clone().sliced(3);
+    let plan = Plan::constrained(&b, None).unwrap();
+    let (whole, cut) = (Cut::whole(plan.clone()), Cut::sliced(plan, 3));
     assert_eq!(cut.len(), 3 * whole.len());
-    assert_eq!(cut.hash(), whole.hash());
-    let total = |p: &Plan| -> u128 {
-        p.subproblems()
-            .map(|s| crate::run::solve_one(p, &s).count)
+    let total = |c: &Cut| -> u128 {
+        c.subproblems()
+            .map(|s| crate::run::solve_one(c.plan(), &s).count)
             .sum()
     };
     assert_eq!(total(&cut), total(&whole));

@@ -1,6 +1,7 @@
 //! The merge: the result files of every shard of a count, put back together only when every
-//! subproblem is there exactly once and intact. It rebuilds the plan from what the files say,
-//! checks every file against it, and adds the sums in `u128`.
+//! subproblem is there exactly once and intact. It rebuilds the plan from what the files say
+//! and cuts it as they cut it (`reading.rs`), checks every file against it, and adds the sums
+//! in `u128`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -11,7 +12,7 @@ use super::reading::{Reading, read_shards};
 use super::rules::Rules;
 use super::{Journal, JournalError, Key};
 use crate::constraint::Board;
-use crate::plan::{Algorithm, Plan, PlanHash};
+use crate::plan::{Algorithm, Cut, PlanHash};
 use crate::tally::Sums;
 use nqueens_engine::random::{Reservoir, XorShift};
 
@@ -101,7 +102,7 @@ impl Journal {
 /// A finished subproblem as a file gives it: what a recount checks.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Claim {
-    /// The subproblem.
+    /// The subproblem, by its id in the cut the files make ([`Sampled`]).
     pub id: u64,
     /// Its count, before its weight.
     pub count: u128,
@@ -116,8 +117,8 @@ pub struct Sampled {
     pub merged: Merged,
     /// The files left out as no shard results.
     pub skipped: Vec<Skipped>,
-    /// The plan the files were checked against.
-    pub(crate) plan: Plan,
+    /// The plan the files were checked against, cut as they cut it.
+    pub(crate) cut: Cut,
     /// A uniform random sample of the files' subproblems, in a random order.
     pub(crate) sample: Vec<Claim>,
     /// The subproblems the sample was drawn from.
@@ -154,7 +155,7 @@ pub fn merge(files: &[PathBuf], options: MergeOptions) -> Result<Sampled, MergeP
     let missing = reading.missing();
     let Reading {
         reference,
-        plan,
+        cut,
         mut skipped,
         checkpoints,
         mut problems,
@@ -194,6 +195,7 @@ pub fn merge(files: &[PathBuf], options: MergeOptions) -> Result<Sampled, MergeP
     }
     let mut sums = Sums::default();
     let mut seconds = 0.0;
+    let plan = cut.plan();
     let mut rng = XorShift::new(seed);
     let mut sample = Reservoir::new(keep);
     let mut subproblems = 0;
@@ -202,22 +204,19 @@ pub fn merge(files: &[PathBuf], options: MergeOptions) -> Result<Sampled, MergeP
     let (mut miscut, mut miscut_entries) = (Vec::new(), 0);
     for (&index, copies) in &by_index {
         let (path, j) = &copies[0];
-        let off_rule = rules.map_or_else(Vec::new, |r| j.cut_otherwise(&plan, r));
+        let off_rule = rules.map_or_else(Vec::new, |r| j.cut_otherwise(plan, r));
         miscut_entries += off_rule.len() as u64;
         let audited_here = audited.binary_search(&index).is_ok();
         if keep > 0 || !off_rule.is_empty() || audited_here {
             let file: Arc<Path> = Arc::from(path.as_path());
-            let map = j
-                .counted_map(&plan)
-                .expect("checked against the plan above");
+            let map = j.counted_map(&cut).expect("checked against the plan above");
             for p in map.values() {
                 let claim = Claim {
                     id: p.id,
                     count: p.count,
                     file: Some(file.clone()),
                 };
-                let entry = plan.entry_of(p.id) as u64;
-                if off_rule.binary_search(&entry).is_ok() {
+                if off_rule.binary_search(&p.entry).is_ok() {
                     miscut.push(claim.clone());
                 }
                 if audited_here {
@@ -244,7 +243,7 @@ pub fn merge(files: &[PathBuf], options: MergeOptions) -> Result<Sampled, MergeP
         algorithm: plan.algorithm(),
         shards: count,
         plan: reference.plan,
-        unique: sums.unique(&plan),
+        unique: sums.unique(plan),
         sums,
         shard_seconds: seconds,
         tags: match (tag_key, tagged) {
@@ -256,7 +255,7 @@ pub fn merge(files: &[PathBuf], options: MergeOptions) -> Result<Sampled, MergeP
     };
     Ok(Sampled {
         merged,
-        plan,
+        cut,
         sample: sample.into_shuffled(&mut rng),
         subproblems,
         seed,
@@ -335,12 +334,13 @@ mod tests {
     fn a_shard_altered_with_its_checksum_redone_fails_the_burnside_check() {
         let dir = tempfile::tempdir().unwrap();
         let files = write_shards(dir.path(), 10, 2);
-        let plan = Plan::build(10, Algorithm::Symmetry, None).unwrap();
+        let plan = crate::plan::Plan::build(10, Algorithm::Symmetry, None).unwrap();
+        let cut = Cut::whole(plan.clone());
         let mut j = Journal::read(&files[0]).unwrap();
-        let mut subproblems = j.counted_map(&plan).unwrap();
+        let mut subproblems = j.counted_map(&cut).unwrap();
         let victim = subproblems
             .values_mut()
-            .find(|p| !plan.subproblem(p.id).work.weight().is_multiple_of(8))
+            .find(|p| !plan.weight_of(p.entry).is_multiple_of(8))
             .unwrap();
         victim.count += 1;
         j.set_counted(&plan, &subproblems);

@@ -12,7 +12,7 @@ use super::findings::{MergeProblem, ShardSet, Skipped};
 use super::rules::Rules;
 use super::{Journal, JournalError, Key, Kind, Problem};
 use crate::constraint::Board;
-use crate::plan::{Algorithm, Plan};
+use crate::plan::{Algorithm, Cut, Plan};
 use crate::tally::Sums;
 
 /// The shard files of one count, read and checked against its plan.
@@ -21,8 +21,8 @@ pub(crate) struct Reading {
     /// The count most of the files belong to.
     pub reference: ShardSet,
     /// Its plan, cut as the files cut the entries they hold and, with [`Rules`], the others
-    /// as a run of this release would.
-    pub plan: Plan,
+    /// as a run of this release would at the default slice time (else whole).
+    pub cut: Cut,
     /// The files left out unread: no journals, and checkpoints of no shard.
     pub skipped: Vec<Skipped>,
     /// The checkpoints of the count's shards read (a merge adds up none of them).
@@ -135,16 +135,16 @@ pub(crate) fn read_shards(
         problems.push(MergeProblem::NoShards);
         return Err((problems, skipped));
     };
-    let mut plan = match reference_plan(&reference, read.iter().map(|r| r.0), board) {
+    let plan = match reference_plan(&reference, read.iter().map(|r| r.0), board) {
         Ok(plan) => plan,
         Err(p) => return Err((vec![p], skipped)),
     };
     read_whole(&mut read, &reference, &plan, rules, &mut problems);
-    cut_as_read(&mut plan, &read, &reference, rules);
+    let cut = cut_as_read(plan, &read, &reference, rules);
 
     let mut reading = Reading {
         reference,
-        plan,
+        cut,
         skipped,
         checkpoints: Vec::new(),
         problems,
@@ -190,7 +190,7 @@ impl Reading {
         }
         let shard = j.shard().expect("a shard's journal");
         let checked = j
-            .check_against(&self.plan, Some(shard))
+            .check_against(&self.cut, Some(shard))
             .and_then(|_| key.map_or(Ok(()), |k| j.check_tag(k)));
         if let Err(problem) = checked {
             self.problems.push(MergeProblem::Damaged {
@@ -205,7 +205,7 @@ impl Reading {
         if checkpoint {
             self.checkpoints.push(path.to_path_buf());
         }
-        let (have, want) = (j.counted_len(), shard.len(&self.plan));
+        let (have, want) = (j.counted_len(), shard.len(&self.cut));
         if !checkpoint && have == want {
             self.done
                 .entry(shard.index)
@@ -235,40 +235,24 @@ impl Reading {
 /// Cuts `plan` as the files of `reference`'s count cut the entries they hold (a result
 /// file's word first, then a checkpoint's: each entry belongs to one shard, so a file that
 /// says otherwise than the first to name an entry is refused, as a subproblem of another cut),
-/// and the others as a run of this release cuts them (with `rules`), else whole.
+/// and the others as a run of this release cuts them at the default slice time (with `rules`),
+/// else whole.
 fn cut_as_read(
-    plan: &mut Plan,
+    plan: Plan,
     read: &[(&Path, Journal)],
     reference: &ShardSet,
     rules: Option<Rules>,
-) {
-    let mut cuts: Vec<u64> = vec![0; plan.entry_count() as usize];
+) -> Cut {
     let ours = |results: bool| {
         read.iter()
             .filter(move |(_, j)| (j.kind() == Some(Kind::ShardResult)) == results)
             .filter(|(_, j)| ShardSet::of(j) == *reference)
     };
-    for (_, j) in ours(true).chain(ours(false)) {
-        for (entry, of) in j.cuts() {
-            if let Some(slot) = cuts.get_mut(entry as usize)
-                && *slot == 0
-            {
-                *slot = of.max(1);
-            }
-        }
-    }
-    let unnamed: Vec<u64> = (0..cuts.len() as u64)
-        .filter(|&e| cuts[e as usize] == 0)
-        .collect();
-    if let Some(rules) = rules
-        && !unnamed.is_empty()
-    {
-        let slices = (rules.slices)(plan, rules.default_seconds, &unnamed);
-        for (e, of) in unnamed.into_iter().zip(slices) {
-            cuts[e as usize] = of.max(1);
-        }
-    }
-    plan.cut(|_, i, _| cuts[i].max(1));
+    let recorded = ours(true).chain(ours(false)).flat_map(|(_, j)| j.cuts());
+    Cut::from_files(plan, recorded, |plan, unnamed| match rules {
+        Some(rules) => (rules.slices)(plan, rules.default_seconds, unnamed),
+        None => vec![1; unnamed.len()],
+    })
 }
 
 /// [`Journal::read`] of one of the files a merge or a status is given: `Ok(None)` for a file
@@ -345,21 +329,15 @@ pub(crate) fn reference_plan<'a>(
         });
     }
     // A default kernel plan of a large board refines its largest subproblems, which a plan of the
-    // same split depth chosen does not: the default plan first, where it is the files'.
-    let default = match (board, algorithm) {
-        (None, Algorithm::Plain | Algorithm::Symmetry) => Plan::build(set.n, algorithm, None)
-            .ok()
-            .filter(|p| p.hash() == set.plan),
-        _ => None,
-    };
-    let plan = match (default, board) {
-        (Some(plan), _) => Ok(plan),
-        (None, Some(b)) => Plan::constrained(b, Some(set.split_depth)),
-        (None, None) => Plan::build(set.n, algorithm, Some(set.split_depth)),
+    // same split depth chosen does not: the default plan first, then that of the files' depth.
+    let kernel = board.is_none() && matches!(algorithm, Algorithm::Plain | Algorithm::Symmetry);
+    let built = match board {
+        None if kernel => Plan::build(set.n, algorithm, None),
+        Some(b) => Plan::constrained(b, Some(set.split_depth)),
+        None => Plan::build(set.n, algorithm, Some(set.split_depth)),
     }
     .map_err(MergeProblem::ImpossiblePlan)?;
-    // Files of a count begun under format version 2, before the quarter turns.
-    let plan = plan.before_quarter_turns(set.plan).unwrap_or(plan);
+    let plan = built.for_file(set.plan, set.split_depth, kernel);
     if constrained && plan.hash() != set.plan {
         return Err(MergeProblem::OtherBoard {
             theirs: set.plan,

@@ -139,7 +139,7 @@ mod tests {
 
     use super::*;
     use crate::persist::Kind;
-    use crate::plan::Algorithm;
+    use crate::plan::{Algorithm, Cut};
     use crate::run::solve_one;
     use crate::tests_support::FixedClock;
 
@@ -147,10 +147,10 @@ mod tests {
 
     /// A plan of n = 9 and its first `k` subproblems, counted.
     fn counted(k: usize) -> (Plan, Vec<Counted>) {
-        let plan = Plan::build(9, Algorithm::Symmetry, None).unwrap();
-        let subs = plan.subproblems().take(k).map(|s| solve_one(&plan, &s));
+        let cut = Cut::whole(Plan::build(9, Algorithm::Symmetry, None).unwrap());
+        let subs = cut.subproblems().take(k).map(|s| solve_one(cut.plan(), &s));
         let subs = subs.collect();
-        (plan, subs)
+        (cut.into_plan(), subs)
     }
 
     #[test]

@@ -8,15 +8,15 @@
 //! parts among the run's threads instead).
 
 use super::PlanError;
-use super::{MAX_SPLIT_DEPTH, MAX_SUBPROBLEMS, Slice, Start, Subproblem, Work, target_subproblems};
+use super::{MAX_SPLIT_DEPTH, MAX_SUBPROBLEMS, Start, Work, target_subproblems};
 use crate::constraint::{self, Board, PieceKind, Route};
 use nqueens_engine::kernel;
 
-/// The split depth and the subproblems (ids still to be set) of `board`.
+/// The split depth and the entries of `board`.
 pub(super) fn subproblems(
     board: &Board,
     split_depth: Option<usize>,
-) -> Result<(usize, Vec<Subproblem>), PlanError> {
+) -> Result<(usize, Vec<Work>), PlanError> {
     let allowed = board.allowed();
     let free_rows = board.placed().iter().filter(|p| p.is_none()).count();
     let highest = free_rows.min(MAX_SPLIT_DEPTH);
@@ -39,13 +39,7 @@ pub(super) fn subproblems(
     })?;
     let subproblems = starts
         .into_iter()
-        .map(|start| Subproblem {
-            id: 0,
-            work: Work::Constrained {
-                start,
-                slice: Slice::WHOLE,
-            },
-        })
+        .map(|start| Work::Constrained { start })
         .collect();
     Ok((depth, subproblems))
 }

@@ -3,15 +3,15 @@
 //! engine that counts them ([`nqueens_engine::join::units`]). The join plan has no split depth.
 
 use super::PlanError;
-use super::{Subproblem, Work};
+use super::Work;
 use nqueens_engine::join::{self, MAX_JOIN_N};
 
-/// Hands the join units of an n×n board to `push` as subproblems (ids are given by the
-/// caller), one at a time: the ten million units of n = 28 are never held twice.
+/// Hands the join units of an n×n board to `push` as entries, one at a time: the ten million
+/// units of n = 28 are never held twice.
 pub(super) fn push_subproblems(
     n: usize,
     split_depth: Option<usize>,
-    mut push: impl FnMut(Subproblem),
+    mut push: impl FnMut(Work),
 ) -> Result<(), PlanError> {
     if let Some(d) = split_depth.filter(|&d| d > 0) {
         return Err(PlanError::JoinSplitDepth(d));
@@ -23,12 +23,9 @@ pub(super) fn push_subproblems(
         });
     }
     join::for_each_unit(n, |unit, weight| {
-        push(Subproblem {
-            id: 0,
-            work: Work::Join {
-                unit: unit.into(),
-                weight,
-            },
+        push(Work::Join {
+            unit: unit.into(),
+            weight,
         });
     });
     Ok(())

@@ -1,10 +1,14 @@
-//! The plan: the list of independent subproblems a count is made of, each with a stable id.
+//! The plan: the list of independent entries a count is made of, what every run, checkpoint,
+//! shard and release of a count agrees on.
 //!
 //! A plan is a pure value, a function of the board size, the algorithm and the split depth
-//! alone (never of the thread count or the machine), so the same id names the same subproblem of
-//! work in every run, checkpoint and shard. Its [`Plan::hash`] fingerprints the whole list, so
-//! that results made for one plan are never mixed into another. What the engines prepare to
-//! count a plan (the join algorithm's quadrant lists) belongs to the run, not to the plan.
+//! alone (never of the thread count, the machine or the slice time), so the same entry number
+//! names the same work in every run, checkpoint and shard: entries are stable. Its
+//! [`Plan::hash`] fingerprints the whole list, so that results made for one plan are never
+//! mixed into another. How a run cuts the entries into slices, and the ids it numbers the
+//! slices by, are the run's and not stable: another slice time numbers them otherwise. They
+//! are a [`Cut`] (`cut.rs`), made only there. What the engines prepare to count a plan (the
+//! join algorithm's quadrant lists) belongs to the run, not to the plan.
 //!
 //! Each algorithm has its own way of splitting, in its own file:
 //! * `plain` (`prefix.rs`) pre-places the first rows, with the left-right mirror of row 0;
@@ -20,6 +24,7 @@
 
 pub(crate) mod constellation;
 mod constrained;
+mod cut;
 mod entries;
 mod error;
 mod invariants;
@@ -37,9 +42,11 @@ use crate::constraint::Board;
 use entries::Entries;
 use nqueens_engine::join::MAX_JOIN_N;
 
+pub use cut::Cut;
 pub use error::PlanError;
 pub(crate) use size::{build_bytes, fixed_build_bytes};
-pub(crate) use work::{AddsTo, Family, Frame, Middle, Slice, Start, Subproblem, Unit, Work};
+pub use work::Slice;
+pub(crate) use work::{AddsTo, Family, Frame, Middle, Start, Subproblem, Unit, Work};
 
 #[cfg(test)]
 pub(crate) use prefix::bits;
@@ -155,7 +162,8 @@ impl<'de> serde::Deserialize<'de> for PlanHash {
     }
 }
 
-/// The whole list of subproblems of one count.
+/// The whole list of entries of one count: its identity, the same for every run (how a run
+/// cuts the entries into slices is a [`Cut`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Plan {
     n: usize,
@@ -165,12 +173,8 @@ pub struct Plan {
     frames: Vec<Frame>,
     /// Which family of the plan each frame belongs to (parallel to `frames`).
     families: Vec<Family>,
-    /// The subproblems as listed, in id order: each one, except that a join unit or a kernel
-    /// search cut into slices is listed once, with the id of its first slice and its slice 0
-    /// (the others are made on demand, [`Plan::subproblem`]).
+    /// The entries, in order: each one whole.
     entries: Entries,
-    /// The number of subproblems.
-    subproblems: u64,
     board: Option<Board>,
     /// Whether the join units of an even board are counted with the quarter turns
     /// (`join.rs`): from [`join::QUARTER_TURNS_FROM`] on, since format version 3.
@@ -265,14 +269,10 @@ impl Plan {
                 };
                 let lowest = usize::from(algorithm == Algorithm::Plain);
                 let (depth, subproblems) = prefix::split(&frames, roots, lowest, split_depth, n)?;
-                entries.extend(subproblems.into_iter().map(|r| Subproblem {
-                    id: 0,
-                    work: Work::Complete {
-                        frame: r.frame,
-                        start: r.start.into(),
-                        weight: r.weight,
-                        slice: Slice::WHOLE,
-                    },
+                entries.extend(subproblems.into_iter().map(|r| Work::Complete {
+                    frame: r.frame,
+                    start: r.start.into(),
+                    weight: r.weight,
                 }));
                 (depth, frames.iter().map(Frame::from).collect(), families)
             }
@@ -305,8 +305,8 @@ impl Plan {
         ))
     }
 
-    /// The one way a plan is made from its parts: its entries numbered, then its hash taken
-    /// over all of it, so that what is derived is derived once.
+    /// The one way a plan is made from its parts: its hash taken over all of it, so that
+    /// what is derived is derived once.
     fn assemble(
         (n, algorithm, split_depth): (usize, Algorithm, usize),
         (frames, families): (Vec<Frame>, Vec<Family>),
@@ -320,12 +320,10 @@ impl Plan {
             frames,
             families,
             entries,
-            subproblems: 0,
             quarter_turns: algorithm == Algorithm::Join && join::quarter_turns(n),
             board,
             hash: 0,
         };
-        plan.number_entries();
         plan.hash = plan.fingerprint();
         plan
     }
@@ -338,25 +336,26 @@ impl Plan {
         }
     }
 
-    /// Gives each entry the id of its first subproblem and counts the subproblems.
-    fn number_entries(&mut self) {
-        self.subproblems = self.entries.number(slices_of);
-    }
-
-    /// Cuts each entry into `slices(index, entry)` slices (at least 1; a quarter-turn search
-    /// is never cut) and numbers the subproblems again: what a run does before it counts, so
-    /// that a long search or join unit is counted, saved and shown in shares of seconds. The
-    /// plan's identity ([`Plan::hash`], its entries, which shard owns which) does not change:
-    /// only the ids of the subproblems, which are the run's own (files name a subproblem by
-    /// its entry and slice, `persist::journal`).
-    ///
-    /// `slices` is given the plan without its entries (its board, frames and families), the
-    /// entry's index and the entry.
-    pub(crate) fn cut(&mut self, mut slices: impl FnMut(&Plan, usize, &Subproblem) -> u64) {
-        let mut entries = std::mem::take(&mut self.entries);
-        entries.set_slices(|i, s| slices(self, i, s));
-        self.entries = entries;
-        self.number_entries();
+    /// The plan a file names with `hash` and `split_depth`, from this one (the plan a run
+    /// or a reading built from the file's board and algorithm): this plan if it is that one;
+    /// else the plan format version 2 made of the same board ([`Plan::before_quarter_turns`]);
+    /// else, with `resplit`, the same kind of plan at the file's split depth, if its hash is
+    /// `hash`; else this plan, which the file's checks then refuse. The one place that finds
+    /// a file's plan, for a resume and for a merge or a status alike.
+    pub(crate) fn for_file(self, hash: PlanHash, split_depth: usize, resplit: bool) -> Plan {
+        if self.hash() == hash {
+            return self;
+        }
+        if let Some(before) = self.before_quarter_turns(hash) {
+            return before;
+        }
+        if resplit
+            && let Ok(p) = self.resplit(split_depth)
+            && p.hash() == hash
+        {
+            return p;
+        }
+        self
     }
 
     /// The number of entries (join units, kernel searches, constrained searches, the
@@ -366,98 +365,29 @@ impl Plan {
         self.entries.len() as u64
     }
 
-    /// The id of the first subproblem of entry `entry` (below [`Plan::entry_count`]).
-    pub(crate) fn first_id(&self, entry: u64) -> u64 {
-        self.entries.id(entry as usize)
-    }
-
-    /// The number of slices entry `entry` is cut into (`Plan::cut`; 1 if it is whole).
-    pub fn slices_of_entry(&self, entry: u64) -> u64 {
-        slices_of(&self.entries.get(entry as usize))
-    }
-
-    /// The entry subproblem `id` belongs to, and which of its slices it is.
-    pub fn entry_and_slice(&self, id: u64) -> (u64, u64) {
-        let entry = self.entry_of(id);
-        (entry as u64, id - self.entries.id(entry))
-    }
-
-    /// The number of subproblems; their ids are `0..len`.
-    pub fn len(&self) -> usize {
-        self.subproblems as usize
-    }
-
-    /// Whether the plan has no subproblem at all.
-    pub fn is_empty(&self) -> bool {
-        self.subproblems == 0
-    }
-
     /// Bytes the plan holds (its listed entries and frames), about.
     pub(crate) fn bytes(&self) -> u64 {
         (self.entries.bytes() + self.frames.capacity() * std::mem::size_of::<Frame>()) as u64
     }
 
-    /// The subproblem with id `id` (below [`Plan::len`]).
-    pub(crate) fn subproblem(&self, id: u64) -> Subproblem {
-        let s = self.entries.get(self.entry_of(id));
-        s.slice_after(id - s.id)
+    /// The work of entry `entry` (below [`Plan::entry_count`]), whole.
+    pub(crate) fn entry(&self, entry: u64) -> Work {
+        self.entries.get(entry as usize)
     }
 
-    /// The entries of the plan: the first subproblem of each and the number of its
-    /// subproblems (its slices, all alike but for the slice).
-    pub(crate) fn entries(&self) -> impl Iterator<Item = (Subproblem, u64)> + '_ {
-        self.entries.iter().map(|e| (e, slices_of(&e)))
+    /// The work of every entry, in order.
+    pub(crate) fn works(&self) -> impl Iterator<Item = Work> + '_ {
+        self.entries.iter()
     }
 
-    /// The index of the entry subproblem `id` belongs to.
-    pub(crate) fn entry_of(&self, id: u64) -> usize {
-        self.entries.last_at_or_before(id)
-    }
-
-    /// Every subproblem in id order.
-    #[cfg(test)]
-    pub(crate) fn subproblems(&self) -> impl Iterator<Item = Subproblem> + '_ {
-        self.subproblems_at(0..self.subproblems)
-    }
-
-    /// The subproblems of `ids` (each below [`Plan::len`]): where the ids increase, found by
-    /// walking the entries once rather than by a search each.
-    pub(crate) fn subproblems_at<'a>(
-        &'a self,
-        ids: impl Iterator<Item = u64> + 'a,
-    ) -> impl Iterator<Item = Subproblem> + 'a {
-        self.locate(ids)
-            .map(|(entry, index)| self.entries.get(entry as usize).slice_after(index))
-    }
-
-    /// The entry and slice of each of `ids` (each below [`Plan::len`]), as
-    /// [`Plan::entry_and_slice`] gives them: where the ids increase, found by walking the
-    /// entries once.
-    pub(crate) fn locate<'a>(
-        &'a self,
-        ids: impl Iterator<Item = u64> + 'a,
-    ) -> impl Iterator<Item = (u64, u64)> + 'a {
-        let mut entry = 0;
-        ids.map(move |id| {
-            if self.entries.id(entry) > id {
-                // Out of order after all: search.
-                entry = self.entry_of(id);
-            }
-            while entry + 1 < self.entries.len() && self.entries.id(entry + 1) <= id {
-                entry += 1;
-            }
-            (entry as u64, id - self.entries.id(entry))
-        })
-    }
-
-    /// The most solutions subproblem `s` can count before its weight (a checked result never
-    /// passes it): a search completes its empty rows with one queen in each of as many free
+    /// The most solutions a share of `work` can count before its weight (a checked result
+    /// never passes it): a search completes its empty rows with one queen in each of as many free
     /// columns, at most (rows left)! ways; a join unit pairs, for each of its row sets, a
     /// west and an east half-board, each h queens on h rows and h columns, at most (h!)²;
     /// a search of the unique count fixes the row-0 queen, (n − 1)!.
-    pub(crate) fn count_bound(&self, s: &Subproblem) -> u128 {
+    pub(crate) fn count_bound(&self, work: &Work) -> u128 {
         let factorial = |k: usize| (1..=k as u128).product::<u128>();
-        match s.work {
+        match *work {
             Work::Complete { frame, start, .. } => {
                 factorial(self.frame(frame).depth.saturating_sub(start.level))
             }
@@ -493,12 +423,12 @@ impl Plan {
         self.families.get(frame as usize).copied()
     }
 
-    /// What kind of work subproblem `id` is, in words, for reports of where a count's time goes:
+    /// What kind of work entry `entry` is, in words, for reports of where a count's time goes:
     /// the family of a kernel search (`corner queen`, `plain prefixes`, ...), the kind of a
     /// join unit (`join: row sets`, `join: two middle queens`, `join: centre queen`), a search
     /// of the unique count or of a constrained board.
-    pub fn describe(&self, id: u64) -> &'static str {
-        match self.subproblem(id).work {
+    pub fn describe(&self, entry: u64) -> &'static str {
+        match self.entry(entry) {
             Work::Complete { frame, .. } => self.family(frame).map_or("search", Family::describe),
             Work::HalfTurn { .. } => "half-turn invariant (unique)",
             Work::QuarterTurn { .. } => "quarter-turn invariant (unique)",
@@ -516,10 +446,10 @@ impl Plan {
         }
     }
 
-    /// The solutions each raw count of subproblem `id` stands for: the size of its orbit under
-    /// the symmetries the plan uses.
-    pub fn weight_of(&self, id: u64) -> u8 {
-        self.subproblem(id).work.weight()
+    /// The solutions each raw count of entry `entry` (or of any slice of it) stands for: the
+    /// size of its orbit under the symmetries the plan uses.
+    pub fn weight_of(&self, entry: u64) -> u8 {
+        self.entry(entry).weight()
     }
 
     /// Whether the join units of an even board are counted with the quarter turns
@@ -583,14 +513,13 @@ impl Plan {
             }
         }
         h.write_u64(self.entries.len() as u64);
-        for (index, s) in self.entries.iter().enumerate() {
+        for (index, work) in self.entries.iter().enumerate() {
             h.write_u64(index as u64);
-            match s.work {
+            match work {
                 Work::Complete {
                     frame,
                     start,
                     weight,
-                    slice: _,
                 } => {
                     h.write_u64(u64::from(frame));
                     h.write_u64(start.level as u64);
@@ -599,7 +528,7 @@ impl Plan {
                     h.write_u64(start.anti);
                     h.write_u64(u64::from(weight));
                 }
-                Work::HalfTurn { first, slice: _ } => {
+                Work::HalfTurn { first } => {
                     h.write_u64(1);
                     h.write_u64(u64::from(first));
                 }
@@ -607,7 +536,7 @@ impl Plan {
                     h.write_u64(2);
                     h.write_u64(u64::from(first));
                 }
-                Work::Constrained { start, slice: _ } => {
+                Work::Constrained { start } => {
                     h.write_u64(4);
                     h.write_u64(start.level as u64);
                     h.write_u64(start.cols);
@@ -631,29 +560,7 @@ impl Plan {
     }
 }
 
-/// The subproblems one entry of a plan stands for: its slices for a join unit, a kernel
-/// search or a half-turn search, else 1.
-pub(super) fn slices_of(s: &Subproblem) -> u64 {
-    s.slice().map_or(1, |k| k.of.max(1))
-}
-
 const _: () = assert!(MAX_N <= 32, "masks need room for shifted diagonals");
-
-#[cfg(test)]
-impl Plan {
-    /// The same plan with every join unit, kernel search or constrained search cut into
-    /// `slices` (for tests at small n); the half-turn searches are left as they are.
-    pub(crate) fn sliced(mut self, slices: u64) -> Plan {
-        self.cut(|_, _, s| {
-            if matches!(s.work, Work::HalfTurn { .. } | Work::QuarterTurn { .. }) {
-                1
-            } else {
-                slices
-            }
-        });
-        self
-    }
-}
 
 #[cfg(test)]
 mod tests;

@@ -100,8 +100,8 @@ mod tests {
             let counted = prefix::count_at(&frames, &roots, lowest, depth).unwrap();
             let plan = crate::Plan::build(n, algorithm, Some(depth)).unwrap();
             let kernel = plan
-                .subproblems()
-                .filter(|s| matches!(s.work, crate::plan::Work::Complete { .. }))
+                .works()
+                .filter(|w| matches!(w, crate::plan::Work::Complete { .. }))
                 .count();
             assert_eq!(counted, kernel, "n = {n}, {algorithm}, depth {depth}");
         }

@@ -1,4 +1,4 @@
-//! The plan's tests: ids, hashes, algorithms, depths and slices.
+//! The plan's tests: entries, hashes, algorithms, depths, and a run's cut into slices.
 
 use super::*;
 
@@ -45,13 +45,13 @@ fn a_plan_hash_is_written_and_read_as_sixteen_hex_digits() {
 }
 
 #[test]
-fn ids_are_positions_and_plans_are_deterministic() {
+fn plans_are_deterministic() {
     for alg in Algorithm::ALL {
         let a = Plan::build(12, alg, None).unwrap();
         let b = Plan::build(12, alg, None).unwrap();
         assert_eq!(a.families.len(), a.frames.len());
         assert_eq!(a.hash, b.hash);
-        assert!(a.subproblems().enumerate().all(|(i, s)| s.id == i as u64));
+        assert_eq!(a, b);
         if alg == Algorithm::Join {
             // The join plan has no split depth; asking for one is an error, 0 is its own.
             assert!(Plan::build(12, alg, Some(1)).is_err());
@@ -105,9 +105,9 @@ fn bad_split_depths_are_refused() {
 #[test]
 fn default_plans_make_enough_subproblems() {
     let p = Plan::build(16, Algorithm::Symmetry, None).unwrap();
-    assert!(p.len() >= 1024);
+    assert!(p.entry_count() >= 1024);
     let p = Plan::build(12, Algorithm::Plain, None).unwrap();
-    assert!(p.len() >= 1024);
+    assert!(p.entry_count() >= 1024);
 }
 
 #[test]
@@ -121,42 +121,16 @@ fn every_default_plan_up_to_the_largest_board_can_be_made() {
 }
 
 #[test]
-fn a_built_plan_is_whole_and_a_cut_keeps_its_identity() {
-    // A plan is built whole: how a run cuts it is the run's (`run::cost`).
-    let p = Plan::build(25, Algorithm::Symmetry, None).unwrap();
-    assert!(p.entries.iter().all(|e| slices_of(&e) == 1));
-    assert_eq!(p.len() as u64, p.entry_count());
-    let mut cut = p.clone();
-    cut.cut(|_, i, _| 1 + (i as u64 % 5));
-    assert_eq!(cut.hash(), p.hash());
-    assert_eq!(cut.entry_count(), p.entry_count());
-    assert!(cut.len() > p.len());
-    // The slices of an entry are numbered one after another, and located back.
-    for entry in [0, 1, 7, 8] {
-        let first = cut.first_id(entry);
-        let of = cut.slices_of_entry(entry);
-        assert_eq!(of, 1 + entry % 5);
-        for index in 0..of {
-            assert_eq!(cut.entry_and_slice(first + index), (entry, index));
-        }
-    }
-    let ids: Vec<u64> = (0..cut.len() as u64).step_by(97).collect();
-    let located: Vec<(u64, u64)> = cut.locate(ids.iter().copied()).collect();
-    let one_by_one: Vec<(u64, u64)> = ids.iter().map(|&id| cut.entry_and_slice(id)).collect();
-    assert_eq!(located, one_by_one);
-}
-
-#[test]
 fn a_kernel_plan_cut_into_slices_gives_the_published_counts() {
     for alg in [Algorithm::Plain, Algorithm::Symmetry] {
         for slices in [3, 300] {
-            let mut plan = Plan::build(11, alg, None).unwrap();
+            let plan = Plan::build(11, alg, None).unwrap();
             // Every entry cut, the half-turn searches too; a quarter-turn search stays whole.
-            plan.cut(|_, _, _| slices);
+            let cuts = Cut::fresh(plan.clone(), |_, _, _| slices);
             let whole = if alg == Algorithm::Symmetry { 11 } else { 0 };
             let cut = plan.entry_count() - whole;
-            assert_eq!(plan.len() as u64, cut * slices + whole, "{alg} {slices}");
-            let subproblems: Vec<_> = plan
+            assert_eq!(cuts.len() as u64, cut * slices + whole, "{alg} {slices}");
+            let subproblems: Vec<_> = cuts
                 .subproblems()
                 .map(|s| crate::run::solve_one(&plan, &s))
                 .collect();
@@ -173,21 +147,19 @@ fn a_kernel_plan_cut_into_slices_gives_the_published_counts() {
 fn a_sliced_plan_lists_every_slice_of_every_unit_once() {
     for n in [13, 14] {
         let whole = Plan::build(n, Algorithm::Join, None).unwrap();
-        let plan = whole.clone().sliced(3);
+        let cut = Cut::sliced(whole.clone(), 3);
         let units = whole
-            .subproblems()
-            .filter(|s| matches!(s.work, Work::Join { .. }))
+            .works()
+            .filter(|w| matches!(w, Work::Join { .. }))
             .count();
-        assert_eq!(plan.len(), whole.len() + 2 * units);
-        // A cut is the run's: the plan's identity stays.
-        assert_eq!(plan.hash, whole.hash);
+        assert_eq!(cut.len() as u64, whole.entry_count() + 2 * units as u64);
         let mut seen = std::collections::HashSet::new();
-        for (i, s) in plan.subproblems().enumerate() {
+        for (i, s) in cut.subproblems().enumerate() {
             assert_eq!(s.id, i as u64);
             match s.work {
                 Work::Join { unit, .. } => {
-                    assert_eq!(unit.slice.of, 3);
-                    assert!(seen.insert(unit), "{unit:?} twice");
+                    assert_eq!(s.slice.of, 3);
+                    assert!(seen.insert((unit, s.slice)), "{unit:?} twice");
                     assert!(i < 3 * units);
                 }
                 _ => assert!(i >= 3 * units),
@@ -195,13 +167,13 @@ fn a_sliced_plan_lists_every_slice_of_every_unit_once() {
         }
         assert_eq!(seen.len(), 3 * units);
         // Counted slice by slice, the plan gives the published counts.
-        let subproblems: Vec<_> = plan
+        let subproblems: Vec<_> = cut
             .subproblems()
-            .map(|s| crate::run::solve_one(&plan, &s))
+            .map(|s| crate::run::solve_one(&whole, &s))
             .collect();
-        let sums = crate::tally::Sums::of(&plan, subproblems.iter());
+        let sums = crate::tally::Sums::of(&whole, subproblems.iter());
         assert_eq!(Some(sums.total), crate::known::total(n), "n = {n}");
-        assert_eq!(sums.unique(&plan), crate::known::unique(n), "n = {n}");
+        assert_eq!(sums.unique(&whole), crate::known::unique(n), "n = {n}");
     }
 }
 
@@ -215,21 +187,24 @@ fn boards_past_the_join_range_are_refused_before_any_list() {
 fn no_honest_subproblem_passes_its_bound() {
     use crate::constraint::{Board, PieceKind};
     use crate::run::solve_one;
-    let plans = [
-        Plan::build(9, Algorithm::Plain, None).unwrap(),
-        Plan::build(10, Algorithm::Symmetry, None).unwrap(),
-        Plan::build(11, Algorithm::Symmetry, Some(3)).unwrap(),
-        Plan::build(12, Algorithm::Join, None).unwrap(),
-        Plan::build(13, Algorithm::Join, None).unwrap(),
-        Plan::build(13, Algorithm::Join, None).unwrap().sliced(3),
-        Plan::constrained(&Board::empty(8, PieceKind::Rook).unwrap(), None).unwrap(),
-        Plan::constrained(&Board::empty(9, PieceKind::Queen).unwrap(), Some(2)).unwrap(),
+    let cuts = [
+        Cut::whole(Plan::build(9, Algorithm::Plain, None).unwrap()),
+        Cut::whole(Plan::build(10, Algorithm::Symmetry, None).unwrap()),
+        Cut::whole(Plan::build(11, Algorithm::Symmetry, Some(3)).unwrap()),
+        Cut::whole(Plan::build(12, Algorithm::Join, None).unwrap()),
+        Cut::whole(Plan::build(13, Algorithm::Join, None).unwrap()),
+        Cut::sliced(Plan::build(13, Algorithm::Join, None).unwrap(), 3),
+        Cut::whole(Plan::constrained(&Board::empty(8, PieceKind::Rook).unwrap(), None).unwrap()),
+        Cut::whole(
+            Plan::constrained(&Board::empty(9, PieceKind::Queen).unwrap(), Some(2)).unwrap(),
+        ),
     ];
-    for plan in &plans {
+    for cut in &cuts {
+        let plan = cut.plan();
         let whole_board = (1..=plan.n as u128).product::<u128>();
-        for id in 0..plan.len() as u64 {
-            let s = plan.subproblem(id);
-            let (count, bound) = (solve_one(plan, &s).count, plan.count_bound(&s));
+        for id in 0..cut.len() as u64 {
+            let s = cut.subproblem(id);
+            let (count, bound) = (solve_one(plan, &s).count, plan.count_bound(&s.work));
             assert!(
                 count <= bound,
                 "n = {}, {}: subproblem {id}",
@@ -255,15 +230,15 @@ fn the_kernels_ways_of_counting_agree_on_every_subproblem() {
                 let Ok(plan) = Plan::build(n, alg, depth) else {
                     continue;
                 };
-                for sub in plan.subproblems() {
-                    let Work::Complete { frame, start, .. } = sub.work else {
+                for (entry, work) in plan.works().enumerate() {
+                    let Work::Complete { frame, start, .. } = work else {
                         continue;
                     };
                     let f = plan.frame(frame);
                     if start.level + 3 > f.depth {
                         continue;
                     }
-                    let at = format!("n = {n} {alg} depth {depth:?} sub {}", sub.id);
+                    let at = format!("n = {n} {alg} depth {depth:?} entry {entry}");
                     let c: Checked = cross_check(&f.into(), &start.into())
                         .unwrap_or_else(|e| panic!("{e}: {at}"));
                     compared += 1;

@@ -1,8 +1,10 @@
-//! The plan's work in its own words: what one subproblem asks for ([`Work`]), in the plan's
-//! own types (a search's [`Frame`] and [`Start`], a join [`Unit`], a [`Slice`]), what its count
-//! adds to, the subproblem with its id, and the family of a kernel search for reports.
+//! The plan's work in its own words: what one entry asks for ([`Work`]), in the plan's own
+//! types (a search's [`Frame`] and [`Start`], a join [`Unit`]), what its count adds to, and
+//! the family of a kernel search for reports; and, apart from the plan, the share of an entry
+//! a run counts ([`Slice`]) and one subproblem of a run ([`Subproblem`]: an entry's work, the
+//! slice of it and the run's id), which only a [`Cut`](super::Cut) makes.
 //!
-//! The plan's identity is a hash of these types' fields, so they are the plan's and change
+//! The plan's identity is a hash of the work's fields, so they are the plan's and change
 //! only with it: the builders make their work with the engines' geometry and keep it here
 //! (the conversions below), and the runner's door (`run/prepared.rs`) hands it to the engines
 //! in theirs. The door is the one place outside the plan that matches on the kinds of work.
@@ -11,10 +13,10 @@ use crate::board::MAX_N;
 use nqueens_engine::{join, kernel};
 
 /// A share of one entry: slice `index` of `of`, about equal in work. How many slices a run
-/// cuts an entry into is the run's choice ([`Plan::cut`](super::Plan::cut)), recorded in its
-/// files and never in the plan's hash.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) struct Slice {
+/// cuts an entry into is the run's choice ([`Cut`](super::Cut)), recorded in its files
+/// (`[entry, slices, index, count, nodes]`) and never in the plan.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Slice {
     /// Which slice, from 0.
     pub index: u64,
     /// How many slices the entry is cut into (at least 1).
@@ -23,7 +25,7 @@ pub(crate) struct Slice {
 
 impl Slice {
     /// The whole entry.
-    pub(crate) const WHOLE: Slice = Slice { index: 0, of: 1 };
+    pub const WHOLE: Slice = Slice { index: 0, of: 1 };
 }
 
 /// The rows a kernel search fills below the queens a plan placed: the board's columns, how
@@ -56,7 +58,7 @@ pub(crate) struct Start {
 }
 
 /// A join unit: the rows whose queen stands in the east half (the first of `span` row sets),
-/// and for odd n the middle queens, with the share of it counted.
+/// and for odd n the middle queens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Unit {
     /// Board rows whose queen stands in the east half.
@@ -65,8 +67,6 @@ pub(crate) struct Unit {
     pub middle: Option<Middle>,
     /// How many consecutive row sets the unit counts, from `east_rows`.
     pub span: u32,
-    /// Which share of the unit is counted.
-    pub slice: Slice,
 }
 
 /// The middle queens of an odd board's join unit.
@@ -109,10 +109,6 @@ impl From<join::Unit> for Unit {
                 row_queen: m.row_queen,
             }),
             span: u.span,
-            slice: Slice {
-                index: u.slice.index,
-                of: u.slice.of,
-            },
         }
     }
 }
@@ -142,7 +138,7 @@ impl Family {
     }
 }
 
-/// What one subproblem asks for.
+/// What one entry of a plan asks for (a run counts it whole or in slices, [`Subproblem`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Work {
     /// Complete `start` within `frames[frame]`; every completion stands for `weight` solutions.
@@ -154,9 +150,6 @@ pub(crate) enum Work {
         /// Solutions each completion stands for: the size of its orbit under the symmetries
         /// the plan uses.
         weight: u8,
-        /// Which share of the search is counted (all of it unless the run cuts a long
-        /// search into slices).
-        slice: Slice,
     },
     /// Count the pairs of fitting half-boards of one join unit; each stands for `weight`
     /// solutions.
@@ -170,18 +163,12 @@ pub(crate) enum Work {
     Constrained {
         /// The state the plan's pre-placed rows leave.
         start: Start,
-        /// Which share of the search is counted (all of it unless the plan cuts a long
-        /// queens search into slices; a rook board's subproblems are always whole).
-        slice: Slice,
     },
     /// Count the solutions a half turn leaves unchanged whose row-0 queen stands in column
     /// `first` (for the unique count).
     HalfTurn {
         /// Column of the queen in row 0.
         first: u8,
-        /// Which share of the search is counted (all of it unless the run cuts a long one
-        /// into slices).
-        slice: Slice,
     },
     /// Count the solutions a quarter turn leaves unchanged whose row-0 queen stands in column
     /// `first` (for the unique count): a small fraction of a second even at n = 32, so never
@@ -227,47 +214,36 @@ impl Work {
             AddsTo::HalfTurn | AddsTo::QuarterTurn => 1,
         }
     }
+
+    /// Whether a run may cut this work into slices: every kind but the quarter-turn search,
+    /// a small fraction of a second even at n = 32.
+    pub(crate) fn can_be_cut(&self) -> bool {
+        !matches!(self, Work::QuarterTurn { .. })
+    }
 }
 
-/// One independent subproblem of a count.
+/// One subproblem of a run: an entry of the plan, the slice of it counted, and the id the
+/// run's [`Cut`](super::Cut) numbers it by. Entries are the plan's and stable; slices and ids
+/// are the run's.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Subproblem {
-    /// Position in the plan; stable for a given n, algorithm and split depth.
+    /// Position in the run's cut (ids are the run's, [`Cut`](super::Cut)).
     pub id: u64,
+    /// The entry of the plan it is a share of.
+    pub entry: u64,
+    /// Which share of the entry.
+    pub slice: Slice,
     /// What to compute.
     pub work: Work,
 }
 
 impl Subproblem {
-    /// The share of its entry this subproblem counts, if it is a join unit or a kernel search
-    /// (which the plan may cut into slices).
-    pub(crate) fn slice(&self) -> Option<Slice> {
-        let mut s = *self;
-        s.slice_mut().copied()
-    }
-
-    /// [`Subproblem::slice`], to change.
-    pub(super) fn slice_mut(&mut self) -> Option<&mut Slice> {
-        match &mut self.work {
-            Work::Join {
-                unit: Unit { slice, .. },
-                ..
-            }
-            | Work::Complete { slice, .. }
-            | Work::Constrained { slice, .. }
-            | Work::HalfTurn { slice, .. } => Some(slice),
-            Work::QuarterTurn { .. } => None,
-        }
-    }
-
     /// The subproblem `i` ids further, where that is a slice of the same entry (the caller
     /// knows it is): the same work with the slice index moved on.
     pub(crate) fn slice_after(&self, i: u64) -> Subproblem {
         let mut s = *self;
         s.id += i;
-        if let Some(slice) = s.slice_mut() {
-            slice.index += i;
-        }
+        s.slice.index += i;
         s
     }
 }

@@ -5,7 +5,7 @@
 
 use super::prepared::Prepared;
 use crate::error::{Error, MemoryAdvice};
-use crate::plan::Plan;
+use crate::plan::Cut;
 use crate::shard::Shard;
 use crate::system::Bytes;
 use nqueens_engine::join;
@@ -25,17 +25,18 @@ pub(super) struct Budget {
 /// weights, the finished subproblems and their sums (about 128 bytes).
 pub(super) const BYTES_PER_SUBPROBLEM: u64 = 128;
 
-/// Bytes a run of `subproblems` subproblems of `plan` keeps besides its engines: the plan and the
-/// subproblems' bookkeeping.
-pub(super) fn bookkeeping(plan: &Plan, subproblems: usize) -> u64 {
-    plan.bytes()
+/// Bytes a run of `subproblems` subproblems of `cut` keeps besides its engines: the plan, its
+/// cut and the subproblems' bookkeeping.
+pub(super) fn bookkeeping(cut: &Cut, subproblems: usize) -> u64 {
+    cut.bytes()
         .saturating_add((subproblems as u64).saturating_mul(BYTES_PER_SUBPROBLEM))
 }
 
-/// Checks a count of `plan` against its [`Budget`]: the join's memory-bounded layout (its
+/// Checks a count of `cut` against its [`Budget`]: the join's memory-bounded layout (its
 /// threads' buffers), the plan and the bookkeeping of the subproblems. A refusal advises fewer
 /// threads, or more shards where the plan's bookkeeping is what does not fit.
-pub(super) fn fit_budget(plan: &Plan, budget: Budget) -> Result<(), Error> {
+pub(super) fn fit_budget(cut: &Cut, budget: Budget) -> Result<(), Error> {
+    let plan = cut.plan();
     let Budget {
         threads,
         subproblems,
@@ -46,7 +47,7 @@ pub(super) fn fit_budget(plan: &Plan, budget: Budget) -> Result<(), Error> {
     if Prepared::engine_bytes(plan, threads).is_none() {
         // The kernel's searches need next to nothing; a plan of long searches cut into
         // billions of slices needs its bookkeeping.
-        let needs = |subproblems: usize| bookkeeping(plan, subproblems);
+        let needs = |subproblems: usize| bookkeeping(cut, subproblems);
         let needed = needs(subproblems);
         return match available {
             Some(available) if needed > available => Err(Error::Memory {
@@ -55,7 +56,7 @@ pub(super) fn fit_budget(plan: &Plan, budget: Budget) -> Result<(), Error> {
                 threads,
                 needed: Bytes(needed),
                 available: Bytes(available),
-                advice: match more_shards(plan, shard, |p| needs(p) <= available) {
+                advice: match more_shards(cut, shard, |p| needs(p) <= available) {
                     Ok(s) => MemoryAdvice::Shards(shard.count.saturating_mul(s)),
                     Err(largest) => MemoryAdvice::OneThreadNeeds(Bytes(needs(largest))),
                 },
@@ -67,7 +68,7 @@ pub(super) fn fit_budget(plan: &Plan, budget: Budget) -> Result<(), Error> {
     let needs_for = |t: usize, subproblems: usize| {
         Prepared::engine_bytes(plan, t)
             .unwrap_or(0)
-            .saturating_add(bookkeeping(plan, subproblems))
+            .saturating_add(bookkeeping(cut, subproblems))
     };
     let Some(available) = available else {
         return Ok(());
@@ -80,7 +81,7 @@ pub(super) fn fit_budget(plan: &Plan, budget: Budget) -> Result<(), Error> {
         .rev()
         .find(|&t| needs_for(t, subproblems) <= available);
     // Where one thread's buffers fit but the bookkeeping does not, more shards do.
-    let more_shards = more_shards(plan, shard, |p| needs_for(threads, p) <= available).ok();
+    let more_shards = more_shards(cut, shard, |p| needs_for(threads, p) <= available).ok();
     Err(Error::Memory {
         n,
         algorithm: plan.algorithm(),
@@ -97,7 +98,7 @@ pub(super) fn fit_budget(plan: &Plan, budget: Budget) -> Result<(), Error> {
                     && let Some((t, s)) = fewer_threads_in_shards(
                         threads,
                         |t, p| needs_for(t, p) <= available,
-                        |fits| self::more_shards(plan, shard, fits).ok(),
+                        |fits| self::more_shards(cut, shard, fits).ok(),
                     ) =>
             {
                 MemoryAdvice::ThreadsInShards {
@@ -125,22 +126,19 @@ fn fewer_threads_in_shards(
     shards_for(&|p| fit(t, p)).map(|s| (t, s))
 }
 
-/// The smallest power of two `s` such that cutting `shard` of `plan` (the whole plan for
+/// The smallest power of two `s` such that cutting `shard` of `cut` (the whole plan for
 /// [`Shard::WHOLE`]) into `s` (shards `index + count × j` of `count × s`) leaves no part
 /// whose subproblems' bookkeeping does not `fit`. A part owns whole entries of the plan
-/// ([`Plan::shard_entries`]), so the largest part is found entry by entry, not as an average
+/// ([`Cut::shard_entries`]), so the largest part is found entry by entry, not as an average
 /// (a plan has at most some ten million entries, the units of n = 28). If no cut will do, the
 /// subproblems of the largest entry, which no cut divides.
 pub(super) fn more_shards(
-    plan: &Plan,
+    cut: &Cut,
     shard: Shard,
     fits: impl Fn(usize) -> bool,
 ) -> Result<u64, usize> {
     let mut shares = (1..=62).map(|k| 1u64 << k);
-    let sizes: Vec<u64> = plan
-        .shard_entries(shard)
-        .map(|(_, slices)| slices)
-        .collect();
+    let sizes: Vec<u64> = cut.shard_entries(shard).map(|(_, slices)| slices).collect();
     let largest = sizes.iter().copied().max().unwrap_or(0);
     let mut parts = Vec::new();
     let mut most = |s: u64| {
@@ -171,7 +169,7 @@ pub struct MemoryNeeds {
     pub engines: u64,
     /// What one thread adds to `engines`.
     pub per_thread: u64,
-    /// Bytes of the plan itself (every shard holds it).
+    /// Bytes of the plan and its cut (every shard holds them).
     pub plan: u64,
     /// Bytes of bookkeeping a run keeps for each subproblem.
     pub per_subproblem: u64,
@@ -219,7 +217,7 @@ impl MemoryNeeds {
 impl super::Job {
     /// The memory this job needs by the model, in its parts, and what fits where it does not.
     pub fn memory_needs(&self) -> MemoryNeeds {
-        let bare = |t: usize| Prepared::engine_bytes(&self.plan, t).unwrap_or(64 << 20);
+        let bare = |t: usize| Prepared::engine_bytes(self.cut.plan(), t).unwrap_or(64 << 20);
         // The partitions a thread may keep depend on the threads sharing the memory: those of
         // this job's count.
         let cache = self.cache_per_thread() as u64;
@@ -232,10 +230,10 @@ impl super::Job {
             threads: self.threads,
             engines: bare(self.threads).saturating_add(threads.saturating_mul(cache)),
             per_thread: bare(2).saturating_sub(bare(1)).saturating_add(cache),
-            plan: self.plan.bytes(),
+            plan: self.cut.bytes(),
             per_subproblem: BYTES_PER_SUBPROBLEM,
             subproblems: self.todo_len(),
-            whole_subproblems: self.plan.len(),
+            whole_subproblems: self.cut.len(),
             available: self.available(),
             advice,
         }

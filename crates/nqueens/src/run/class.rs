@@ -39,7 +39,7 @@ mod tests {
     use super::super::cost::CostModel;
     use super::super::prepared::class_of;
     use super::*;
-    use crate::plan::{Algorithm, Plan, Subproblem};
+    use crate::plan::{Algorithm, Cut, Plan, Subproblem};
 
     fn classes(plan: &Plan) -> impl Fn(&Subproblem) -> Class + '_ {
         let costs = CostModel::new(plan, super::super::cost::SLICE_SECONDS);
@@ -58,11 +58,11 @@ mod tests {
 
     #[test]
     fn every_kind_of_work_has_its_class() {
-        let join = Plan::build(15, Algorithm::Join, None).unwrap();
+        let join = Cut::whole(Plan::build(15, Algorithm::Join, None).unwrap());
         let (first, _) = join.entries().next().unwrap();
-        assert!(matches!(classes(&join)(&first), Class::Join(_)));
-        let symmetry = Plan::build(12, Algorithm::Symmetry, None).unwrap();
-        let class = classes(&symmetry);
+        assert!(matches!(classes(join.plan())(&first), Class::Join(_)));
+        let symmetry = Cut::whole(Plan::build(12, Algorithm::Symmetry, None).unwrap());
+        let class = classes(symmetry.plan());
         let classes: std::collections::BTreeSet<Class> =
             symmetry.entries().map(|(s, _)| class(&s)).collect();
         assert!(classes.contains(&Class::HalfTurn));

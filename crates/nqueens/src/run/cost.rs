@@ -273,7 +273,7 @@ mod tests {
             let p = Plan::build(20, alg, None).unwrap();
             let model = CostModel::new(&p, SLICE_SECONDS);
             assert!(
-                p.entries().all(|(e, _)| entry_slices(&model, &p, &e) == 1),
+                p.works().all(|e| entry_slices(&model, &p, &e) == 1),
                 "{alg}"
             );
         }
@@ -281,21 +281,21 @@ mod tests {
         let p = Plan::build(25, Algorithm::Symmetry, None).unwrap();
         let model = CostModel::new(&p, SLICE_SECONDS);
         let most = p
-            .entries()
-            .map(|(e, _)| entry_slices(&model, &p, &e))
+            .works()
+            .map(|e| entry_slices(&model, &p, &e))
             .max()
             .unwrap();
         assert!(most > 100, "{most}");
-        for (e, _) in p.entries() {
+        for e in p.works() {
             let of = entry_slices(&model, &p, &e) as f64;
-            if let Work::Complete { frame, start, .. } = e.work {
+            if let Work::Complete { frame, start, .. } = e {
                 let seconds = search_estimate(p.frame(frame), &start) * SECONDS_PER_ESTIMATE;
                 assert!(seconds / of <= SLICE_SECONDS);
             }
         }
         // Shorter slices asked, more of them.
         let short = CostModel::new(&p, 1.0);
-        let (e, _) = p.entries().next().unwrap();
+        let e = p.works().next().unwrap();
         assert!(entry_slices(&short, &p, &e) >= entry_slices(&model, &p, &e));
     }
 
@@ -303,7 +303,7 @@ mod tests {
     fn join_units_are_cut_from_n_25_and_half_turns_from_n_28() {
         let p = Plan::build(24, Algorithm::Join, None).unwrap();
         let model = CostModel::new(&p, SLICE_SECONDS);
-        assert!(p.entries().all(|(e, _)| entry_slices(&model, &p, &e) == 1));
+        assert!(p.works().all(|e| entry_slices(&model, &p, &e) == 1));
         assert!((2..=27).all(|n| (half_turn_seconds(n) / SLICE_SECONDS).ceil() <= 1.0));
         assert!((28..=32).all(|n| half_turn_seconds(n) > SLICE_SECONDS));
     }

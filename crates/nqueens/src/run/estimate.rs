@@ -143,7 +143,7 @@ impl Job {
     ) -> Result<Estimate, Error> {
         let clock = timing.clock;
         let begun = clock.now();
-        let plan = &self.plan;
+        let plan = self.cut.plan();
         // The sample holds no run's bookkeeping: only the engines must fit, on as many of the
         // count's threads as they fit on.
         let sample_threads = self.sample_threads()?;
@@ -226,7 +226,7 @@ impl Job {
     /// Draws the sample of the subproblems this job would count, stratum by stratum: per
     /// stratum its size, and its ids to time in a seeded random order ([`Allocation`]).
     fn draw(&self, rng: &mut XorShift) -> (Vec<usize>, Allocation) {
-        let plan = &self.plan;
+        let (cut, plan) = (&self.cut, self.cut.plan());
         // Per stratum, its size and a uniform random sample of at most PER_STRATUM of its ids.
         let mut strata: BTreeMap<Class, (usize, Reservoir<u64>)> = BTreeMap::new();
         // The slices of an entry (a join unit, a kernel search) are alike but for the slice, and
@@ -243,17 +243,17 @@ impl Job {
         match (self.resumed.is_empty(), self.shard) {
             // A whole count: entry by entry.
             (true, None) => {
-                for (s, slices) in plan.entries() {
+                for (s, slices) in cut.entries() {
                     offer(&s, slices, rng);
                 }
             }
             (true, Some(shard)) => {
-                for (s, slices) in plan.shard_entries(shard) {
+                for (s, slices) in cut.shard_entries(shard) {
                     offer(&s, slices, rng);
                 }
             }
             (false, _) => {
-                for s in plan.subproblems_at(self.todo_ids()) {
+                for s in cut.subproblems_at(self.todo_ids()) {
                     offer(&s, 1, rng);
                 }
             }
@@ -290,7 +290,7 @@ impl Job {
             while !stop.load(Ordering::Relaxed) {
                 let Some((k, id)) = lock().next() else { break };
                 let begun = clock.now();
-                let timed = (s.timing.time)(s.engines, &self.plan.subproblem(id), stop);
+                let timed = (s.timing.time)(s.engines, &self.cut.subproblem(id), stop);
                 let Some(secs) = timed else {
                     lock().abandon(k);
                     continue;
@@ -382,7 +382,7 @@ mod tests {
         // plan): the sample runs on 2, the projection is for 8, and the advice says 2 fit.
         let probe = Job::new(&crate::Config::new(20).threads(8)).unwrap();
         let engines = |t| Prepared::engine_bytes(probe.plan(), t).unwrap();
-        let budget = engines(2) + probe.plan().bytes() + (engines(3) - engines(2)) / 2;
+        let budget = engines(2) + probe.cut().bytes() + (engines(3) - engines(2)) / 2;
         let job = Job::new(&crate::Config::new(20).threads(8).memory(budget)).unwrap();
         assert!(job.check_memory().is_err());
         let e = job.estimate(Duration::from_millis(300), 7, None).unwrap();
@@ -477,7 +477,7 @@ mod tests {
     /// the engines and their caches.
     fn memory_is_the_runs(job: &Job, e: &Estimate) {
         assert_eq!(e.memory.run(), e.memory_needed);
-        let book = crate::run::budget::bookkeeping(job.plan(), e.subproblems);
+        let book = crate::run::budget::bookkeeping(job.cut(), e.subproblems);
         assert!(e.memory_needed > book);
         if job.plan().algorithm() == Algorithm::Symmetry {
             let threads = e.threads;

@@ -1,8 +1,9 @@
 //! Running a plan: the one pipeline every count goes through, whatever calls it (the one-line
 //! [`crate::count`], the command line, benchmarks, checkpoints, shards).
 //!
-//! A [`Job`] is a plan with the choices of one run: the threads, the shard it covers, the
-//! subproblems it resumes from and the checkpoint it keeps. [`Job::run`] counts what is left on a
+//! A [`Job`] is a plan with the choices of one run: its cut of the entries into slices (a
+//! [`Cut`], whose ids are this run's), the threads, the shard it covers, the subproblems it
+//! resumes from and the checkpoint it keeps. [`Job::run`] counts what is left on a
 //! local pool ([`pool`]), with the engines prepared once ([`prepared`]), lets the caller observe
 //! every finished subproblem and cancel between subproblems, and returns an [`Outcome`]: the sums
 //! of every finished subproblem, resumed ones included, from which the [`Counts`] of a whole count
@@ -46,7 +47,7 @@ use crate::error::{Error, MemoryAdvice};
 use crate::persist::{
     Journal, JournalError, Key, Kind, Problem, Recorder, SaveFailure, Shard, check_bounds,
 };
-use crate::plan::{Algorithm, Plan, PlanError};
+use crate::plan::{Algorithm, Cut, Plan, PlanError};
 use crate::system::{self, Bytes, SystemClock};
 use crate::tally::{Counted, Sums};
 
@@ -80,7 +81,7 @@ pub struct Control<'a> {
 #[derive(Debug)]
 pub struct Job {
     /// The plan, cut into slices for this run.
-    plan: Plan,
+    cut: Cut,
     /// What the plan's entries cost, which decides the cut and the order of the work.
     costs: CostModel,
     /// Whether the configuration fixed the split depth (else a checkpoint may choose it).
@@ -113,7 +114,7 @@ impl Job {
         }
         let depth = config.fixed_split_depth();
         check_plan_fits(config)?;
-        let mut plan = match (config.constrained_board(), config.chosen_algorithm()) {
+        let plan = match (config.constrained_board(), config.chosen_algorithm()) {
             (Some(board), Algorithm::Constrained) => Plan::constrained(board, depth)?,
             (Some(_), other) => return Err(PlanError::MethodForBoard(other).into()),
             (None, algorithm) => Plan::build(config.n(), algorithm, depth)?,
@@ -123,9 +124,11 @@ impl Job {
             .map_or(SLICE_SECONDS, |t| t.as_secs_f64())
             .max(Config::SHORTEST_SLICE_SECONDS);
         let costs = CostModel::new(&plan, seconds);
-        cut(&mut plan, &costs, std::iter::empty());
+        let cut = Cut::fresh(plan, |plan, _, work| {
+            prepared::entry_slices(&costs, plan, work)
+        });
         Ok(Job {
-            plan,
+            cut,
             costs: costs.clone(),
             fixed_depth: depth.is_some(),
             threads: config.resolved_threads().min(Config::MAX_THREADS),
@@ -143,24 +146,36 @@ impl Job {
     /// The same job restricted to `shard` of the plan.
     pub fn shard(mut self, shard: Shard) -> Job {
         self.shard = Some(shard);
-        let plan = &self.plan;
-        self.resumed.retain(|&id, _| shard.owns(plan, id));
+        let cut = &self.cut;
+        self.resumed.retain(|&id, _| shard.owns(cut, id));
         self
     }
 
-    /// The same job with `subproblems` already done (from an earlier run of the same plan).
+    /// The same job with `subproblems` already done (from an earlier run of the same plan and
+    /// cut, [`Job::cut`]). Each must name its subproblem as this job's cut does: its id, entry
+    /// and slice. A subproblem counted under another cut (a run with another slice time) is
+    /// refused ([`Error::OtherCut`]): its id names other work here. Resume such a run from its
+    /// checkpoint instead ([`Job::checkpoint`]), which cuts the entries it holds as it did.
     pub fn resume(mut self, subproblems: impl IntoIterator<Item = Counted>) -> Result<Job, Error> {
         for p in subproblems {
-            let inside = (p.id as usize) < self.plan.len();
-            if !inside || self.shard.is_some_and(|s| !s.owns(&self.plan, p.id)) {
+            let inside = (p.id as usize) < self.cut.len();
+            if !inside || self.shard.is_some_and(|s| !s.owns(&self.cut, p.id)) {
                 return Err(Error::ForeignSubproblem {
                     id: p.id,
-                    subproblems: self.plan.len(),
+                    subproblems: self.cut.len(),
                     shard: self.shard,
                 });
             }
+            if !self.cut.names(p.id, p.entry, p.slice) {
+                let (entry, index) = self.cut.entry_and_slice(p.id);
+                return Err(Error::OtherCut {
+                    id: p.id,
+                    theirs: (p.entry, p.slice.index, p.slice.of),
+                    ours: (entry, index, self.cut.slices_of_entry(entry)),
+                });
+            }
             if let Err(Problem::CountTooLarge { id, count, bound }) =
-                check_bounds(&self.plan, [(p.id, p.count)])
+                check_bounds(self.cut.plan(), [&p])
             {
                 return Err(Error::ImpossibleCount { id, count, bound });
             }
@@ -192,27 +207,23 @@ impl Job {
         })?;
         let journal = match existing {
             Some(j) => {
-                if !self.fixed_depth
-                    && j.plan != self.plan.hash()
-                    && let Ok(p) = self.plan.resplit(j.split_depth)
-                    && p.hash() == j.plan
-                {
-                    self.plan = p;
-                }
-                // A count begun under format version 2 (before the quarter turns) goes on
-                // with the plan it began with.
-                if let Some(before) = self.plan.before_quarter_turns(j.plan) {
-                    self.plan = before;
-                }
+                // The file's plan: where the configuration left the split depth to the
+                // default, one of the file's depth; a count begun under format version 2
+                // (before the quarter turns) goes on with the plan it began with.
+                let resplit = !self.fixed_depth;
+                let plan = self
+                    .cut
+                    .into_plan()
+                    .for_file(j.plan, j.split_depth, resplit);
                 let j = match j.unread() {
                     Some(_) => {
-                        let most = most_file_bytes(&self.plan, self.shard);
+                        let most = most_file_bytes(&plan, self.shard);
                         Journal::read_at_most(path, most)?
                     }
                     None => j,
                 };
                 // The entries the file holds are cut as its run cut them.
-                cut(&mut self.plan, &self.costs, j.cuts());
+                self.cut = cut_as(&self.costs, plan, j.cuts());
                 let invalid = |problem| JournalError::Invalid {
                     path: path.to_path_buf(),
                     problem,
@@ -223,8 +234,9 @@ impl Job {
                 {
                     j.check_tag(key).map_err(invalid)?;
                 }
-                let subproblems = j.check_against(&self.plan, self.shard).map_err(invalid)?;
-                let subproblems = self.recut_off_rule(&j, subproblems);
+                let subproblems = j.check_against(&self.cut, self.shard).map_err(invalid)?;
+                let (job, subproblems) = self.recut_off_rule(&j, subproblems);
+                self = job;
                 self = self.resume(subproblems.into_values())?;
                 for t in j.slice_times(SLICE_SECONDS) {
                     if !self.slice_times.contains(&t) {
@@ -233,7 +245,7 @@ impl Job {
                 }
                 j
             }
-            None => Journal::new(Kind::Checkpoint, &self.plan, self.shard),
+            None => Journal::new(Kind::Checkpoint, self.cut.plan(), self.shard),
         };
         let journal = match &self.key {
             Some(key) => journal.keyed(key),
@@ -249,36 +261,32 @@ impl Job {
     /// that cut otherwise): those entries are cut as this run cuts them and counted again,
     /// and the others keep the file's cut, their ids those of the plan cut anew.
     fn recut_off_rule(
-        &mut self,
+        mut self,
         j: &Journal,
         subproblems: BTreeMap<u64, Counted>,
-    ) -> BTreeMap<u64, Counted> {
-        let off = j.cut_otherwise(&self.plan, file_rules());
+    ) -> (Job, BTreeMap<u64, Counted>) {
+        let off = j.cut_otherwise(self.cut.plan(), file_rules());
         if off.is_empty() {
-            return subproblems;
+            return (self, subproblems);
         }
         let is_off = |e: &u64| off.binary_search(e).is_ok();
-        let located: Vec<(u64, u64)> = self.plan.locate(subproblems.keys().copied()).collect();
-        let kept: Vec<(u64, u64, Counted)> = subproblems
+        let before = subproblems.len();
+        let kept: Vec<Counted> = subproblems
             .into_values()
-            .zip(located)
-            .map(|(c, (entry, index))| (entry, index, c))
+            .filter(|c| !is_off(&c.entry))
             .collect();
-        let before = kept.len();
-        let kept: Vec<(u64, u64, Counted)> =
-            kept.into_iter().filter(|(e, _, _)| !is_off(e)).collect();
         self.recut = (off.len() as u64, (before - kept.len()) as u64);
-        cut(
-            &mut self.plan,
-            &self.costs,
-            j.cuts().filter(|(e, _)| !is_off(e)),
-        );
-        kept.into_iter()
-            .map(|(entry, index, c)| {
-                let id = self.plan.first_id(entry) + index;
+        let plan = self.cut.into_plan();
+        self.cut = cut_as(&self.costs, plan, j.cuts().filter(|(e, _)| !is_off(e)));
+        let cut = &self.cut;
+        let kept = kept
+            .into_iter()
+            .map(|c| {
+                let id = cut.first_id(c.entry) + c.slice.index;
                 (id, Counted { id, ..c })
             })
-            .collect()
+            .collect();
+        (self, kept)
     }
 
     /// The entries a resumed checkpoint cut otherwise than this release cuts them at its
@@ -324,9 +332,17 @@ impl Job {
         self
     }
 
-    /// The plan.
+    /// The plan: what every run of this count agrees on (its entries, their weights, its
+    /// hash).
     pub fn plan(&self) -> &Plan {
-        &self.plan
+        self.cut.plan()
+    }
+
+    /// This run's cut of the plan: how many slices each entry is cut into, and the ids of
+    /// the subproblems, which are this run's ([`Counted::id`]) and not stable: another slice
+    /// time numbers them otherwise.
+    pub fn cut(&self) -> &Cut {
+        &self.cut
     }
 
     /// Worker threads the run uses.
@@ -341,7 +357,7 @@ impl Job {
 
     /// [`Job::wanted`], one at a time.
     fn wanted_ids(&self) -> impl Iterator<Item = u64> + '_ {
-        self.plan.shard_ids(self.shard.unwrap_or(Shard::WHOLE))
+        self.cut.shard_ids(self.shard.unwrap_or(Shard::WHOLE))
     }
 
     /// The subproblems resumed from earlier runs.
@@ -363,8 +379,8 @@ impl Job {
     /// How many ids this run covers (its shard's, or all).
     pub fn wanted_len(&self) -> usize {
         match self.shard {
-            Some(s) => s.len(&self.plan),
-            None => self.plan.len(),
+            Some(s) => s.len(&self.cut),
+            None => self.cut.len(),
         }
     }
 
@@ -389,7 +405,7 @@ impl Job {
             shard: self.shard.unwrap_or(Shard::WHOLE),
             available,
         };
-        fit_budget(&self.plan, budget)
+        fit_budget(&self.cut, budget)
     }
 
     /// The bytes of partitions each thread may keep in the join's memory-bounded layout: half
@@ -401,7 +417,7 @@ impl Job {
 
     /// [`Job::cache_per_thread`] on `threads` threads.
     pub(super) fn cache_for(&self, threads: usize) -> usize {
-        Prepared::partition_cache(&self.plan, threads, self.available(), CACHE_BYTES)
+        Prepared::partition_cache(self.cut.plan(), threads, self.available(), CACHE_BYTES)
     }
 
     /// The bytes this job may use: `--memory`, else what the system allows, when known.
@@ -415,6 +431,7 @@ impl Job {
     /// counts come back with the error in [`Outcome::unsaved`].
     pub fn run(&self, control: Control<'_>) -> Result<Outcome, Error> {
         let begun = Instant::now();
+        let plan = self.cut.plan();
         self.check_key_kept()?;
         // Checked before the ids are listed: at n = 26 they alone take gigabytes.
         if self.todo_len() > 0 {
@@ -424,22 +441,14 @@ impl Job {
         let recorder = self.checkpoint.as_ref().map(|(path, journal)| {
             // Written back in this version's format (a version-1 file's header made anew).
             let mut journal = journal.clone();
-            journal.upgrade(&self.plan);
+            journal.upgrade(plan);
             for &t in &self.slice_times {
                 journal.add_slice_time(t, SLICE_SECONDS);
             }
             let resumed = self.resumed.clone();
             let tell = control.save_failed;
             let every = self.save_every;
-            Recorder::new(
-                &self.plan,
-                path,
-                journal,
-                resumed,
-                every,
-                &SystemClock,
-                tell,
-            )
+            Recorder::new(plan, path, journal, resumed, every, &SystemClock, tell)
         });
         if let Some(r) = &recorder {
             r.flush()?;
@@ -458,7 +467,7 @@ impl Job {
             save_failed: None,
         };
         let worked = pool::execute(
-            &self.plan,
+            &self.cut,
             &self.costs,
             self.cache_per_thread(),
             &todo,
@@ -474,12 +483,12 @@ impl Job {
         }
         let mut subproblems = self.resumed.clone();
         subproblems.extend(worked.subproblems.iter().map(|p| (p.id, *p)));
-        let sums = Sums::of(&self.plan, subproblems.values());
+        let sums = Sums::of(plan, subproblems.values());
         let complete = worked.subproblems.len() == todo.len();
         let whole = complete && self.shard.is_none();
-        if whole && self.plan.has_unique() && !sums.burnside_holds(self.plan.n()) {
+        if whole && plan.has_unique() && !sums.burnside_holds(plan.n()) {
             return Err(Error::Integrity {
-                n: self.plan.n(),
+                n: plan.n(),
                 checkpoint: self.checkpoint.as_ref().map(|(path, _)| path.clone()),
                 total: sums.total,
                 half_turn: sums.half_turn,
@@ -487,12 +496,12 @@ impl Job {
             });
         }
         Ok(Outcome {
-            n: self.plan.n(),
-            algorithm: self.plan.algorithm(),
-            subproblems: self.plan.len(),
-            split_depth: self.plan.split_depth(),
+            n: plan.n(),
+            algorithm: plan.algorithm(),
+            subproblems: self.cut.len(),
+            split_depth: plan.split_depth(),
             shard: self.shard,
-            unique: whole.then(|| sums.unique(&self.plan)).flatten(),
+            unique: whole.then(|| sums.unique(plan)).flatten(),
             sums,
             nodes: worked.subproblems.iter().map(|p| u128::from(p.nodes)).sum(),
             fresh: worked.subproblems.len(),
@@ -510,7 +519,8 @@ impl Job {
     /// The result file of a finished (or partial) shard run: its subproblems, with the program,
     /// host, seconds and threads in `meta`.
     pub fn shard_result(&self, outcome: &Outcome) -> Journal {
-        let mut j = Journal::new(Kind::ShardResult, &self.plan, self.shard);
+        let plan = self.cut.plan();
+        let mut j = Journal::new(Kind::ShardResult, plan, self.shard);
         if let Some(key) = &self.key {
             j = j.keyed(key);
         }
@@ -521,22 +531,20 @@ impl Job {
         for &t in &self.slice_times {
             j.add_slice_time(t, SLICE_SECONDS);
         }
-        j.set_counted(&self.plan, &outcome.counted);
+        j.set_counted(plan, &outcome.counted);
         j
     }
 }
 
-/// Cuts `plan` for a run: the entries of `fixed` (`(entry, slices)`, in increasing order of
-/// entry: a resumed file's) as given, the others as `costs` says.
-fn cut(plan: &mut Plan, costs: &CostModel, fixed: impl Iterator<Item = (u64, u64)>) {
-    let mut fixed = fixed.peekable();
-    plan.cut(|plan, i, entry| {
-        while fixed.next_if(|&(e, _)| e < i as u64).is_some() {}
-        match fixed.next_if(|&(e, _)| e == i as u64) {
-            Some((_, of)) => of,
-            None => prepared::entry_slices(costs, plan, entry),
-        }
-    });
+/// `plan` cut as a file resumed says for the entries of `recorded` (`(entry, slices)`), and
+/// the others as `costs` (the run's cost model) cuts them.
+fn cut_as(costs: &CostModel, plan: Plan, recorded: impl Iterator<Item = (u64, u64)>) -> Cut {
+    Cut::from_files(plan, recorded, |plan, others| {
+        others
+            .iter()
+            .map(|&e| prepared::entry_slices(costs, plan, &plan.entry(e)))
+            .collect()
+    })
 }
 
 /// Refuses a default plan whose building would not fit in the memory `config` may use

@@ -23,7 +23,7 @@ use super::prepared::{self, class_of};
 use super::status::{Classes, Tracker};
 use crate::constraint::PieceKind;
 use crate::error::Error;
-use crate::plan::{Plan, Subproblem};
+use crate::plan::{Cut, Plan, Subproblem};
 use crate::system;
 use crate::tally::Counted;
 use nqueens_engine::constrained;
@@ -81,17 +81,18 @@ fn pool_size(plan: &Plan, threads: usize, blocks: usize, cores: usize) -> usize 
 /// threading on a small machine), but thousands never start.
 const OVERSUBSCRIBED: usize = 4;
 
-/// Counts the subproblems of `plan` whose ids are in `todo` on `threads` threads (at most
+/// Counts the subproblems of `cut` whose ids are in `todo` on `threads` threads (at most
 /// one a block of them; `busy` still has one entry per thread asked for).
 pub(super) fn execute(
-    plan: &Plan,
+    cut: &Cut,
     costs: &CostModel,
     cache: usize,
     todo: &[u64],
     threads: usize,
     control: &Control<'_>,
 ) -> Result<Worked, Error> {
-    let order = schedule(plan, costs, todo, threads);
+    let plan = cut.plan();
+    let order = schedule(cut, costs, todo, threads);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(pool_size(
             plan,
@@ -198,9 +199,9 @@ pub(super) fn prepare<'p>(
 /// the runs in a fixed pseudo-random order, so that the share of them done is a fair measure of
 /// the work done (neighbouring ids are often alike in cost); the join units of one middle-queen
 /// pair stay together (they share lists filtered for that pair).
-fn schedule(plan: &Plan, costs: &CostModel, todo: &[u64], threads: usize) -> Vec<Block> {
+fn schedule(cut: &Cut, costs: &CostModel, todo: &[u64], threads: usize) -> Vec<Block> {
     let locality = super::prepared::shares_with;
-    let mut order = blocks_of(plan, costs, todo);
+    let mut order = blocks_of(cut, costs, todo);
     order.sort_by(|a, b| {
         let estimates = b.estimate.total_cmp(&a.estimate);
         let (a, b) = (&a.first, &b.first);
@@ -265,13 +266,14 @@ struct Block {
     pace: Option<Class>,
 }
 
-/// The blocks of the subproblems `todo` (in increasing order) of `plan`.
-fn blocks_of(plan: &Plan, costs: &CostModel, todo: &[u64]) -> Vec<Block> {
+/// The blocks of the subproblems `todo` (in increasing order) of `cut`.
+fn blocks_of(cut: &Cut, costs: &CostModel, todo: &[u64]) -> Vec<Block> {
+    let plan = cut.plan();
     let mut blocks: Vec<Block> = Vec::new();
-    for s in plan.subproblems_at(todo.iter().copied()) {
+    for s in cut.subproblems_at(todo.iter().copied()) {
         if let Some(last) = blocks.last_mut()
             && (last.len as usize) < BLOCK
-            && s.slice().is_some_and(|k| k.of > 1)
+            && s.slice.of > 1
             && last.first.slice_after(u64::from(last.len)) == s
         {
             last.len += 1;
@@ -363,19 +365,19 @@ mod tests {
         // One rook subproblem shares its sum among the threads, up to the parts of its sum.
         let board = crate::constraint::Board::empty(24, PieceKind::Rook).unwrap();
         let rooks = Plan::constrained(&board, None).unwrap();
-        assert_eq!(rooks.len(), 1);
+        assert_eq!(rooks.entry_count(), 1);
         assert_eq!(pool_size(&rooks, 2, 1, 64), 2);
         assert_eq!(pool_size(&rooks, 4096, 1, 4096), constrained::MOST_PARTS);
         // A count on far more threads than blocks: exact, with one busy entry per thread
         // asked for.
-        let plan = Plan::build(9, Algorithm::Symmetry, None).unwrap();
-        let todo: Vec<u64> = (0..plan.len() as u64).collect();
-        let costs = CostModel::new(&plan, super::super::SLICE_SECONDS);
-        let blocks = schedule(&plan, &costs, &todo, 512).len();
+        let cut = Cut::whole(Plan::build(9, Algorithm::Symmetry, None).unwrap());
+        let todo: Vec<u64> = (0..cut.len() as u64).collect();
+        let costs = CostModel::new(cut.plan(), super::super::SLICE_SECONDS);
+        let blocks = schedule(&cut, &costs, &todo, 512).len();
         assert!(blocks < 512, "{blocks}");
-        let worked = execute(&plan, &costs, 0, &todo, 512, &Control::default()).unwrap();
+        let worked = execute(&cut, &costs, 0, &todo, 512, &Control::default()).unwrap();
         assert_eq!(worked.busy.len(), 512);
-        let sums = crate::tally::Sums::of(&plan, worked.subproblems.iter());
+        let sums = crate::tally::Sums::of(cut.plan(), worked.subproblems.iter());
         assert_eq!(Some(sums.total), crate::known::total(9));
     }
 
@@ -395,17 +397,18 @@ mod tests {
 
     #[test]
     fn a_worker_takes_the_slices_of_an_entry_together() {
-        for (plan, slices) in [
-            (Plan::build(14, Algorithm::Join, None).unwrap().sliced(4), 4),
+        for (cut, slices) in [
             (
-                Plan::build(12, Algorithm::Symmetry, None)
-                    .unwrap()
-                    .sliced(40),
+                Cut::sliced(Plan::build(14, Algorithm::Join, None).unwrap(), 4),
+                4,
+            ),
+            (
+                Cut::sliced(Plan::build(12, Algorithm::Symmetry, None).unwrap(), 40),
                 40,
             ),
         ] {
-            let todo: Vec<u64> = (0..plan.len() as u64).collect();
-            let order = schedule(&plan, &model(&plan), &todo, 2);
+            let todo: Vec<u64> = (0..cut.len() as u64).collect();
+            let order = schedule(&cut, &model(cut.plan()), &todo, 2);
             let mut ids: Vec<u64> = subproblems(&order).iter().map(|p| p.0.id).collect();
             ids.sort_unstable();
             assert_eq!(ids, todo);
@@ -414,13 +417,15 @@ mod tests {
                 // A block is the slices of one entry that follow one another.
                 for i in 0..b.len {
                     assert_eq!(
-                        plan.subproblem(b.first.id + u64::from(i)),
+                        cut.subproblem(b.first.id + u64::from(i)),
                         b.first.slice_after(u64::from(i))
                     );
                 }
-                if let Some(k) = b.first.slice()
-                    && !matches!(b.first.work, Work::HalfTurn { .. })
-                {
+                let k = b.first.slice;
+                if !matches!(
+                    b.first.work,
+                    Work::HalfTurn { .. } | Work::QuarterTurn { .. }
+                ) {
                     assert_eq!(k.of, slices);
                     assert_eq!(u64::from(b.len), (slices - k.index).min(BLOCK as u64));
                 }
@@ -431,10 +436,11 @@ mod tests {
     #[test]
     fn the_schedule_takes_every_subproblem_once_and_every_class_at_one_pace() {
         for (n, algorithm) in [(12, Algorithm::Symmetry), (13, Algorithm::Plain)] {
-            let plan = Plan::build(n, algorithm, None).unwrap();
-            let todo: Vec<u64> = (0..plan.len() as u64).collect();
-            let costs = model(&plan);
-            let order = subproblems(&schedule(&plan, &costs, &todo, 2));
+            let cut = Cut::whole(Plan::build(n, algorithm, None).unwrap());
+            let plan = cut.plan();
+            let todo: Vec<u64> = (0..cut.len() as u64).collect();
+            let costs = model(plan);
+            let order = subproblems(&schedule(&cut, &costs, &todo, 2));
             let mut ids: Vec<u64> = order.iter().map(|(s, _, _)| s.id).collect();
             ids.sort_unstable();
             assert_eq!(ids, todo);
@@ -442,7 +448,7 @@ mod tests {
             assert!(
                 order
                     .iter()
-                    .all(|(s, k, _)| pace_class(&plan, &costs, s) == *k)
+                    .all(|(s, k, _)| pace_class(plan, &costs, s) == *k)
             );
             // Halfway through the schedule, every class of many subproblems has had about half of
             // its estimate handed out.

@@ -60,7 +60,7 @@ impl<'p> Prepared<'p> {
                 bins: 24,
                 seed: sub.id as usize,
             };
-            return join::time_unit(q, &unit.into(), probe, stop);
+            return join::time_unit(q, &join_unit(unit, sub.slice), probe, stop);
         }
         let begun = std::time::Instant::now();
         self.solve_until(sub, stop)?;
@@ -70,13 +70,16 @@ impl<'p> Prepared<'p> {
     /// Counts one subproblem of the plan, giving up (`None`) soon after `stop` is raised: within
     /// milliseconds in the kernel, within a small share of a unit in the join.
     pub fn solve_until(&self, sub: &Subproblem, stop: &AtomicBool) -> Option<Counted> {
+        let slice = sub.slice;
+        let counted = |count, nodes| Counted {
+            id: sub.id,
+            entry: sub.entry,
+            slice,
+            count,
+            nodes,
+        };
         let found = match sub.work {
-            Work::Complete {
-                frame,
-                start,
-                slice,
-                ..
-            } => {
+            Work::Complete { frame, start, .. } => {
                 let frame = &self.frames[frame as usize];
                 kernel::complete_slice_until(frame, &start.into(), slice.into(), stop)?
             }
@@ -84,11 +87,11 @@ impl<'p> Prepared<'p> {
                 let (count, nodes) = invariant::count_invariant(self.plan.n(), true, first.into());
                 Found { count, nodes }
             }
-            Work::HalfTurn { first, slice } => {
+            Work::HalfTurn { first } => {
                 half_turn::count_half_turn_until(self.plan.n(), first.into(), slice.into(), stop)?
             }
             // A constrained board: queens by backtracking, rooks by the route their counter picks.
-            Work::Constrained { start, slice } => {
+            Work::Constrained { start } => {
                 let allowed = &self.allowed;
                 let start = kernel::Start::from(start);
                 let done = match self.plan.board()?.piece() {
@@ -100,25 +103,17 @@ impl<'p> Prepared<'p> {
                     PieceKind::Rook if slice.index > 0 => constrained::Completed::default(),
                     PieceKind::Rook => constrained::count_rooks(allowed, &start, stop)?,
                 };
-                return Some(Counted {
-                    id: sub.id,
-                    count: done.count,
-                    nodes: done.nodes,
-                });
+                return Some(counted(done.count, done.nodes));
             }
             Work::Join { unit, .. } => {
                 let q = self
                     .quadrants
                     .as_ref()
                     .expect("a plan with join units is prepared with quadrant lists");
-                join::count_unit_until(q, &unit.into(), stop)?
+                join::count_unit_until(q, &join_unit(unit, slice), stop)?
             }
         };
-        Some(Counted {
-            id: sub.id,
-            count: found.count.into(),
-            nodes: found.nodes,
-        })
+        Some(counted(found.count.into(), found.nodes))
     }
 }
 
@@ -175,8 +170,8 @@ impl Prepared<'_> {
 /// A rough relative size of a whole entry, for ordering work and weighing the time left: a
 /// kernel or constrained search by its free squares, a join unit by its stratum's measured
 /// mean seconds where measured (else 1), a search of the unique count 1.
-pub(super) fn entry_estimate(costs: &CostModel, plan: &Plan, s: &Subproblem) -> f64 {
-    match s.work {
+pub(super) fn entry_estimate(costs: &CostModel, plan: &Plan, work: &Work) -> f64 {
+    match *work {
         Work::Complete { frame, start, .. } => search_estimate(plan.frame(frame), &start),
         Work::Join { unit, .. } => costs.unit_estimate(&unit.into()),
         Work::Constrained { start, .. } => costs.constrained_estimate(&start),
@@ -186,14 +181,14 @@ pub(super) fn entry_estimate(costs: &CostModel, plan: &Plan, s: &Subproblem) -> 
 
 /// [`entry_estimate`] of the entry `s` belongs to, shared among its slices.
 pub(super) fn estimate(costs: &CostModel, plan: &Plan, s: &Subproblem) -> f64 {
-    let of = s.slice().map_or(1, |k| k.of.max(1));
-    entry_estimate(costs, plan, s) / of as f64
+    entry_estimate(costs, plan, &s.work) / s.slice.of.max(1) as f64
 }
 
-/// How many slices a run cuts entry `s` into: one where it takes seconds, else enough that
-/// each slice stays near the slice time ([`CostModel`]); a quarter-turn search never.
-pub(crate) fn entry_slices(costs: &CostModel, plan: &Plan, s: &Subproblem) -> u64 {
-    match s.work {
+/// How many slices a run cuts an entry of `work` into: one where it takes seconds, else
+/// enough that each slice stays near the slice time ([`CostModel`]); a quarter-turn search
+/// never.
+pub(crate) fn entry_slices(costs: &CostModel, plan: &Plan, work: &Work) -> u64 {
+    match *work {
         Work::Complete { frame, start, .. } => costs.search_slices(plan.frame(frame), &start),
         Work::Join { unit, .. } => costs.unit_slices(&unit.into()),
         Work::Constrained { start, .. } => costs.constrained_slices(plan, &start),
@@ -267,17 +262,23 @@ impl From<Slice> for nqueens_engine::Slice {
     }
 }
 
+/// A whole join unit, for its stratum and estimates.
 impl From<Unit> for join::Unit {
     fn from(u: Unit) -> join::Unit {
-        join::Unit {
-            east_rows: u.east_rows,
-            middle: u.middle.map(|m| join::Middle {
-                column_queen: m.column_queen,
-                row_queen: m.row_queen,
-            }),
-            span: u.span,
-            slice: u.slice.into(),
-        }
+        join_unit(u, Slice::WHOLE)
+    }
+}
+
+/// Slice `slice` of join unit `u`, in the engine's type.
+fn join_unit(u: Unit, slice: Slice) -> join::Unit {
+    join::Unit {
+        east_rows: u.east_rows,
+        middle: u.middle.map(|m| join::Middle {
+            column_queen: m.column_queen,
+            row_queen: m.row_queen,
+        }),
+        span: u.span,
+        slice: slice.into(),
     }
 }
 
@@ -306,15 +307,18 @@ mod tests {
                 assert_eq!(&Frame::from(&kernel::Frame::from(f)), f);
             }
             let mut units = 0;
-            for sub in plan.subproblems() {
-                match sub.work {
-                    Work::Complete { start, slice, .. } => {
+            let slice = Slice { index: 2, of: 5 };
+            let engine = nqueens_engine::Slice::from(slice);
+            assert_eq!((engine.index, engine.of), (slice.index, slice.of));
+            for work in plan.works() {
+                match work {
+                    Work::Complete { start, .. } => {
                         assert_eq!(Start::from(kernel::Start::from(start)), start);
-                        let engine = nqueens_engine::Slice::from(slice);
-                        assert_eq!((engine.index, engine.of), (slice.index, slice.of));
                     }
                     Work::Join { unit, .. } => {
                         assert_eq!(Unit::from(join::Unit::from(unit)), unit);
+                        let share = join_unit(unit, slice);
+                        assert_eq!((share.slice.index, share.slice.of), (2, 5));
                         units += usize::from(unit.middle.is_some());
                     }
                     _ => {}

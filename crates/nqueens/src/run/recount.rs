@@ -16,7 +16,7 @@ use super::prepared::Prepared;
 use super::watch::watched;
 use crate::error::Error;
 use crate::persist::{Claim, Sampled};
-use crate::plan::Plan;
+use crate::plan::Cut;
 use nqueens_engine::random::{Reservoir, XorShift};
 
 /// How many accepted subproblems are counted again before they are trusted.
@@ -96,12 +96,12 @@ impl Recount {
     }
 }
 
-/// Counts `claims` (subproblems of `plan`, drawn at random, in that order) again on `threads`
+/// Counts `claims` (subproblems of `cut`, drawn at random, in that order) again on `threads`
 /// threads, as `how` says, and refuses on the first whose count differs
 /// ([`Error::Recount`]). `of` is the number of subproblems they were drawn from and `seed` the
 /// draw's seed, for the report. Raising `cancel` ends it with [`Error::RecountInterrupted`].
 pub fn recount(
-    plan: &Plan,
+    cut: &Cut,
     claims: &[Claim],
     (how, of, seed): (Recount, u64, u64),
     threads: usize,
@@ -123,7 +123,7 @@ pub fn recount(
     // The engines a count has: the whole quadrant lists up to `cost::LISTS_UNTIL` (30 MiB at
     // n = 17, made once, here on one thread); from n = 18 on, no lists, each subproblem
     // counted from partitions made on demand, each thread keeping up to 64 MiB of them.
-    let engines = Prepared::new(plan, 64 << 20);
+    let engines = Prepared::new(cut.plan(), 64 << 20);
     let deadline = match how {
         Recount::For(d) => Some(begun + d),
         Recount::Subproblems(_) | Recount::All => None,
@@ -143,7 +143,7 @@ pub fn recount(
             let Some(claim) = claims[..wanted].get(i) else {
                 break;
             };
-            let sub = plan.subproblem(claim.id);
+            let sub = cut.subproblem(claim.id);
             let Some(subproblem) = engines.solve_until(&sub, &stop) else {
                 break;
             };
@@ -243,7 +243,7 @@ impl Sampled {
         };
         let all = |claims: &[Claim]| {
             let what = (Recount::All, claims.len() as u64, self.seed);
-            recount(&self.plan, claims, what, threads, cancel)
+            recount(&self.cut, claims, what, threads, cancel)
         };
         if how != Recount::Subproblems(0) {
             checks.off_rule = (self.miscut_entries, all(&self.miscut)?.checked);
@@ -252,7 +252,7 @@ impl Sampled {
         }
         checks.audit = all(&self.audit_claims)?;
         let what = (how, self.subproblems, self.seed);
-        checks.sample = recount(&self.plan, &self.sample, what, threads, cancel)?;
+        checks.sample = recount(&self.cut, &self.sample, what, threads, cancel)?;
         Ok(checks)
     }
 }
@@ -284,7 +284,7 @@ impl Job {
         }
         let claims = sample.into_shuffled(&mut rng);
         let of = self.resumed.len() as u64;
-        recount(&self.plan, &claims, (how, of, seed), self.threads, cancel)
+        recount(&self.cut, &claims, (how, of, seed), self.threads, cancel)
     }
 }
 
@@ -305,7 +305,7 @@ mod tests {
         let s = merge(&files, options).unwrap();
         let cancel = AtomicBool::new(true);
         let err = recount(
-            &s.plan,
+            &s.cut,
             &s.sample,
             (Recount::All, s.subproblems, 1),
             1,
@@ -314,7 +314,7 @@ mod tests {
         assert!(matches!(err, Err(Error::RecountInterrupted)), "{err:?}");
         // A time budget already spent ends by itself with what it checked.
         let spent = (Recount::For(Duration::ZERO), s.subproblems, 1);
-        let done = recount(&s.plan, &s.sample, spent, 1, None).unwrap();
+        let done = recount(&s.cut, &s.sample, spent, 1, None).unwrap();
         assert!(done.checked < s.subproblems);
     }
 

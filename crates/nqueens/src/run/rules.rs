@@ -18,9 +18,9 @@ pub fn most_file_bytes(plan: &Plan, shard: Option<crate::persist::Shard>) -> u64
     let finest = CostModel::new(plan, Config::SHORTEST_SLICE_SECONDS);
     let shard = shard.unwrap_or(crate::persist::Shard::WHOLE);
     let records: u64 = plan
-        .shard_entries(shard)
-        .map(|(entry, _)| {
-            let slices = entry_slices(&finest, plan, &entry);
+        .shard_entry_numbers(shard)
+        .map(|entry| {
+            let slices = entry_slices(&finest, plan, &plan.entry(entry));
             slices.saturating_mul(4).min(MOST_SLICES)
         })
         .fold(0, u64::saturating_add);
@@ -51,8 +51,7 @@ fn rule_slices(plan: &Plan, seconds: f64, entries: &[u64]) -> Vec<u64> {
             if e >= plan.entry_count() {
                 return 0;
             }
-            let entry = plan.subproblem(plan.first_id(e));
-            entry_slices(&costs, plan, &entry)
+            entry_slices(&costs, plan, &plan.entry(e))
         })
         .collect()
 }

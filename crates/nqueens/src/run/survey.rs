@@ -135,7 +135,7 @@ impl Survey {
 
 /// Where the shards of `reading` stand.
 fn survey(reading: &Reading, key_given: bool) -> Survey {
-    let plan = &reading.plan;
+    let plan = reading.cut.plan();
     let damaged = reading
         .problems
         .iter()
@@ -162,7 +162,7 @@ fn survey(reading: &Reading, key_given: bool) -> Survey {
         threads_unknown: 0,
         shards_left: 0.0,
         subproblems_done: 0,
-        subproblems: plan.len() as u64,
+        subproblems: reading.cut.len() as u64,
         resubmit: reading.resubmit(),
         tags: match (key_given, reading.tagged) {
             (true, _) => Tags::Checked,

@@ -111,10 +111,13 @@ fn shards_cover_the_count_and_refuse_foreign_subproblems() {
             .shard(shard);
         let outcome = job.run(Control::default()).unwrap();
         assert!(outcome.complete && outcome.counts().is_none());
-        assert!(outcome.counted.keys().all(|&id| shard.owns(job.plan(), id)));
+        assert!(outcome.counted.keys().all(|&id| shard.owns(job.cut(), id)));
         total.merge(&outcome.sums);
+        let id = (i + 1) % m;
         let foreign = Counted {
-            id: (i + 1) % m,
+            id,
+            entry: id,
+            slice: crate::plan::Slice::WHOLE,
             count: 0,
             nodes: 0,
         };
@@ -176,10 +179,10 @@ fn a_checkpoint_cut_finely_resumes_with_another_slice_time_to_the_same_count() {
     };
     let finely = make(Some(fine));
     let whole = make(None);
-    assert!(finely.plan().len() > whole.plan().len());
+    assert!(finely.cut().len() > whole.cut().len());
     // A slice time shorter still is taken as the shortest.
     let finer = make(Some(Duration::from_nanos(100)));
-    assert_eq!(finer.plan().len(), finely.plan().len());
+    assert_eq!(finer.cut().len(), finely.cut().len());
     assert_eq!(finely.plan().hash(), whole.plan().hash());
     assert!(!path.exists());
     let first = run_cancelled_after(&make(Some(fine)), 40);
@@ -235,7 +238,7 @@ fn a_board_is_counted_by_its_one_method_and_keeps_its_size() {
 }
 
 /// The budget of a whole count of `plan` on `threads` threads with `available` bytes.
-fn whole(plan: &Plan, threads: usize, available: Option<u64>) -> Budget {
+fn whole(plan: &Cut, threads: usize, available: Option<u64>) -> Budget {
     Budget {
         threads,
         subproblems: plan.len(),
@@ -245,7 +248,7 @@ fn whole(plan: &Plan, threads: usize, available: Option<u64>) -> Budget {
 }
 
 /// The most subproblems any shard `index + count × j` of `count × split` holds.
-fn largest_part(plan: &Plan, (index, count): (u64, u64), split: u64) -> u64 {
+fn largest_part(plan: &Cut, (index, count): (u64, u64), split: u64) -> u64 {
     (0..split)
         .map(|j| plan.shard_len(sh(index + count * j, count * split)) as u64)
         .max()
@@ -254,9 +257,7 @@ fn largest_part(plan: &Plan, (index, count): (u64, u64), split: u64) -> u64 {
 
 #[test]
 fn a_kernel_plan_whose_bookkeeping_does_not_fit_is_cut_into_shards_that_fit() {
-    let plan = Plan::build(12, Algorithm::Symmetry, None)
-        .unwrap()
-        .sliced(1000);
+    let plan = Cut::sliced(Plan::build(12, Algorithm::Symmetry, None).unwrap(), 1000);
     let book = |subproblems: u64| plan.bytes() + subproblems * BYTES_PER_SUBPROBLEM;
     let advice = |available: u64| match fit_budget(&plan, whole(&plan, 2, Some(available))) {
         Ok(_) => None,
@@ -286,7 +287,7 @@ fn a_kernel_plan_whose_bookkeeping_does_not_fit_is_cut_into_shards_that_fit() {
 
 #[test]
 fn a_plan_whose_bookkeeping_does_not_fit_is_cut_into_shards() {
-    let plan = Plan::build(24, Algorithm::Join, None).unwrap();
+    let plan = Cut::whole(Plan::build(24, Algorithm::Join, None).unwrap());
     // One thread, so that fewer threads are no way out.
     let engines = join::memory_needed(24, 1, join::Layout::Bounded) + plan.bytes();
     let available = engines + (10 << 20);
@@ -326,7 +327,7 @@ fn a_plan_whose_bookkeeping_does_not_fit_is_cut_into_shards() {
 #[test]
 fn too_little_memory_is_one_line_with_true_advice() {
     use join::Layout::Bounded;
-    let plan = Plan::build(20, Algorithm::Join, None).unwrap();
+    let plan = Cut::whole(Plan::build(20, Algorithm::Join, None).unwrap());
     let book = plan.bytes() + plan.len() as u64 * BYTES_PER_SUBPROBLEM;
     assert!(fit_budget(&plan, whole(&plan, 8, None)).is_ok());
     assert!(fit_budget(&plan, whole(&plan, 8, Some(u64::MAX / 2))).is_ok());
@@ -343,7 +344,7 @@ fn too_little_memory_is_one_line_with_true_advice() {
     assert!(err.contains("n = 20 on 8 threads"), "{err}");
     assert!(err.contains("symmetry algorithm"), "{err}");
     assert_eq!(err.lines().count(), 1);
-    let sym = Plan::build(20, Algorithm::Symmetry, Some(0)).unwrap();
+    let sym = Cut::whole(Plan::build(20, Algorithm::Symmetry, Some(0)).unwrap());
     let need = sym.bytes() + sym.len() as u64 * BYTES_PER_SUBPROBLEM;
     assert!(fit_budget(&sym, whole(&sym, 8, Some(need))).is_ok());
 }
@@ -365,14 +366,14 @@ fn every_board_counts_exactly_in_little_memory() {
 
 #[test]
 fn an_altered_resumed_subproblem_fails_the_burnside_check() {
-    let plan = Plan::build(10, Algorithm::Symmetry, None).unwrap();
+    let cut = Cut::whole(Plan::build(10, Algorithm::Symmetry, None).unwrap());
     // A subproblem whose weight is not a multiple of 8, raised by one: the total moves by 2 or 4.
-    let id = plan
+    let id = cut
         .subproblems()
         .find(|s| matches!(s.work, crate::plan::Work::Complete { weight, .. } if !weight.is_multiple_of(8)))
         .unwrap()
         .id;
-    let mut subproblem = solve_one(&plan, &plan.subproblem(id));
+    let mut subproblem = solve_one(cut.plan(), &cut.subproblem(id));
     subproblem.count += 1;
     let job = Job::new(&config(10, Algorithm::Symmetry, 2))
         .unwrap()
@@ -430,12 +431,47 @@ fn the_run_cuts_a_large_board_without_changing_its_plan() {
     let cuts: Vec<(usize, crate::plan::PlanHash)> = [1.0, SLICE_SECONDS, 1000.0]
         .into_iter()
         .map(|seconds| {
-            let mut plan = whole.clone();
-            let costs = CostModel::new(&plan, seconds);
-            plan.cut(|p, _, e| super::prepared::entry_slices(&costs, p, e));
-            (plan.len(), plan.hash())
+            let costs = CostModel::new(&whole, seconds);
+            let cut = Cut::fresh(whole.clone(), |p, _, e| {
+                super::prepared::entry_slices(&costs, p, e)
+            });
+            (cut.len(), cut.plan().hash())
         })
         .collect();
     assert!(cuts[0].0 > cuts[1].0 && cuts[1].0 > cuts[2].0, "{cuts:?}");
     assert!(cuts.iter().all(|c| c.1 == whole.hash()));
+}
+
+/// Subproblems counted under one cut of a plan resume a job of that cut, and a job of another
+/// cut (another slice time) refuses them: their ids name other work there.
+#[test]
+fn a_job_refuses_subproblems_of_another_cut() {
+    let whole = config(15, Algorithm::Symmetry, 2);
+    let fine = whole.clone().slice_time(Duration::from_millis(1));
+    let finely = Job::new(&fine).unwrap();
+    let counted: Vec<Counted> = run_cancelled_after(&finely, 40)
+        .counted
+        .into_values()
+        .collect();
+    let len = Job::new(&whole).unwrap().cut().len();
+    // A slice of an entry the fine cut cut, with an id the other cut has too.
+    let sliced = *counted
+        .iter()
+        .find(|c| c.slice.of > 1 && (c.id as usize) < len)
+        .expect("a slice");
+    let (moved, mut miscounted) = (
+        Counted {
+            id: sliced.id + 1,
+            ..sliced
+        },
+        sliced,
+    );
+    miscounted.slice.of += 1;
+    for (cut_by, wrong) in [(&whole, sliced), (&fine, moved), (&fine, miscounted)] {
+        let refused = Job::new(cut_by).unwrap().resume([wrong]).unwrap_err();
+        assert!(matches!(refused, Error::OtherCut { .. }), "{refused}");
+    }
+    // The same cut takes them all.
+    let job = Job::new(&fine).unwrap().resume(counted.clone()).unwrap();
+    assert_eq!(job.resumed().len(), counted.len());
 }

@@ -3,9 +3,10 @@
 //!
 //! Files name a subproblem by its entry of the plan ([`Plan::entry_count`]) and, where the run that
 //! wrote it cut the entry into slices, by the slice and the number of slices: `whole` holds
-//! the entries counted whole, `slices` the slices of cut ones. A run that resumes a file cuts
-//! the entries the file holds as the file says ([`Journal::cuts`]), and the others as it
-//! likes, so that how finely a run cuts never decides which files agree.
+//! the entries counted whole, `slices` the slices of cut ones; never by a run's id, which is
+//! not stable. A run that resumes a file cuts the entries the file holds as the file says
+//! ([`Journal::cuts`], [`Cut::from_files`]), and the others as it likes, so that how finely a
+//! run cuts never decides which files agree.
 //!
 //! Format version 4 writes this. Versions 2 and 3 wrote the same, with two fields named
 //! otherwise: `pieces` for `whole`, and `pieces` in the sums for `counted` (a piece is a chess
@@ -29,7 +30,7 @@ use super::{Key, Shard};
 
 mod problem;
 
-use crate::plan::{Algorithm, MOST_SLICES, Plan, PlanHash, Slice};
+use crate::plan::{Algorithm, Cut, MOST_SLICES, Plan, PlanHash, Slice};
 use crate::tally::{Counted, Sums};
 pub use problem::{JournalError, Problem};
 
@@ -111,16 +112,20 @@ pub struct Journal {
     pub(crate) unread: Option<u64>,
 }
 
-/// Checks every `(id, count)` of `subproblems` (ids of `plan`) against what its subproblem can
-/// hold ([`Plan::count_bound`]).
-pub fn check_bounds(
+/// Checks the count of every one of `subproblems` (of entries of `plan`) against what a share
+/// of its entry can hold ([`Plan::count_bound`]).
+pub fn check_bounds<'a>(
     plan: &Plan,
-    subproblems: impl IntoIterator<Item = (u64, u128)>,
+    subproblems: impl IntoIterator<Item = &'a Counted>,
 ) -> Result<(), Problem> {
-    for (id, count) in subproblems {
-        let bound = plan.count_bound(&plan.subproblem(id));
-        if count > bound {
-            return Err(Problem::CountTooLarge { id, count, bound });
+    for c in subproblems {
+        let bound = plan.count_bound(&plan.entry(c.entry));
+        if c.count > bound {
+            return Err(Problem::CountTooLarge {
+                id: c.id,
+                count: c.count,
+                bound,
+            });
         }
     }
     Ok(())
@@ -307,7 +312,7 @@ impl Journal {
     }
 
     /// How the file's run cut the entries it holds: `(entry, slices)` in increasing order of
-    /// entry, once each. A run resuming the file cuts them so (`crate::plan::Plan::cut`).
+    /// entry, once each. A run resuming the file cuts them so (its [`Cut`]).
     pub fn cuts(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
         let whole = self.whole.iter().map(|p| (p.0, 1));
         let mut last = None;
@@ -316,6 +321,12 @@ impl Journal {
             .iter()
             .filter_map(move |s| (last.replace(s.0) != Some(s.0)).then_some((s.0, s.1)));
         merge_sorted(whole, cut, |p| p.0)
+    }
+
+    /// `plan` (the file's) cut as the file cuts the entries it holds ([`Journal::cuts`]), and
+    /// its other entries whole: the cut whose ids [`Journal::counted_map`] gives.
+    pub fn cut_of(&self, plan: Plan) -> Cut {
+        Cut::from_files(plan, self.cuts(), |_, others| vec![1; others.len()])
     }
 
     /// Finished subproblems as `(entry, slice, count, nodes)`, in increasing order of entry and
@@ -473,33 +484,32 @@ impl Journal {
         self.seal();
     }
 
-    /// Replaces the subproblems (and their sums) with `subproblems`, subproblems of `plan` as
-    /// the run cut it: each is written by its entry and slice.
+    /// Replaces the subproblems (and their sums) with `subproblems`, subproblems of `plan` by
+    /// the ids of one cut of it: each is written by its entry and slice.
     pub fn set_counted(&mut self, plan: &Plan, subproblems: &BTreeMap<u64, Counted>) {
         self.whole.clear();
         self.slices.clear();
-        let located = plan.locate(subproblems.keys().copied());
-        for (p, (entry, index)) in subproblems.values().zip(located) {
-            let of = plan.slices_of_entry(entry);
+        for p in subproblems.values() {
+            let Slice { index, of } = p.slice;
             if of == 1 {
-                self.whole.push((entry, p.count, p.nodes));
+                self.whole.push((p.entry, p.count, p.nodes));
             } else {
-                self.slices.push((entry, of, index, p.count, p.nodes));
+                self.slices.push((p.entry, of, index, p.count, p.nodes));
             }
         }
         self.sums = Sums::of(plan, subproblems.values());
         self.seal();
     }
 
-    /// The subproblems as a map by the ids of `plan`, which must be cut as the file says for the
-    /// entries it holds ([`Journal::cuts`]).
-    pub fn counted_map(&self, plan: &Plan) -> Result<BTreeMap<u64, Counted>, Problem> {
+    /// The subproblems as a map by the ids of `cut`, which must cut the entries the file holds
+    /// as the file says ([`Journal::cuts`]).
+    pub fn counted_map(&self, cut: &Cut) -> Result<BTreeMap<u64, Counted>, Problem> {
         let mut map = BTreeMap::new();
         for (entry, slice, count, nodes) in self.entry_counts() {
-            if entry >= plan.entry_count() {
+            if entry >= cut.plan().entry_count() {
                 return Err(Problem::Disorder);
             }
-            let run = plan.slices_of_entry(entry);
+            let run = cut.slices_of_entry(entry);
             if run != slice.of {
                 return Err(Problem::Cut {
                     entry,
@@ -507,8 +517,15 @@ impl Journal {
                     run,
                 });
             }
-            let id = plan.first_id(entry) + slice.index;
-            map.insert(id, Counted { id, count, nodes });
+            let id = cut.first_id(entry) + slice.index;
+            let counted = Counted {
+                id,
+                entry,
+                slice,
+                count,
+                nodes,
+            };
+            map.insert(id, counted);
         }
         Ok(map)
     }
@@ -683,14 +700,16 @@ impl Journal {
         whole && cut && apart
     }
 
-    /// Checks that this journal was written for `plan` (cut as the file says, [`Journal::cuts`])
-    /// and `shard`, and that its sums are those of its subproblems; returns the subproblems by the
-    /// ids of `plan` ([`Journal::counted_map`]), which the checks made.
+    /// Checks that this journal was written for the plan of `cut` (which cuts the entries the
+    /// file holds as the file says, [`Journal::cuts`]) and `shard`, and that its sums are those
+    /// of its subproblems; returns the subproblems by the ids of `cut`
+    /// ([`Journal::counted_map`]), which the checks made.
     pub fn check_against(
         &self,
-        plan: &Plan,
+        cut: &Cut,
         shard: Option<Shard>,
     ) -> Result<BTreeMap<u64, Counted>, Problem> {
+        let plan = cut.plan();
         if self.n != plan.n() {
             return Err(Problem::Board {
                 file: self.n,
@@ -735,8 +754,8 @@ impl Journal {
         {
             return Err(Problem::NotInShard { entry, shard: s });
         }
-        let subproblems = self.counted_map(plan)?;
-        check_bounds(plan, subproblems.values().map(|p| (p.id, p.count)))?;
+        let subproblems = self.counted_map(cut)?;
+        check_bounds(plan, subproblems.values())?;
         if Sums::of(plan, subproblems.values()) != self.sums {
             return Err(Problem::Sums);
         }

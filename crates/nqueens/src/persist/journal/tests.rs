@@ -5,9 +5,10 @@ use super::*;
 use crate::run::solve_one;
 use std::path::PathBuf;
 
-fn finished_journal(plan: &Plan) -> Journal {
+fn finished_journal(cut: &Cut) -> Journal {
+    let plan = cut.plan();
     let mut j = Journal::new(Kind::Checkpoint, plan, None);
-    let subproblems: BTreeMap<u64, Counted> = plan
+    let subproblems: BTreeMap<u64, Counted> = cut
         .subproblems()
         .take(5)
         .map(|s| (s.id, solve_one(plan, &s)))
@@ -16,9 +17,9 @@ fn finished_journal(plan: &Plan) -> Journal {
     j
 }
 
-/// A journal of five subproblems of n = 9 written to a fresh folder.
-fn written() -> (Plan, tempfile::TempDir, PathBuf, Journal) {
-    let plan = Plan::build(9, Algorithm::Symmetry, None).unwrap();
+/// A journal of five subproblems of n = 9 (cut whole) written to a fresh folder.
+fn written() -> (Cut, tempfile::TempDir, PathBuf, Journal) {
+    let plan = Cut::whole(Plan::build(9, Algorithm::Symmetry, None).unwrap());
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("c.json");
     let j = finished_journal(&plan);
@@ -93,25 +94,26 @@ fn a_journal_with_an_unknown_field_or_of_another_shard_is_refused() {
 
 #[test]
 fn a_large_file_is_read_by_its_header_first_and_whole_within_its_bound() {
-    let plan = Plan::build(20, Algorithm::Join, None).unwrap();
+    let cut = Cut::whole(Plan::build(20, Algorithm::Join, None).unwrap());
+    let plan = cut.plan();
     let shard = Shard::new(0, 1).unwrap();
-    let mut j = Journal::new(Kind::ShardResult, &plan, Some(shard));
+    let mut j = Journal::new(Kind::ShardResult, plan, Some(shard));
     // Every entry of the shard, with node counts long enough to pass the size read whole.
     let nodes = 10u64.pow(19);
-    let subproblems: BTreeMap<u64, Counted> = plan
-        .shard_ids(shard)
-        .map(|id| {
-            (
-                id,
-                Counted {
-                    id,
-                    count: 0,
-                    nodes,
-                },
-            )
+    let subproblems: BTreeMap<u64, Counted> = cut
+        .shard_entries(shard)
+        .map(|(s, _)| {
+            let counted = Counted {
+                id: s.id,
+                entry: s.entry,
+                slice: s.slice,
+                count: 0,
+                nodes,
+            };
+            (s.id, counted)
         })
         .collect();
-    j.set_counted(&plan, &subproblems);
+    j.set_counted(plan, &subproblems);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("s0.json");
     j.write(&path).unwrap();
@@ -126,7 +128,7 @@ fn a_large_file_is_read_by_its_header_first_and_whole_within_its_bound() {
     );
     assert_eq!(head.counted_len(), 0);
     // Within the bound of its plan and shard it reads whole; one byte short, not at all.
-    let most = crate::run::most_file_bytes(&plan, Some(shard));
+    let most = crate::run::most_file_bytes(plan, Some(shard));
     assert!(most >= bytes, "{most} < {bytes}");
     let whole = Journal::read_at_most(&path, most).unwrap();
     assert_eq!(whole, j);
@@ -143,8 +145,9 @@ fn a_large_file_is_read_by_its_header_first_and_whole_within_its_bound() {
 #[test]
 fn an_entry_cut_past_the_most_slices_is_refused() {
     let (plan, _dir, path, mut j) = written();
-    j.slices = vec![(plan.entry_count() - 1, MOST_SLICES + 1, 0, 0, 0)];
-    j.whole.retain(|p| p.0 < plan.entry_count() - 1);
+    let last = plan.plan().entry_count() - 1;
+    j.slices = vec![(last, MOST_SLICES + 1, 0, 0, 0)];
+    j.whole.retain(|p| p.0 < last);
     j.seal();
     j.write(&path).unwrap();
     let err = Journal::read(&path).unwrap_err().to_string();
