@@ -8,7 +8,8 @@
 //! parts among the run's threads instead).
 
 use super::PlanError;
-use super::{MAX_SPLIT_DEPTH, MAX_SUBPROBLEMS, Start, Work, target_subproblems};
+use super::limits::{MAX_SPLIT_DEPTH, MAX_SUBPROBLEMS, target_subproblems};
+use super::{Start, Work};
 use crate::constraint::{self, Board, PieceKind, Route};
 use nqueens_engine::kernel;
 

@@ -54,7 +54,7 @@ pub enum PlanError {
     #[error(
         "a constrained board is counted by the constrained search; the {0} algorithm cannot count it"
     )]
-    MethodForBoard(crate::plan::Algorithm),
+    MethodForBoard(super::algorithm::Algorithm),
     /// A plan hash that is not 16 lowercase hex digits.
     #[error("'{0}' is not a plan hash: 16 lowercase hex digits")]
     BadHash(String),

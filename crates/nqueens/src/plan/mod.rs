@@ -23,12 +23,15 @@
 //! a shard owns is `shards.rs`.
 
 pub(crate) mod constellation;
+
+mod algorithm;
 mod constrained;
 mod cut;
 mod entries;
 mod error;
 mod invariants;
 mod join;
+mod limits;
 mod prefix;
 mod shards;
 mod size;
@@ -40,8 +43,8 @@ use std::str::FromStr;
 use crate::board::{self, MAX_N};
 use crate::constraint::Board;
 use entries::Entries;
-use nqueens_engine::join::MAX_JOIN_N;
 
+pub use algorithm::Algorithm;
 pub use cut::Cut;
 pub use error::PlanError;
 pub(crate) use size::{build_bytes, fixed_build_bytes};
@@ -50,69 +53,6 @@ pub(crate) use work::{AddsTo, Family, Frame, Middle, Start, Subproblem, Unit, Wo
 
 #[cfg(test)]
 pub(crate) use prefix::bits;
-
-/// Which counting method a plan uses.
-#[non_exhaustive]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Algorithm {
-    /// Row-by-row search of the whole board with the left-right mirror only.
-    Plain,
-    /// Border constellations, one per orbit of the eight board symmetries, plus the unique count.
-    Symmetry,
-    /// Half-boards built from quadrant lists and paired by diagonal patterns, plus the unique
-    /// count.
-    Join,
-    /// A constrained board ([`crate::constraint`]): prefixes of its first free rows, no
-    /// symmetry, no unique count. Not in [`Algorithm::ALL`]: it needs a board.
-    Constrained,
-}
-
-impl Algorithm {
-    /// Every algorithm of the empty board, in the order they are documented.
-    pub const ALL: [Algorithm; 3] = [Algorithm::Plain, Algorithm::Symmetry, Algorithm::Join];
-
-    /// The algorithm a count of an n×n board uses unless told otherwise: the fastest one by
-    /// measurement (`results/2026-11-30-vm`, and shards of n = 21..=23): `join` for n = 12 and
-    /// from 14 up to the largest board it handles, `symmetry` elsewhere (at n = 13 the middle
-    /// queens of odd boards make many small join units, and `symmetry` measured a little faster).
-    pub fn default_for(n: usize) -> Algorithm {
-        if n == 12 || (14..=MAX_JOIN_N).contains(&n) {
-            Algorithm::Join
-        } else {
-            Algorithm::Symmetry
-        }
-    }
-
-    /// The name used on the command line and in files.
-    pub fn name(self) -> &'static str {
-        match self {
-            Algorithm::Plain => "plain",
-            Algorithm::Symmetry => "symmetry",
-            Algorithm::Join => "join",
-            Algorithm::Constrained => "constrained",
-        }
-    }
-
-    /// The algorithm a file names: one of [`Algorithm::ALL`], or `constrained` for the plan
-    /// of a constrained board.
-    pub fn from_name(name: &str) -> Option<Algorithm> {
-        Algorithm::ALL
-            .into_iter()
-            .chain([Algorithm::Constrained])
-            .find(|a| a.name() == name)
-    }
-
-    /// Whether a plan of this algorithm also yields the unique count.
-    pub fn has_unique(self) -> bool {
-        !matches!(self, Algorithm::Plain | Algorithm::Constrained)
-    }
-}
-
-impl fmt::Display for Algorithm {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
 
 /// One of [`Algorithm::ALL`] by its name; `constrained` is not among them (it needs a board,
 /// [`Algorithm::from_name`]).
@@ -183,10 +123,6 @@ pub struct Plan {
     hash: u64,
 }
 
-/// The most subproblems a plan may have: four times what the default plans aim for at most
-/// (what each takes while the plan is made is measured in `plan/size.rs`).
-pub(crate) const MAX_SUBPROBLEMS: usize = 1 << 22;
-
 /// The version of the plans' identity and of the files that name them. Version 2: a plan is
 /// fixed by the board alone, and how finely a run cuts its entries into slices is recorded in
 /// the files, not in the plan's hash (version 1 put each entry's slice count in the hash;
@@ -198,27 +134,12 @@ pub(crate) const MAX_SUBPROBLEMS: usize = 1 << 22;
 /// (`tests/data/plan-hashes.txt`) in the same commit.
 pub(crate) const FORMAT_VERSION: u32 = 4;
 
-/// The deepest split a plan accepts.
-pub(crate) const MAX_SPLIT_DEPTH: usize = 8;
-
 /// The most slices one entry is cut into: 2^20, whose bookkeeping
 /// (`budget::BYTES_PER_SUBPROBLEM` a subproblem) is 128 MiB, which one shard, owning whole
 /// entries, must hold. Only the largest kernel searches from n = 30 on reach it (they would
 /// take up to 88 million slices of the slice time), and their slices then take minutes. A
 /// file that claims more for an entry is refused.
 pub const MOST_SLICES: u64 = 1 << 20;
-
-/// How many subproblems a default plan aims for: enough for a large machine's threads to get
-/// many each, and for large boards small enough subproblems that a run can stop (and a checkpoint
-/// be saved) quickly. It depends on the board alone, so that every machine and every task of
-/// an array job cuts a count the same way.
-pub(crate) fn target_subproblems(n: usize) -> usize {
-    match n {
-        0..=9 => 16,
-        10..=17 => 1024,
-        _ => (4096usize << (2 * (n - 18).min(6))).min(1 << 20),
-    }
-}
 
 impl Plan {
     /// The version of the plans' identity and of the files that name them (see

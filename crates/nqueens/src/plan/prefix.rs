@@ -6,8 +6,9 @@
 //! in the left half and counts twice; for odd n the middle column of row 0 is taken with row 1
 //! in its left half, also counted twice.
 
+use super::Family;
 use super::PlanError;
-use super::{Family, MAX_SPLIT_DEPTH, MAX_SUBPROBLEMS, target_subproblems};
+use super::limits::{MAX_SPLIT_DEPTH, MAX_SUBPROBLEMS, target_subproblems};
 use crate::board;
 use nqueens_engine::kernel::{Frame, Start};
 

@@ -1,6 +1,8 @@
 //! The plan's tests: entries, hashes, algorithms, depths, and a run's cut into slices.
 
+use super::limits::{MAX_SPLIT_DEPTH, MAX_SUBPROBLEMS};
 use super::*;
+use nqueens_engine::join::MAX_JOIN_N;
 
 /// Files name their plan by its hash, so a plan's hash must not drift between versions:
 /// a checkpoint or shard file written by an older version still resumes and merges.
