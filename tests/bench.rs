@@ -7,7 +7,7 @@ mod common;
 
 use std::process::Command;
 
-use common::{skip, stdout_of};
+use common::{lacks, stdout_of};
 
 /// The JSON objects of a `bench --json` run's output.
 fn rows(text: &str) -> Vec<serde_json::Value> {
@@ -50,8 +50,8 @@ fn each_row_carries_the_spread_of_its_runs() {
 #[test]
 fn more_threads_than_hardware_threads_are_warned_of_and_their_efficiency_is_over_the_hardware() {
     // One hardware thread, whatever the machine: `taskset` pins the program to one CPU.
-    if Command::new("taskset").arg("--version").output().is_err() {
-        return skip("taskset (util-linux) is not installed");
+    if lacks("taskset", "taskset (util-linux) is not installed") {
+        return;
     }
     let out = Command::new("taskset")
         .args(["-c", "0"])

@@ -644,12 +644,8 @@ fn shard_needs_gib(n: u32, threads: u32, limit: u64) -> f64 {
 
 #[test]
 fn the_schedulers_ask_for_the_memory_a_shard_of_n_28_needs_and_retry_preemption() {
-    if std::process::Command::new("prlimit")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
-        return common::skip("prlimit is not installed");
+    if common::lacks("prlimit", "prlimit is not installed") {
+        return;
     }
     let root = env!("CARGO_MANIFEST_DIR");
     let read = |p: &str| std::fs::read_to_string(format!("{root}/{p}")).unwrap();

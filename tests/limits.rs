@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command as Std;
 
 use assert_cmd::cargo::cargo_bin;
-use common::{cmd, skip};
+use common::{cmd, lacks, skip};
 
 /// Checks that a refused count printed exactly one line naming the algorithm's need, and
 /// returns it.
@@ -76,8 +76,7 @@ fn a_small_budget_counts_exactly_in_bounded_memory() {
 
 #[test]
 fn an_address_space_limit_is_honoured() {
-    if Std::new("prlimit").arg("--version").output().is_err() {
-        skip("prlimit (util-linux) is not installed");
+    if lacks("prlimit", "prlimit (util-linux) is not installed") {
         return;
     }
     let out = Std::new("prlimit")
@@ -191,8 +190,7 @@ fn a_plan_too_large_for_an_address_space_limit_is_refused_before_it_is_built() {
     // Building these plans passes through lists of 150 to 400 MiB: under a 400 MB limit the
     // build aborted with "memory allocation failed" and a backtrace (exit 134). Now each is
     // refused in one line before it is built.
-    if Std::new("prlimit").arg("--version").output().is_err() {
-        skip("prlimit (util-linux) is not installed");
+    if lacks("prlimit", "prlimit (util-linux) is not installed") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -418,8 +416,7 @@ fn an_estimate_under_a_memory_limit_says_what_fits_instead_of_refusing() {
 fn an_estimate_under_an_address_space_limit_reports_what_fits() {
     // The count itself is refused under this limit (`an_address_space_limit_is_honoured`);
     // the estimate says what it needs and what would fit instead.
-    if Std::new("prlimit").arg("--version").output().is_err() {
-        skip("prlimit (util-linux) is not installed");
+    if lacks("prlimit", "prlimit (util-linux) is not installed") {
         return;
     }
     let out = Std::new("prlimit")

@@ -92,8 +92,11 @@ fn compare_checks_the_totals_and_prints_a_speedup() {
     if !gcc_present() {
         return common::skip("gcc is not installed; it builds the reference counter");
     }
-    if Command::new("python3").arg("--version").output().is_err() {
-        return common::skip("python3 is not installed; it runs scripts/compare");
+    if common::lacks(
+        "python3",
+        "python3 is not installed; it runs scripts/compare",
+    ) {
+        return;
     }
     let ours = Command::cargo_bin("nqueens-count").unwrap();
     let out = Command::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/compare"))
@@ -127,8 +130,11 @@ fn compare_stops_when_the_totals_differ() {
     if !gcc_present() {
         return common::skip("gcc is not installed; it builds the reference counter");
     }
-    if Command::new("python3").arg("--version").output().is_err() {
-        return common::skip("python3 is not installed; it runs scripts/compare");
+    if common::lacks(
+        "python3",
+        "python3 is not installed; it runs scripts/compare",
+    ) {
+        return;
     }
     let dir = tempfile::tempdir().unwrap();
     let wrong = dir.path().join("wrong-count");

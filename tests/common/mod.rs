@@ -104,6 +104,19 @@ pub fn skip(why: &str) {
     eprintln!("skipped: {why}");
 }
 
+/// Whether `tool` is missing (it does not run with `--version`); if so, the test is skipped
+/// with `why` (a failure under CI, as [`skip`] says) and the caller returns.
+pub fn lacks(tool: &str, why: &str) -> bool {
+    let missing = std::process::Command::new(tool)
+        .arg("--version")
+        .output()
+        .is_err();
+    if missing {
+        skip(why);
+    }
+    missing
+}
+
 /// The text of a journal (its JSON on one line, in the program's order of fields) with its
 /// checksum made anew over `pieces`, the text in parts, as a forger reseals a file: the
 /// checksum is FNV-1a of the text with an empty checksum, the last field. Written to `to`
