@@ -27,7 +27,8 @@
 //! The units and weights are the plan's (`nqueens::Plan::build`, the join's units one for
 //! one, checked here by their weights and kinds), counted on one thread as a run counts them:
 //! the quarter turns for even n from 18 on (`plan::join::QUARTER_TURNS_FROM`), the whole
-//! quadrant lists up to n = 17, else the memory-bounded layout (`run::cost::LISTS_UNTIL`).
+//! quadrant lists up to n = 17, else the memory-bounded layout (`LISTS_UNTIL` in the
+//! library's `run/engines/join.rs`).
 //! The counts compared are raw, before the plan's orbit weight.
 
 use std::collections::HashSet;

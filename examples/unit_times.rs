@@ -2,7 +2,7 @@
 //! not, and the east rows in the north half), in the memory-bounded layout, on one thread, the
 //! way `--estimate` times them (one row set, about 24 of the sieve's table bins), and prints
 //! each stratum's mean: the figures behind the plan's slices (`STRATUM_SECONDS` in
-//! `src/plan/join.rs`). `unit_times N [UNITS PER STRATUM]` (default 2).
+//! `crates/nqueens/src/run/engines/join.rs`). `unit_times N [UNITS PER STRATUM]` (default 2).
 
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{cmd, runs_thread, signal_and_wait, spawn, wait_until};
+use common::{cmd, runs_thread, signal_and_wait, spawn, thread_cpu_seconds, wait_until};
 
 /// Whether the process `pid` runs the estimate's sampling threads (`nqueens-estimate-*`).
 fn sampling(pid: u32) -> bool {
@@ -15,7 +15,8 @@ fn sampling(pid: u32) -> bool {
 #[test]
 fn ctrl_c_stops_the_sampling_with_exit_130_and_the_projection_so_far() {
     // n = 21 on one thread projects half an hour: the sample would run its 600 s. Its units
-    // time in milliseconds, so a second after the sampling threads start, hundreds are timed.
+    // time in milliseconds, so once the sampling thread has worked half a second of CPU time,
+    // hundreds are timed.
     let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("nqueens-count"))
         .args(["21", "--estimate", "--estimate-seconds", "600", "-t", "1"])
         .stdout(std::process::Stdio::piped())
@@ -24,8 +25,9 @@ fn ctrl_c_stops_the_sampling_with_exit_130_and_the_projection_so_far() {
         .unwrap();
     let mut child = child;
     let pid = child.id();
-    wait_until(&mut child, "the sampling threads", || sampling(pid));
-    std::thread::sleep(std::time::Duration::from_secs(1));
+    wait_until(&mut child, "half a second of sampling", || {
+        thread_cpu_seconds(pid, "nqueens-estim") >= 0.5
+    });
     // SAFETY: the child was started above and not yet waited for.
     assert_eq!(unsafe { libc::kill(pid as libc::pid_t, libc::SIGINT) }, 0);
     let out = child.wait_with_output().unwrap();

@@ -72,6 +72,37 @@ pub fn runs_thread(pid: u32, prefix: &str) -> bool {
     })
 }
 
+/// The CPU seconds the threads of process `pid` whose names start with `prefix` have used
+/// (from Linux's `/proc`, in the kernel's clock ticks): a test waits on the work a thread
+/// did, not on a wall-clock sleep that a loaded machine makes too short.
+pub fn thread_cpu_seconds(pid: u32, prefix: &str) -> f64 {
+    // SAFETY: `sysconf` reads a constant of the system.
+    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
+    let Ok(dir) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return 0.0;
+    };
+    let mut used = 0u64;
+    for task in dir.flatten() {
+        let named = std::fs::read_to_string(task.path().join("comm"))
+            .is_ok_and(|name| name.starts_with(prefix));
+        let Ok(stat) = std::fs::read_to_string(task.path().join("stat")) else {
+            continue;
+        };
+        // The fields after the name (which ends at the last ')'), from the state (field 3
+        // of proc(5)): utime and stime are fields 14 and 15.
+        let fields: Vec<&str> = stat
+            .rsplit_once(')')
+            .map_or("", |r| r.1)
+            .split_whitespace()
+            .collect();
+        if named && fields.len() > 12 {
+            let tick = |k: usize| fields[k - 3].parse::<u64>().unwrap_or(0);
+            used += tick(14) + tick(15);
+        }
+    }
+    used as f64 / ticks
+}
+
 /// The subproblems a journal (a checkpoint or a shard's file) holds, when it can be read.
 pub fn saved_counted(path: &Path) -> Option<Vec<serde_json::Value>> {
     let text = std::fs::read(path).ok()?;

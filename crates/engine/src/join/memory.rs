@@ -1,9 +1,9 @@
 //! How large a join count may be and how much memory it needs in either [`Layout`]: the whole
 //! quadrant lists (sizes measured, in `PLACEMENTS`), shared by the threads, or each unit's
 //! own partitions (the memory-bounded layout, [`super::partition`]), which bound what a thread
-//! holds. The runner chooses (`run::cost::join_layout` in the library): the lists up to
-//! n = 17, where they are the faster (0.536 s against 0.600 s at n = 17), the partitions from
-//! n = 18 on, as fast there and faster above at a fraction of the memory; the run checks the
+//! holds. The runner chooses (the join adapter's `layout`, `run/engines/join.rs` of the
+//! library): the lists up to n = 17, where they are the faster (0.536 s against 0.600 s at
+//! n = 17), the partitions from n = 18 on, as fast there and faster above at a fraction of the memory; the run checks the
 //! layout's need against its budget before it starts. The lists are also the reference the
 //! engine's tests and benches check the partitions against.
 

@@ -232,14 +232,14 @@ fn the_slices_of_a_constrained_search_add_up_to_it() {
 #[test]
 fn long_constrained_searches_are_cut_into_slices_that_count_the_same() {
     use crate::plan::{Cut, Plan, Work};
-    use crate::run::{CostModel, SLICE_SECONDS, entry_slices};
+    use crate::run::{CostModel, SLICE_SECONDS};
     // How a run cuts the plan's searches by default.
     let slices = |p: &Plan| -> Vec<u64> {
         let costs = CostModel::new(p, SLICE_SECONDS);
         p.works()
             .map(|w| {
                 assert!(matches!(w, Work::Constrained { .. }));
-                entry_slices(&costs, p, &w)
+                costs.slices(&w)
             })
             .collect()
     };

@@ -226,6 +226,21 @@ impl Plan {
         ))
     }
 
+    /// The plan for `n` with `algorithm`, of `board` where one is given (which only the
+    /// constrained algorithm counts).
+    pub fn of(
+        n: usize,
+        algorithm: Algorithm,
+        board: Option<&Board>,
+        split_depth: Option<usize>,
+    ) -> Result<Plan, PlanError> {
+        match (board, algorithm) {
+            (Some(board), Algorithm::Constrained) => Plan::constrained(board, split_depth),
+            (Some(_), other) => Err(PlanError::MethodForBoard(other)),
+            (None, algorithm) => Plan::build(n, algorithm, split_depth),
+        }
+    }
+
     /// The one way a plan is made from its parts: its hash taken over all of it, so that
     /// what is derived is derived once.
     fn assemble(

@@ -6,7 +6,7 @@
 //!
 //! The plan's identity is a hash of the work's fields, so they are the plan's and change
 //! only with it: the builders make their work with the engines' geometry and keep it here
-//! (the conversions below), and the runner's door (`run/prepared.rs`) hands it to the engines
+//! (the conversions below), and the runner's door (`run/engines/`) hands it to the engines
 //! in theirs. The door is the one place outside the plan that matches on the kinds of work.
 
 use crate::board::MAX_N;

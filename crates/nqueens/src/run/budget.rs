@@ -3,12 +3,11 @@
 //! the advice (fewer threads, more shards, another algorithm) that the refusal carries; and
 //! the need in its parts ([`MemoryNeeds`]), which an estimate reports instead of refusing.
 
-use super::prepared::Prepared;
+use super::engines::{Engines, another_algorithm_may_fit};
 use crate::error::{Error, MemoryAdvice};
 use crate::plan::Cut;
 use crate::shard::Shard;
 use crate::system::Bytes;
-use nqueens_engine::join;
 
 /// What a count may use: its threads, the subproblems it keeps account of, the shards the plan is
 /// cut into (1 for a whole count) and the bytes available (unknown: no limit).
@@ -32,8 +31,8 @@ pub(super) fn bookkeeping(cut: &Cut, subproblems: usize) -> u64 {
         .saturating_add((subproblems as u64).saturating_mul(BYTES_PER_SUBPROBLEM))
 }
 
-/// Checks a count of `cut` against its [`Budget`]: the join's memory-bounded layout (its
-/// threads' buffers), the plan and the bookkeeping of the subproblems. A refusal advises fewer
+/// Checks a count of `cut` against its [`Budget`]: what its engines keep (the threads'
+/// buffers, [`Engines::bytes`]), the plan and the bookkeeping of the subproblems. A refusal advises fewer
 /// threads, or more shards where the plan's bookkeeping is what does not fit.
 pub(super) fn fit_budget(cut: &Cut, budget: Budget) -> Result<(), Error> {
     let plan = cut.plan();
@@ -44,7 +43,8 @@ pub(super) fn fit_budget(cut: &Cut, budget: Budget) -> Result<(), Error> {
         available,
     } = budget;
     let n = plan.n();
-    if Prepared::engine_bytes(plan, threads).is_none() {
+    let engines = Engines::new(plan);
+    if engines.bytes(threads).is_none() {
         // The kernel's searches need next to nothing; a plan of long searches cut into
         // billions of slices needs its bookkeeping.
         let needs = |subproblems: usize| bookkeeping(cut, subproblems);
@@ -66,7 +66,8 @@ pub(super) fn fit_budget(cut: &Cut, budget: Budget) -> Result<(), Error> {
     }
     // The threads' buffers and the bookkeeping of the subproblems of this run.
     let needs_for = |t: usize, subproblems: usize| {
-        Prepared::engine_bytes(plan, t)
+        engines
+            .bytes(t)
             .unwrap_or(0)
             .saturating_add(bookkeeping(cut, subproblems))
     };
@@ -94,7 +95,7 @@ pub(super) fn fit_budget(cut: &Cut, budget: Budget) -> Result<(), Error> {
             // Fewer threads' buffers fit, and their bookkeeping in more shards (where the
             // kernel's algorithms would take years: on smaller boards they need little).
             (None, None)
-                if n > join::MAX_LISTED_N
+                if !another_algorithm_may_fit(n)
                     && let Some((t, s)) = fewer_threads_in_shards(
                         threads,
                         |t, p| needs_for(t, p) <= available,
@@ -107,7 +108,7 @@ pub(super) fn fit_budget(cut: &Cut, budget: Budget) -> Result<(), Error> {
                 }
             }
             // Past the listed boards the kernel's algorithms would take years.
-            (None, None) if n > join::MAX_LISTED_N => {
+            (None, None) if !another_algorithm_may_fit(n) => {
                 MemoryAdvice::OneThreadNeeds(Bytes(needs_for(1, 0)))
             }
             (None, None) => MemoryAdvice::OtherAlgorithm,
@@ -217,7 +218,8 @@ impl MemoryNeeds {
 impl super::Job {
     /// The memory this job needs by the model, in its parts, and what fits where it does not.
     pub fn memory_needs(&self) -> MemoryNeeds {
-        let bare = |t: usize| Prepared::engine_bytes(self.cut.plan(), t).unwrap_or(64 << 20);
+        let engines = self.costs.engines();
+        let bare = |t: usize| engines.bytes(t).unwrap_or(64 << 20);
         // The partitions a thread may keep depend on the threads sharing the memory: those of
         // this job's count.
         let cache = self.cache_per_thread() as u64;

@@ -3,15 +3,13 @@
 //! interval. For a cluster run of months this decides the number of shards and their length;
 //! for a user it says whether to start at all.
 //!
-//! The subproblems are sorted into strata of similar cost (for the join, by how the unit's
-//! row set splits between the quadrants and whether two middle queens are placed; for the
-//! kernel's plans, by family and by the plan's size estimate), and sampled round by round, one
-//! more per stratum each round, in a seeded pseudo-random order, until the time budget is
-//! spent. Each stratum's total is its size times its mean time; the interval is the usual
-//! normal one of a stratified mean (Cochran, *Sampling Techniques*, 1977, ch. 5). A join unit
-//! is timed on a share of its work (a few row sets of its span, a share of the queries of the
-//! matching, [`nqueens_engine::join::Probe`]), so that even at n = 28, where one unit takes
-//! hours, many units are sampled within minutes.
+//! The subproblems are sorted into strata of similar cost (the classes each engine gives its
+//! work, [`super::engines::Engine::class`]), and sampled round by round, one more per stratum
+//! each round, in a seeded pseudo-random order, until the time budget is spent. Each
+//! stratum's total is its size times its mean time; the interval is the usual normal one of
+//! a stratified mean (Cochran, *Sampling Techniques*, 1977, ch. 5). An engine may time a
+//! subproblem on a share of its work ([`super::engines::Engine::time`]), so that even at
+//! n = 28, where one subproblem takes hours, many are sampled within minutes.
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -22,8 +20,7 @@ use super::Job;
 use super::allocation::{Allocation, largest_spread, mean_variance};
 use super::budget::MemoryNeeds;
 use super::class::Class;
-use super::prepared::Prepared;
-use super::prepared::class_of;
+use super::engines::Engines;
 use super::watch::watched;
 use crate::error::{Error, MemoryAdvice};
 use crate::plan::{Algorithm, Subproblem};
@@ -41,11 +38,11 @@ struct Timing<'t> {
     clock: &'t dyn Clock,
     /// The projected seconds of one subproblem counted with the engines given; `None` if the
     /// stop flag rose first.
-    time: &'t (dyn Fn(&Prepared<'_>, &Subproblem, &AtomicBool) -> Option<f64> + Sync),
+    time: &'t (dyn Fn(&Engines, &Subproblem, &AtomicBool) -> Option<f64> + Sync),
 }
 
-/// [`Prepared::time`]: a subproblem timed on this machine.
-fn measured(engines: &Prepared<'_>, sub: &Subproblem, stop: &AtomicBool) -> Option<f64> {
+/// [`Engines::time`]: a subproblem timed on this machine.
+fn measured(engines: &Engines, sub: &Subproblem, stop: &AtomicBool) -> Option<f64> {
     engines.time(sub, stop)
 }
 
@@ -74,10 +71,11 @@ pub struct Estimate {
     pub cpu_seconds: f64,
     /// Half-width of the 95% interval of `cpu_seconds`.
     pub cpu_margin: f64,
-    /// Seconds spent before the subproblems start (building the join's lists), measured.
+    /// Seconds spent before the subproblems start (building what the engines share, such as
+    /// lists), measured.
     pub setup_seconds: f64,
-    /// Bytes the count needs by the memory model: the engines (with the partitions each thread
-    /// may keep in the join's memory-bounded layout), the plan and the subproblems' bookkeeping.
+    /// Bytes the count needs by the memory model: the engines (with what each thread may keep
+    /// between subproblems), the plan and the subproblems' bookkeeping.
     pub memory_needed: u64,
     /// The same in its parts (a thread's, a shard's, the whole count's), and what fits.
     pub memory: MemoryNeeds,
@@ -188,7 +186,7 @@ impl Job {
                 }
             });
         }
-        let whole = Prepared::times_whole(plan);
+        let whole = engines.times_whole();
         let (cpu_seconds, cpu_margin, sampled_strata) = project(&sizes, &times, whole);
         Ok(Estimate {
             n: plan.n(),
@@ -226,16 +224,15 @@ impl Job {
     /// Draws the sample of the subproblems this job would count, stratum by stratum: per
     /// stratum its size, and its ids to time in a seeded random order ([`Allocation`]).
     fn draw(&self, rng: &mut XorShift) -> (Vec<usize>, Allocation) {
-        let (cut, plan) = (&self.cut, self.cut.plan());
+        let cut = &self.cut;
         // Per stratum, its size and a uniform random sample of at most PER_STRATUM of its ids.
         let mut strata: BTreeMap<Class, (usize, Reservoir<u64>)> = BTreeMap::new();
-        // The slices of an entry (a join unit, a kernel search) are alike but for the slice, and
-        // a stratum holds slices alike in cost (the join units of a stratum are cut alike;
-        // kernel searches fall into strata by the size of a slice): one entry stands for all
-        // its slices, and one of them is drawn if the entry is.
+        // The slices of an entry are alike but for the slice, and a stratum holds slices alike
+        // in cost (its entries are cut alike, or fall into strata by the size of a slice): one
+        // entry stands for all its slices, and one of them is drawn if the entry is.
         let mut offer = |s: &Subproblem, slices: u64, rng: &mut XorShift| {
             let (size, kept) = strata
-                .entry(class_of(plan, &self.costs, s))
+                .entry(self.costs.class(s))
                 .or_insert_with(|| (0, Reservoir::new(PER_STRATUM)));
             *size += slices as usize;
             kept.offer(s.id + rng.next() % slices, rng);
@@ -276,7 +273,7 @@ impl Job {
     /// seconds.
     fn time_sample(
         &self,
-        s: &Sampling<'_, '_>,
+        s: &Sampling<'_>,
         todo: usize,
         strata: usize,
         stop: &AtomicBool,
@@ -311,10 +308,10 @@ impl Job {
 
 /// What the sample's threads share: the pool they run on, the allocation that hands out the
 /// subproblems, the engines that count them, and how they are timed.
-struct Sampling<'s, 'p> {
+struct Sampling<'s> {
     pool: &'s rayon::ThreadPool,
     allocation: &'s Mutex<Allocation>,
-    engines: &'s Prepared<'p>,
+    engines: &'s Engines,
     timing: &'s Timing<'s>,
 }
 
@@ -381,11 +378,24 @@ mod tests {
         // n = 20 on 8 threads under a budget that holds the engines of 2 threads (and the
         // plan): the sample runs on 2, the projection is for 8, and the advice says 2 fit.
         let probe = Job::new(&crate::Config::new(20).threads(8)).unwrap();
-        let engines = |t| Prepared::engine_bytes(probe.plan(), t).unwrap();
+        let engines = |t| probe.costs.engines().bytes(t).unwrap();
         let budget = engines(2) + probe.cut().bytes() + (engines(3) - engines(2)) / 2;
         let job = Job::new(&crate::Config::new(20).threads(8).memory(budget)).unwrap();
         assert!(job.check_memory().is_err());
-        let e = job.estimate(Duration::from_millis(300), 7, None).unwrap();
+        // Each subproblem timed moves a clock of its own a second: the sample ends on its
+        // own (past a quarter of the count's time), never on this machine's clock.
+        let clock = FixedClock::default();
+        let second = |_: &Engines, _: &Subproblem, _: &AtomicBool| {
+            clock.advance(Duration::from_secs(1));
+            Some(1.0)
+        };
+        let timing = Timing {
+            clock: &clock,
+            time: &second,
+        };
+        let e = job
+            .estimate_timed(Duration::from_secs(3600), 7, None, &timing)
+            .unwrap();
         assert_eq!((e.threads, e.sample_threads), (8, 2));
         assert_eq!(e.memory.available, Some(budget));
         assert!(e.memory.advice.is_some(), "{e:?}");
@@ -443,7 +453,7 @@ mod tests {
                 let config = crate::Config::new(12).algorithm(alg).threads(threads);
                 let job = Job::new(&config).unwrap();
                 let clock = FixedClock::default();
-                let quarter = |_: &Prepared<'_>, _: &Subproblem, _: &AtomicBool| {
+                let quarter = |_: &Engines, _: &Subproblem, _: &AtomicBool| {
                     clock.advance(Duration::from_millis(250));
                     Some(0.25)
                 };
@@ -483,7 +493,7 @@ mod tests {
             let threads = e.threads;
             assert_eq!(
                 e.memory_needed,
-                Prepared::engine_bytes(job.plan(), threads).unwrap_or(64 << 20)
+                job.costs.engines().bytes(threads).unwrap_or(64 << 20)
                     + book
                     + (threads * job.cache_per_thread()) as u64
             );

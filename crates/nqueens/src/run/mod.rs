@@ -4,7 +4,7 @@
 //! A [`Job`] is a plan with the choices of one run: its cut of the entries into slices (a
 //! [`Cut`], whose ids are this run's), the threads, the shard it covers, the subproblems it
 //! resumes from and the checkpoint it keeps. [`Job::run`] counts what is left on a
-//! local pool ([`pool`]), with the engines prepared once ([`prepared`]), lets the caller observe
+//! local pool ([`pool`]), with the engines prepared once ([`engines`]), lets the caller observe
 //! every finished subproblem and cancel between subproblems, and returns an [`Outcome`]: the sums
 //! of every finished subproblem, resumed ones included, from which the [`Counts`] of a whole count
 //! or the result file of a shard are made.
@@ -13,10 +13,10 @@ mod allocation;
 mod budget;
 mod class;
 mod cost;
+mod engines;
 mod estimate;
 mod outcome;
 mod pool;
-mod prepared;
 mod recount;
 mod rules;
 mod status;
@@ -30,35 +30,28 @@ use std::time::{Duration, Instant};
 
 pub use budget::MemoryNeeds;
 pub(crate) use cost::{CostModel, SLICE_SECONDS};
+#[cfg(test)]
+pub(crate) use engines::solve_one;
 pub use estimate::Estimate;
 pub use outcome::{Counts, Outcome};
-#[cfg(test)]
-pub(crate) use prepared::{entry_slices, solve_one};
 pub use recount::{MergeChecks, Recount, Recounted};
 pub use rules::{file_rules, most_file_bytes};
 pub use status::Status;
 pub use survey::{DamagedFile, Survey};
 
 use budget::{Budget, fit_budget};
-use prepared::Prepared;
 
 use crate::config::Config;
 use crate::error::{Error, MemoryAdvice};
 use crate::persist::{
     Journal, JournalError, Key, Kind, Problem, Recorder, SaveFailure, Shard, check_bounds,
 };
-use crate::plan::{Algorithm, Cut, Plan, PlanError};
+use crate::plan::{Cut, Plan};
 use crate::system::{self, Bytes, SystemClock};
 use crate::tally::{Counted, Sums};
 
 /// How often a checkpoint is rewritten while a run goes on, unless told otherwise.
 pub const SAVE_EVERY: Duration = Duration::from_secs(3);
-
-/// The most bytes of a join unit's partitions a thread keeps for the units after it: 64 MiB.
-/// More is slower as well as larger: `21 --shard 0/32` took 28.4 s with 256 MiB a thread and
-/// 20.9 to 21.4 s with 8 to 96 MiB; n = 19 took 16.1 s with 8 MiB and 11.5 s with 32
-/// (`results/join-log.md`, section 24).
-const CACHE_BYTES: u64 = 64 << 20;
 
 /// How the caller steers and observes a run.
 #[derive(Default, Clone, Copy)]
@@ -114,22 +107,18 @@ impl Job {
         }
         let depth = config.fixed_split_depth();
         check_plan_fits(config)?;
-        let plan = match (config.constrained_board(), config.chosen_algorithm()) {
-            (Some(board), Algorithm::Constrained) => Plan::constrained(board, depth)?,
-            (Some(_), other) => return Err(PlanError::MethodForBoard(other).into()),
-            (None, algorithm) => Plan::build(config.n(), algorithm, depth)?,
-        };
+        let (n, algorithm) = (config.n(), config.chosen_algorithm());
+        let plan = Plan::of(n, algorithm, config.constrained_board(), depth)?;
         let seconds = config
             .chosen_slice_time()
             .map_or(SLICE_SECONDS, |t| t.as_secs_f64())
             .max(Config::SHORTEST_SLICE_SECONDS);
         let costs = CostModel::new(&plan, seconds);
-        let cut = Cut::fresh(plan, |plan, _, work| {
-            prepared::entry_slices(&costs, plan, work)
-        });
+        let cut = Cut::fresh(plan, |_, _, work| costs.slices(work));
         Ok(Job {
             cut,
-            costs: costs.clone(),
+            slice_times: vec![costs.slice_seconds()],
+            costs,
             fixed_depth: depth.is_some(),
             threads: config.resolved_threads().min(Config::MAX_THREADS),
             memory: config.memory_budget(),
@@ -138,7 +127,6 @@ impl Job {
             checkpoint: None,
             save_every: SAVE_EVERY,
             key: None,
-            slice_times: vec![costs.slice_seconds()],
             recut: (0, 0),
         })
     }
@@ -390,7 +378,7 @@ impl Job {
     }
 
     /// Checks that counting what is left fits in the memory budget, or where none was given,
-    /// in what this process may use (only the join algorithm is large enough to matter), and
+    /// in what this process may use (only the engines that keep lists matter), and
     /// refuses, with advice, what does not fit.
     pub fn check_memory(&self) -> Result<(), Error> {
         self.check_memory_for(self.todo_len())
@@ -408,16 +396,15 @@ impl Job {
         fit_budget(&self.cut, budget)
     }
 
-    /// The bytes of partitions each thread may keep in the join's memory-bounded layout: half
-    /// of what the budget leaves once the layout's own need is met, at most [`CACHE_BYTES`] a
-    /// thread (also where the budget is unknown); none for the other plans.
+    /// The bytes each thread may keep between subproblems, by what the budget leaves
+    /// ([`Engines::cache`]).
     pub(super) fn cache_per_thread(&self) -> usize {
         self.cache_for(self.threads)
     }
 
     /// [`Job::cache_per_thread`] on `threads` threads.
     pub(super) fn cache_for(&self, threads: usize) -> usize {
-        Prepared::partition_cache(self.cut.plan(), threads, self.available(), CACHE_BYTES)
+        self.costs.engines().cache(threads, self.available())
     }
 
     /// The bytes this job may use: `--memory`, else what the system allows, when known.
@@ -542,7 +529,7 @@ fn cut_as(costs: &CostModel, plan: Plan, recorded: impl Iterator<Item = (u64, u6
     Cut::from_files(plan, recorded, |plan, others| {
         others
             .iter()
-            .map(|&e| prepared::entry_slices(costs, plan, &plan.entry(e)))
+            .map(|&e| costs.slices(&plan.entry(e)))
             .collect()
     })
 }

@@ -18,15 +18,12 @@ use std::time::{Duration, Instant};
 use super::Control;
 use super::class::Class;
 use super::cost::CostModel;
-use super::prepared::Prepared;
-use super::prepared::{self, class_of};
+use super::engines::{Engines, SLICES_A_BLOCK};
 use super::status::{Classes, Tracker};
-use crate::constraint::PieceKind;
 use crate::error::Error;
 use crate::plan::{Cut, Plan, Subproblem};
 use crate::system;
 use crate::tally::Counted;
-use nqueens_engine::constrained;
 
 /// What the workers did.
 #[derive(Clone, Debug)]
@@ -55,23 +52,13 @@ impl Worked {
 /// machine of `cores` hardware threads: never more than there are blocks, since a thread
 /// without one would only be started and stopped (`9 -t 4096` started 4096 threads for 82
 /// blocks and took 14.8 s on a 2-core VM), nor more than [`OVERSUBSCRIBED`] times the
-/// hardware threads, since threads beyond them only wait their turn, each making the join's
-/// partitions and the kernel's tables for itself (`15 -t 4096` took over 120 s on two cores,
-/// and a stop came 12 s late); and at least one. A rook board's subproblem shares its sum out
-/// among the pool's threads ([`nqueens_engine::constrained`]), so that one subproblem uses every
-/// thread up to the parts of its sum.
-fn pool_size(plan: &Plan, threads: usize, blocks: usize, cores: usize) -> usize {
-    let rooks = plan
-        .board()
-        .as_ref()
-        .is_some_and(|b| b.piece() == PieceKind::Rook);
-    let room = if rooks {
-        blocks.max(constrained::MOST_PARTS)
-    } else {
-        blocks
-    };
+/// hardware threads, since threads beyond them only wait their turn, each making what its
+/// engines keep for itself (`15 -t 4096` took over 120 s on two cores,
+/// and a stop came 12 s late); and at least one. A subproblem that shares its work out among
+/// the pool's threads ([`Engines::parts`]) uses every thread up to its parts.
+fn pool_size(engines: &Engines, threads: usize, blocks: usize, cores: usize) -> usize {
     threads
-        .min(room)
+        .min(blocks.max(engines.parts()))
         .min(cores.max(1).saturating_mul(OVERSUBSCRIBED))
         .max(1)
 }
@@ -95,7 +82,7 @@ pub(super) fn execute(
     let order = schedule(cut, costs, todo, threads);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(pool_size(
-            plan,
+            costs.engines(),
             threads,
             order.len(),
             system::hardware_threads(),
@@ -124,7 +111,7 @@ pub(super) fn execute(
     // pace, largest estimate first within a class), so the small subproblems fill the last
     // seconds of the run on every thread.
     // Each thread's CPU time before the work: a subproblem may share its work among the pool's
-    // threads (a rook board's sum), which their own subproblems' times would not show.
+    // threads ([`Engines::parts`]), which their own subproblems' times would not show.
     let cpu_before: Vec<Option<Duration>> = pool.broadcast(|_| system::thread_cpu_time());
     let collected: Vec<Vec<Counted>> = pool.broadcast(|ctx| {
         let mut mine = Vec::new();
@@ -138,8 +125,7 @@ pub(super) fn execute(
                 }
                 let t0 = Instant::now();
                 // A subproblem given up half-way is dropped: it is counted again by the next run.
-                let Some(subproblem) =
-                    engines.solve_until(&block.first.slice_after(u64::from(i)), stop)
+                let Some(subproblem) = engines.count(&block.first.slice_after(u64::from(i)), stop)
                 else {
                     stopped.store(true, Ordering::Relaxed);
                     break 'blocks;
@@ -174,33 +160,33 @@ pub(super) fn execute(
     })
 }
 
-/// The engines of `plan`, prepared on `pool` (each thread keeping up to `cache` bytes of a
-/// join unit's partitions); `None` if `stop` rose first.
-pub(super) fn prepare<'p>(
+/// The engines of `plan`, prepared on `pool` (each thread keeping up to `cache` bytes
+/// between subproblems); `None` if `stop` rose first.
+pub(super) fn prepare(
     pool: &rayon::ThreadPool,
-    plan: &'p Plan,
+    plan: &Plan,
     cache: usize,
     stop: &AtomicBool,
-) -> Option<Prepared<'p>> {
-    let engines = pool.install(|| Prepared::new(plan, cache));
+) -> Option<Engines> {
+    let engines = pool.install(|| Engines::prepared(plan, cache));
     (!stop.load(Ordering::Relaxed)).then_some(engines)
 }
 
 /// The blocks of subproblems ([`Block`]) in the order the workers take them, each with its
 /// class for the time left.
 ///
-/// Within a class of subproblems ([`pace_class`]), largest estimate first, so that the small
+/// Within a class of subproblems ([`CostModel::pace`]), largest estimate first, so that the small
 /// subproblems fill the last seconds on every thread. The classes are interleaved so that each
 /// has the same share of its estimate handed out at any time: then the subproblems a class is
 /// costed by ran beside the same mix of others as the rest of it will (small kernel subproblems
 /// were measured to run much slower beside the largest ones than beside each other, so a class
 /// measured early and run late was misjudged; `results/eta-checks.md`). Subproblems of equal
-/// estimate come in runs of [`RUN`] consecutive ids (neighbours share cached quadrant groups),
+/// estimate come in runs of [`RUN`] consecutive ids (neighbours often share what a thread keeps),
 /// the runs in a fixed pseudo-random order, so that the share of them done is a fair measure of
-/// the work done (neighbouring ids are often alike in cost); the join units of one middle-queen
-/// pair stay together (they share lists filtered for that pair).
+/// the work done (neighbouring ids are often alike in cost); subproblems that share what a
+/// thread prepares for them stay together ([`CostModel::shares`]).
 fn schedule(cut: &Cut, costs: &CostModel, todo: &[u64], threads: usize) -> Vec<Block> {
-    let locality = super::prepared::shares_with;
+    let locality = |s: &Subproblem| costs.shares(s);
     let mut order = blocks_of(cut, costs, todo);
     order.sort_by(|a, b| {
         let estimates = b.estimate.total_cmp(&a.estimate);
@@ -251,8 +237,8 @@ fn schedule(cut: &Cut, costs: &CostModel, todo: &[u64], threads: usize) -> Vec<B
 }
 
 /// What one worker takes at a time: up to [`BLOCK`] consecutive slices of one entry of the
-/// plan (a join unit's slices share its half-boards, which the worker makes once for all of
-/// them), every other subproblem alone. The schedule orders blocks, not subproblems, so that a
+/// plan (which share what the worker makes once for all of them), every other subproblem
+/// alone. The schedule orders blocks, not subproblems, so that a
 /// shard of billions of slices is ordered as fast as its entries.
 #[derive(Clone, Copy, Debug)]
 struct Block {
@@ -260,15 +246,14 @@ struct Block {
     first: Subproblem,
     /// The subproblems: `first` and the slices after it.
     len: u32,
-    /// The estimate of each of its subproblems ([`prepared::estimate`]).
+    /// The estimate of each of its subproblems ([`CostModel::estimate`]).
     estimate: f64,
-    /// The class of its subproblems for the time left ([`pace_class`]).
+    /// The class of its subproblems for the time left ([`CostModel::pace`]).
     pace: Option<Class>,
 }
 
 /// The blocks of the subproblems `todo` (in increasing order) of `cut`.
 fn blocks_of(cut: &Cut, costs: &CostModel, todo: &[u64]) -> Vec<Block> {
-    let plan = cut.plan();
     let mut blocks: Vec<Block> = Vec::new();
     for s in cut.subproblems_at(todo.iter().copied()) {
         if let Some(last) = blocks.last_mut()
@@ -282,33 +267,20 @@ fn blocks_of(cut: &Cut, costs: &CostModel, todo: &[u64]) -> Vec<Block> {
         blocks.push(Block {
             first: s,
             len: 1,
-            estimate: prepared::estimate(costs, plan, &s),
-            pace: pace_class(plan, costs, &s),
+            estimate: costs.estimate(&s),
+            pace: costs.pace(&s),
         });
     }
     blocks
 }
 
-/// The most slices of a unit one worker takes at a time: a unit of hundreds of slices (n = 28)
-/// is shared by all the threads, and a block makes the unit's half-boards once for a minute
-/// or more of matching. The join's cost of a streamed unit counts on the same number.
-const BLOCK: usize = nqueens_engine::join::SLICES_A_BLOCK;
+/// The most slices of an entry one worker takes at a time: an entry of hundreds of slices is
+/// shared by all the threads, and a block prepares what its slices share once
+/// ([`SLICES_A_BLOCK`]).
+const BLOCK: usize = SLICES_A_BLOCK;
 
 /// Subproblems a thread the schedule gives, largest first, before the classes start their pace.
 const WARM_UP: usize = 2;
-
-/// The class a subproblem is paced with for the time left ([`Tracker`]): its [`Class`], each at
-/// the rate its own finished subproblems show; but the join units all together (`None`), in runs
-/// of consecutive units in a fixed pseudo-random order ([`schedule`]), so that neighbours
-/// share the partitions a thread keeps and the share of units done is a fair measure of the
-/// work done. (Paced stratum by stratum, a whole n = 16 took 13% longer, its neighbours
-/// apart; `results/join-log.md`, section 24.)
-fn pace_class(plan: &Plan, costs: &CostModel, s: &Subproblem) -> Option<Class> {
-    match class_of(plan, costs, s) {
-        Class::Join(_) => None,
-        class => Some(class),
-    }
-}
 
 /// The dense class index of each block, and the cost and the number of subproblems of each
 /// class.
@@ -351,11 +323,13 @@ fn mix(id: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::constraint::PieceKind;
     use crate::plan::{Algorithm, Work};
+    use nqueens_engine::constrained;
 
     #[test]
     fn a_pool_starts_no_thread_without_work() {
-        let queens = Plan::build(9, Algorithm::Symmetry, None).unwrap();
+        let queens = Engines::new(&Plan::build(9, Algorithm::Symmetry, None).unwrap());
         assert_eq!(pool_size(&queens, 4096, 16, 64), 16);
         assert_eq!(pool_size(&queens, 2, 16, 64), 2);
         assert_eq!(pool_size(&queens, 8, 0, 64), 1);
@@ -364,8 +338,9 @@ mod tests {
         assert_eq!(pool_size(&queens, 4096, 1000, 0), OVERSUBSCRIBED);
         // One rook subproblem shares its sum among the threads, up to the parts of its sum.
         let board = crate::constraint::Board::empty(24, PieceKind::Rook).unwrap();
-        let rooks = Plan::constrained(&board, None).unwrap();
-        assert_eq!(rooks.entry_count(), 1);
+        let plan = Plan::constrained(&board, None).unwrap();
+        assert_eq!(plan.entry_count(), 1);
+        let rooks = Engines::new(&plan);
         assert_eq!(pool_size(&rooks, 2, 1, 64), 2);
         assert_eq!(pool_size(&rooks, 4096, 1, 4096), constrained::MOST_PARTS);
         // A count on far more threads than blocks: exact, with one busy entry per thread
@@ -445,11 +420,7 @@ mod tests {
             ids.sort_unstable();
             assert_eq!(ids, todo);
             // Each subproblem comes with its class.
-            assert!(
-                order
-                    .iter()
-                    .all(|(s, k, _)| pace_class(plan, &costs, s) == *k)
-            );
+            assert!(order.iter().all(|(s, k, _)| costs.pace(s) == *k));
             // Halfway through the schedule, every class of many subproblems has had about half of
             // its estimate handed out.
             let mut total: HashMap<Option<Class>, (f64, usize)> = HashMap::new();

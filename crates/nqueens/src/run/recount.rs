@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::Job;
-use super::prepared::Prepared;
+use super::engines::Engines;
 use super::watch::watched;
 use crate::error::Error;
 use crate::persist::{Claim, Sampled};
@@ -120,10 +120,9 @@ pub fn recount(
     if wanted == 0 {
         return Ok(done);
     }
-    // The engines a count has: the whole quadrant lists up to `cost::LISTS_UNTIL` (30 MiB at
-    // n = 17, made once, here on one thread); from n = 18 on, no lists, each subproblem
-    // counted from partitions made on demand, each thread keeping up to 64 MiB of them.
-    let engines = Prepared::new(cut.plan(), 64 << 20);
+    // The engines a count has, prepared once here on one thread, each thread keeping up to
+    // 64 MiB between subproblems.
+    let engines = Engines::prepared(cut.plan(), 64 << 20);
     let deadline = match how {
         Recount::For(d) => Some(begun + d),
         Recount::Subproblems(_) | Recount::All => None,
@@ -144,7 +143,7 @@ pub fn recount(
                 break;
             };
             let sub = cut.subproblem(claim.id);
-            let Some(subproblem) = engines.solve_until(&sub, &stop) else {
+            let Some(subproblem) = engines.count(&sub, &stop) else {
                 break;
             };
             if subproblem.count != claim.count {

@@ -4,7 +4,6 @@
 //! cut otherwise is not taken on trust (`persist::Journal::cut_otherwise`).
 
 use super::cost::{CostModel, MOST_SLICES, SLICE_SECONDS};
-use super::prepared::entry_slices;
 use crate::config::Config;
 use crate::plan::Plan;
 
@@ -20,7 +19,7 @@ pub fn most_file_bytes(plan: &Plan, shard: Option<crate::persist::Shard>) -> u64
     let records: u64 = plan
         .shard_entry_numbers(shard)
         .map(|entry| {
-            let slices = entry_slices(&finest, plan, &plan.entry(entry));
+            let slices = finest.slices(&plan.entry(entry));
             slices.saturating_mul(4).min(MOST_SLICES)
         })
         .fold(0, u64::saturating_add);
@@ -31,7 +30,7 @@ pub fn most_file_bytes(plan: &Plan, shard: Option<crate::persist::Shard>) -> u64
 
 /// The rules of this release's runs that a file's claims are weighed against: the most bytes
 /// a file of a plan can hold ([`most_file_bytes`]), how a run cuts each entry at a slice time
-/// (`entry_slices`), and the default slice time, for files that do not
+/// (`CostModel::slices`), and the default slice time, for files that do not
 /// say theirs.
 pub fn file_rules() -> crate::persist::Rules {
     crate::persist::Rules {
@@ -51,7 +50,7 @@ fn rule_slices(plan: &Plan, seconds: f64, entries: &[u64]) -> Vec<u64> {
             if e >= plan.entry_count() {
                 return 0;
             }
-            entry_slices(&costs, plan, &plan.entry(e))
+            costs.slices(&plan.entry(e))
         })
         .collect()
 }

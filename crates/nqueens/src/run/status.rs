@@ -1,9 +1,8 @@
 //! How far a run has come, and when it will end: the share of the estimated work done, and a
 //! time estimate that is only given once it can be trusted.
 //!
-//! Work is measured in modelled costs (the size estimates of the searches
-//! ([`super::cost::search_estimate`]) for the kernel's subproblems, a model from the quadrant
-//! lists for the join's units), so a large subproblem counts for more than a small one. The
+//! Work is measured in modelled costs (the size each engine gives its work,
+//! [`super::engines::Engine::size`]), so a large subproblem counts for more than a small one. The
 //! remaining time is the time the work so far took, scaled to the work left; it is withheld
 //! (`None`, "estimating") until enough subproblems of enough of the work are done for the rate to
 //! mean something. The clock starts when the engines are prepared, so that building shared tables

@@ -8,6 +8,7 @@ use super::budget::*;
 use super::*;
 use crate::error::MemoryAdvice;
 use crate::known;
+use crate::plan::{Algorithm, PlanError};
 use nqueens_engine::join;
 
 /// Shard `index` of `count`, unchecked.
@@ -432,9 +433,7 @@ fn the_run_cuts_a_large_board_without_changing_its_plan() {
         .into_iter()
         .map(|seconds| {
             let costs = CostModel::new(&whole, seconds);
-            let cut = Cut::fresh(whole.clone(), |p, _, e| {
-                super::prepared::entry_slices(&costs, p, e)
-            });
+            let cut = Cut::fresh(whole.clone(), |_, _, e| costs.slices(e));
             (cut.len(), cut.plan().hash())
         })
         .collect();
