@@ -63,13 +63,6 @@ const CRATES: &[(&str, &str, usize)] = &[
     ("crates/engine/src", "lib.rs", 30),
 ];
 
-/// The modules (of the crate under the folder named first) whose file and children's files
-/// still import each other: the circles left, each between a module's file and the files of
-/// its children, which the check lets stand until they are taken apart. A module leaves the
-/// list when its circle is gone (the test fails while it is listed without one), so the list
-/// only shrinks.
-const PARENT_CIRCLES: &[(&str, &str)] = &[("crates/nqueens/src", "run")];
-
 /// A file's code with its comments, the insides of its string and character literals and its
 /// test code (each item under `#[cfg(test)]`) blanked out, every other character where it was.
 fn code_of(text: &str) -> String {
@@ -674,18 +667,13 @@ struct Findings {
     files: Vec<String>,
     /// Circles of modules of one parent, each named by their modules.
     modules: Vec<String>,
-    /// The listed modules whose file is in no circle with its children's files.
-    stale: Vec<String>,
     /// Imports up the layers: the importing module and the top-level module it imports.
     upward: BTreeSet<(String, String)>,
 }
 
 impl Findings {
     fn is_empty(&self) -> bool {
-        self.files.is_empty()
-            && self.modules.is_empty()
-            && self.stale.is_empty()
-            && self.upward.is_empty()
+        self.files.is_empty() && self.modules.is_empty() && self.upward.is_empty()
     }
 }
 
@@ -702,36 +690,18 @@ fn layer_of(layers: &[(&str, &[&str])], module: &str) -> usize {
         .unwrap_or_else(|| panic!("module {t} is in no layer: add it to LAYERS"))
 }
 
-/// Checks `krate`: circles of files (but those between each of `parents` and its children),
-/// circles of modules, and, given `layers`, imports up the layers.
-fn check(krate: &Crate, parents: &[&str], layers: Option<&[(&str, &[&str])]>) -> Findings {
+/// Checks `krate`: circles of files, circles of modules, and, given `layers`, imports up the
+/// layers.
+fn check(krate: &Crate, layers: Option<&[(&str, &[&str])]>) -> Findings {
     let imports = krate.imports();
     let mut found = Findings::default();
     let name = |i: usize| krate.modules[i].name();
-    let graph = |skip: &dyn Fn(usize, usize) -> bool| -> BTreeMap<usize, BTreeSet<usize>> {
-        imports
-            .iter()
-            .map(|(&a, to)| (a, to.keys().copied().filter(|&b| !skip(a, b)).collect()))
-            .collect()
-    };
-    // Circles of files, with the children's imports of each listed parent left out.
-    let listed = |b: usize| parents.contains(&name(b).as_str());
-    let child_of = |a: usize, b: usize| {
-        let (pa, pb) = (&krate.modules[a].path, &krate.modules[b].path);
-        pa.len() > pb.len() && pa.starts_with(pb)
-    };
-    let all = circles(&graph(&|_, _| false));
-    for p in parents {
-        let parent = krate.modules.iter().position(|m| m.name() == *p);
-        let parent = parent.unwrap_or_else(|| panic!("the listed module {p} was found"));
-        let with_children = all
-            .iter()
-            .any(|c| c.contains(&parent) && c.iter().any(|&x| child_of(x, parent)));
-        if !with_children {
-            found.stale.push(p.to_string());
-        }
-    }
-    for circle in circles(&graph(&|a, b| listed(b) && child_of(a, b))) {
+    let graph: BTreeMap<usize, BTreeSet<usize>> = imports
+        .iter()
+        .map(|(&a, to)| (a, to.keys().copied().collect()))
+        .collect();
+    // Circles of files.
+    for circle in circles(&graph) {
         let mut words = Vec::new();
         for &a in &circle {
             for (&b, paths) in &imports[&a] {
@@ -793,12 +763,7 @@ fn assert_clean(src: &str, layers: Option<&[(&str, &[&str])]>) {
         krate.modules.len() >= *min_files,
         "the files of {src} were found"
     );
-    let parents: Vec<&str> = PARENT_CIRCLES
-        .iter()
-        .filter(|p| p.0 == src)
-        .map(|p| p.1)
-        .collect();
-    let found = check(&krate, &parents, layers);
+    let found = check(&krate, layers);
     assert!(found.is_empty(), "{src}: {found:#?}");
 }
 
@@ -851,7 +816,7 @@ fn the_checker_sees_an_import_up_the_layers_and_a_circle() {
             "pub fn parse_board() { crate::board::check(); super::parse::g(); }\nfn g() {}",
         ),
     ]);
-    let found = check(&krate, &[], Some(LAYERS));
+    let found = check(&krate, Some(LAYERS));
     assert_eq!(
         found.upward,
         BTreeSet::from([("board".to_string(), "plan".to_string())]),
@@ -882,7 +847,7 @@ fn a_circle_through_the_parents_re_exports_is_seen() {
         ("a::b", "pub struct B;\nfn f(_: super::C) {}"),
         ("a::c", "use super::B;\npub struct C;\nfn g(_: B) {}"),
     ]);
-    let found = check(&krate, &[], None);
+    let found = check(&krate, None);
     assert_eq!(
         found.files,
         ["a::b -> a::c (super::C), a::c -> a::b (super::B)"],
@@ -891,8 +856,7 @@ fn a_circle_through_the_parents_re_exports_is_seen() {
     assert_eq!(found.modules, ["a::b <-> a::c"]);
 }
 
-/// A child may use its parent's items, and a parent its children's, but not both; a listed
-/// parent's circle with its children stands, and a listed parent without one is named.
+/// A child may use its parent's items, and a parent its children's, but not both.
 #[test]
 fn a_parent_and_its_child_importing_each_other_are_a_circle() {
     let krate = crate_of(&[
@@ -902,16 +866,12 @@ fn a_parent_and_its_child_importing_each_other_are_a_circle() {
         ("z", "mod w;\npub struct T;"),
         ("z::w", "fn h(_: super::T) {}"),
     ]);
-    let found = check(&krate, &[], None);
+    let found = check(&krate, None);
     assert_eq!(found.files, ["x -> x::y (y::g), x::y -> x (super::S)"]);
     assert!(
         found.modules.is_empty(),
         "a parent is no sibling of its children"
     );
-    let found = check(&krate, &["x"], None);
-    assert!(found.is_empty(), "{found:#?}");
-    let found = check(&krate, &["z"], None);
-    assert_eq!(found.stale, ["z"]);
 }
 
 /// Modules whose files import each other only across their subtrees are a circle of modules.
@@ -924,7 +884,7 @@ fn a_circle_of_modules_is_seen_where_no_files_make_one() {
         ("p::q::r", "fn f() { crate::p::s::t() }"),
         ("p::s", "pub fn t() {}\nfn g(_: super::q::U) {}"),
     ]);
-    let found = check(&krate, &[], None);
+    let found = check(&krate, None);
     assert!(found.files.is_empty(), "{found:#?}");
     assert_eq!(found.modules, ["p::q <-> p::s"]);
 }

@@ -215,33 +215,6 @@ impl MemoryNeeds {
     }
 }
 
-impl super::Job {
-    /// The memory this job needs by the model, in its parts, and what fits where it does not.
-    pub fn memory_needs(&self) -> MemoryNeeds {
-        let engines = self.costs.engines();
-        let bare = |t: usize| engines.bytes(t).unwrap_or(64 << 20);
-        // The partitions a thread may keep depend on the threads sharing the memory: those of
-        // this job's count.
-        let cache = self.cache_per_thread() as u64;
-        let threads = self.threads as u64;
-        let advice = match self.check_memory() {
-            Err(Error::Memory { advice, .. }) => Some(advice),
-            _ => None,
-        };
-        MemoryNeeds {
-            threads: self.threads,
-            engines: bare(self.threads).saturating_add(threads.saturating_mul(cache)),
-            per_thread: bare(2).saturating_sub(bare(1)).saturating_add(cache),
-            plan: self.cut.bytes(),
-            per_subproblem: BYTES_PER_SUBPROBLEM,
-            subproblems: self.todo_len(),
-            whole_subproblems: self.cut.len(),
-            available: self.available(),
-            advice,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

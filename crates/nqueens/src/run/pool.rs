@@ -15,15 +15,32 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use std::time::{Duration, Instant};
 
-use super::Control;
 use super::class::Class;
 use super::cost::CostModel;
 use super::engines::{Engines, SLICES_A_BLOCK};
-use super::status::{Classes, Tracker};
+use super::status::{Classes, Status, Tracker};
 use crate::error::Error;
+use crate::persist::SaveFailure;
 use crate::plan::{Cut, Plan, Subproblem};
 use crate::system;
 use crate::tally::Counted;
+
+/// How the caller steers and observes a run.
+#[derive(Default, Clone, Copy)]
+pub struct Control<'a> {
+    /// Set to stop the run within milliseconds (finished subproblems are kept and saved;
+    /// subproblems in flight are dropped and counted again on resume).
+    pub cancel: Option<&'a AtomicBool>,
+    /// Called from the worker threads with every subproblem this run finishes, and where the run
+    /// stands after it.
+    // Written out rather than named by an alias, so that the one page of the API shows it.
+    #[allow(clippy::type_complexity)]
+    pub observer: Option<&'a (dyn Fn(&Counted, &Status) + Sync)>,
+    /// Called once, from a worker thread, when a periodic save of the checkpoint first fails
+    /// (a full disk): the run goes on, the previous file stays as it was, and the next saves
+    /// try again; the last save's error comes back in [`Outcome::unsaved`](super::Outcome::unsaved).
+    pub save_failed: Option<SaveFailure<'a>>,
+}
 
 /// What the workers did.
 #[derive(Clone, Debug)]

@@ -8,7 +8,9 @@ use super::budget::*;
 use super::*;
 use crate::error::MemoryAdvice;
 use crate::known;
-use crate::plan::{Algorithm, PlanError};
+use crate::persist::{Journal, Shard};
+use crate::plan::{Algorithm, Cut, Plan, PlanError};
+use crate::tally::{Counted, Sums};
 use nqueens_engine::join;
 
 /// Shard `index` of `count`, unchecked.
