@@ -107,20 +107,35 @@ pub(super) fn largest_spread(by: &[Vec<f64>]) -> f64 {
         .fold(0.5f64, f64::max)
 }
 
-/// A stratum's mean and variance from its sample `xs`: the sample's own from two subproblems on;
-/// from one, that subproblem with the relative `spread` of the others; from none, the mean of all
-/// samples `all_mean` with a spread as large as it.
+/// A stratum's mean and variance from its sample `xs`: from none, the mean of all samples
+/// `all_mean` with a spread as large as it; from fewer than [`TRUSTED`], the sample's mean
+/// with the larger of its own spread and the relative `spread` of the others; from more, the
+/// sample's own.
 pub(super) fn mean_variance(xs: &[f64], all_mean: f64, spread: f64) -> (f64, f64) {
-    match xs.len() {
-        0 => (all_mean, all_mean * all_mean),
-        1 => (xs[0], (spread * xs[0]).powi(2)),
-        _ => {
-            let m = xs.iter().sum::<f64>() / xs.len() as f64;
-            let v = xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (xs.len() as f64 - 1.0);
-            (m, v)
-        }
+    if xs.is_empty() {
+        return (all_mean, all_mean * all_mean);
+    }
+    let k = xs.len() as f64;
+    let m = xs.iter().sum::<f64>() / k;
+    let own = if xs.len() < 2 {
+        0.0
+    } else {
+        xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (k - 1.0)
+    };
+    if xs.len() < TRUSTED {
+        (m, own.max((spread * m).powi(2)))
+    } else {
+        (m, own)
     }
 }
+
+/// The samples of a stratum from which its own spread is trusted alone. A spread measured on
+/// two to nine subproblems is itself a guess (from two, it is below a third of the true one
+/// one time in four), and a stratum that looked alike by chance was given few samples and a
+/// narrow margin: with synthetic costs whose spread is known, the 95% interval held the true
+/// total 19 times in 40 where every spread of two samples on was trusted
+/// (`run::estimate`'s test of the interval).
+const TRUSTED: usize = 10;
 
 #[cfg(test)]
 mod tests {

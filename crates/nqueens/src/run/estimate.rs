@@ -482,6 +482,48 @@ mod tests {
         }
     }
 
+    #[test]
+    fn the_interval_holds_the_true_cost_at_least_nine_times_in_ten() {
+        // Every subproblem takes a cost of its own, known in advance (its model estimate times
+        // a factor from 1/range to range drawn from its id), on a clock that only the timing
+        // moves: over 40 seeds, the 95% interval holds the sum of those costs at least 36
+        // times. (Trusting the spread of two samples, it held 19 and 36 times at range 4.)
+        for (alg, range) in [(Algorithm::Symmetry, 4.0), (Algorithm::Join, 4.0)]
+            .into_iter()
+            .chain([(Algorithm::Symmetry, 16.0), (Algorithm::Join, 16.0)])
+        {
+            let job = Job::new(&crate::Config::new(12).algorithm(alg).threads(1)).unwrap();
+            let cost = |s: &Subproblem| {
+                let u = XorShift::new(s.id.wrapping_mul(0x9e37_79b9) + 1).next() as f64;
+                job.costs.estimate(s) * 1e-3 * f64::powf(range, 2.0 * u / u64::MAX as f64 - 1.0)
+            };
+            let truth: f64 = job
+                .todo()
+                .iter()
+                .map(|&id| cost(&job.cut.subproblem(id)))
+                .sum();
+            let clock = FixedClock::default();
+            let known = |_: &Engines, s: &Subproblem, _: &AtomicBool| {
+                let c = cost(s);
+                clock.advance(Duration::from_secs_f64(c));
+                Some(c)
+            };
+            let timing = Timing {
+                clock: &clock,
+                time: &known,
+            };
+            let hour = Duration::from_secs(3600);
+            let held = (0..40)
+                .filter(|&seed| {
+                    let e = job.estimate_timed(hour, seed, None, &timing).unwrap();
+                    assert!(e.sampled < e.subproblems, "{e:?}");
+                    (e.cpu_seconds - truth).abs() <= e.cpu_margin
+                })
+                .count();
+            assert!(held >= 36, "{alg}, factors to {range}: {held} of 40");
+        }
+    }
+
     /// The memory an estimate says a count needs is the run's own: its plan and its
     /// subproblems' bookkeeping, as the run's own check counts them, and for the kernel's plans
     /// the engines and their caches.
