@@ -5,6 +5,7 @@
 
 use std::sync::atomic::AtomicBool;
 
+use super::probe::{Phase, Phases};
 use super::rows::{CHUNK, Shape};
 use super::sieve::{self, Part};
 use super::stream::Source;
@@ -65,25 +66,34 @@ pub(super) fn sieved(small: usize, large: usize) -> bool {
     small * large > PAIRWISE_LIMIT && sieve::pays(large)
 }
 
-/// Seconds [`count_fitting`] would take, projected from matching a share of the work when the
-/// sides are large enough to be sieved (about `bins` of the table bins, from `seed`);
-/// timed whole otherwise. `None` if `stop` rose.
-pub fn time_fitting(
-    one: &[u64],
-    other: &[u64],
+/// A probe's share of [`count_fitting`]: where the sides are large enough to be sieved, one
+/// slice of the matching of about `bins` of the table bins (which one, from `seed`), with the
+/// scales of its tables and queries ([`sieve::probe`]); the whole matching otherwise, as its
+/// own [`Phase::Matching`]. `None` if `stop` rose.
+pub(super) fn probe_fitting(
+    (one, other): (&[u64], &[u64]),
     bits: usize,
     scratch: &mut Tables,
     stop: &AtomicBool,
     (bins, seed): (usize, usize),
-) -> Option<f64> {
+    phases: &mut dyn Phases,
+) -> Option<(u64, (f64, f64))> {
     let (small, large) = by_size(one, other);
     if small.is_empty() || !sieve::pays(large.len()) {
-        let begun = std::time::Instant::now();
-        count_part_until(one, other, bits, scratch, Part::fresh(Slice::WHOLE), stop)?;
-        return Some(begun.elapsed().as_secs_f64());
+        phases.begin(Phase::Matching);
+        let whole = Part::fresh(Slice::WHOLE);
+        let count = count_part_until(one, other, bits, scratch, whole, stop)?;
+        return Some((count, (1.0, 1.0)));
     }
     let stride = (sieve::bins_for(large.len()) / bins.max(1)).max(1);
-    sieve::time(large, small, bits, scratch, stop, (stride, seed % stride))
+    sieve::probe(
+        (large, small),
+        bits,
+        scratch,
+        stop,
+        (stride, seed % stride),
+        phases,
+    )
 }
 
 /// The matching without a sieve: `table` as one set of tables, every query against all of it.

@@ -45,8 +45,9 @@
 //! `sieve.rs` (large units sorted into bins by a few of their diagonals first; which ones,
 //! `split.rs`; units too large to hold, `stream.rs`) and `x86.rs`
 //! (its vector builds), `memory.rs` (size limits and the memory estimate), `counting.rs` (one
-//! unit counted row set by row set, on a thread's buffers). This file holds the entry points,
-//! [`count_unit`] and [`time_unit`], and each thread's buffers they reuse.
+//! unit counted row set by row set, on a thread's buffers), `probe.rs` (what a probe of a unit
+//! tells whoever times it: the engine reads no clock). This file holds the entry points,
+//! [`count_unit`] and [`probe_unit`], and each thread's buffers they reuse.
 
 use std::cell::RefCell;
 use std::sync::atomic::AtomicBool;
@@ -62,6 +63,7 @@ mod halves;
 mod matching;
 mod memory;
 mod partition;
+mod probe;
 mod quadrant;
 mod quarter;
 mod sieve;
@@ -73,10 +75,10 @@ mod units;
 mod x86;
 
 pub use super::Slice;
-pub use counting::Probe;
 pub use geometry::Geometry;
-pub use matching::{count_fitting, time_fitting};
+pub use matching::count_fitting;
 pub use memory::{Layout, MAX_JOIN_N, MAX_LISTED_N, memory_needed};
+pub use probe::{Phase, Phases, Probe, Scales};
 pub use quadrant::Quadrants;
 pub use stream::SLICES_A_BLOCK;
 pub use tables::Tables;
@@ -103,7 +105,7 @@ pub fn count_unit(q: &Quadrants, unit: &Unit) -> Found {
 pub fn count_unit_until(q: &Quadrants, unit: &Unit, stop: &AtomicBool) -> Option<Found> {
     SCRATCH.with(|s| {
         let s = &mut *s.borrow_mut();
-        count_unit_with(q, unit, s, stop, None).map(|(found, _)| found)
+        count_unit_with(q, unit, s, stop, (None, &mut ()))
     })
 }
 
@@ -128,14 +130,22 @@ pub fn with_stream_limits<T>((stream_above, group): (u64, usize), f: impl FnOnce
     out
 }
 
-/// The seconds counting `unit` would take on this thread, projected from counting a share of
-/// it ([`Probe`]): the half-boards of each row set probed are made whole and timed, one
-/// slice of the matching (as a run would count it) is timed and scaled up, and the row sets
-/// probed stand for the whole span. `None` if `stop` rose.
-pub fn time_unit(q: &Quadrants, unit: &Unit, probe: Probe, stop: &AtomicBool) -> Option<f64> {
+/// Counts a portion of `unit` on this thread ([`Probe`]), for a caller that times it: the
+/// half-boards of each row set probed are made whole, one slice of the matching is counted as
+/// a run would count it, and the row sets probed stand for the whole span. `phases` is told
+/// where each phase of the work begins and, row set by row set, how many times the whole unit
+/// does each phase's work ([`Phases`]): the seconds of each phase times its scale, summed, are
+/// the seconds of the whole unit. Returns what the portion found; `None` if `stop` rose.
+pub fn probe_unit(
+    q: &Quadrants,
+    unit: &Unit,
+    probe: Probe,
+    phases: &mut dyn Phases,
+    stop: &AtomicBool,
+) -> Option<Found> {
     SCRATCH.with(|s| {
         let s = &mut *s.borrow_mut();
-        count_unit_with(q, unit, s, stop, Some(probe)).map(|(_, secs)| secs)
+        count_unit_with(q, unit, s, stop, (Some(probe), phases))
     })
 }
 

@@ -9,6 +9,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::deal::{Cursor, Dealer, bin_weight, deal, fitting_queries};
+use super::probe::{Phase, Phases, mark};
 use super::rows::{CHUNK, MAX_WIDTH, Shape, words_for};
 use super::split::{MAX_SIEVE, Split, Stats};
 use super::tables::{Tables, build_tables, query_until};
@@ -115,7 +116,17 @@ pub(super) fn count(
     stop: &AtomicBool,
     part: Part,
 ) -> Option<u64> {
-    count_bins(table, queries, bits, split, t, stop, Portion::Slice(part)).map(|(c, _)| c)
+    count_bins(
+        table,
+        queries,
+        bits,
+        split,
+        t,
+        stop,
+        Portion::Slice(part),
+        None,
+    )
+    .map(|(c, _)| c)
 }
 
 /// Which slice of a matching to count, and whether the tables already hold both sides
@@ -136,19 +147,20 @@ impl Part {
     }
 }
 
-/// Seconds [`count`] would take, projected from matching one share in `stride` of its
-/// candidate pairs (dealt as slices are, from `offset`), the sorting timed whole; `None` if
-/// `stop` rose.
-pub(super) fn time(
-    table: &[u64],
-    queries: &[u64],
+/// [`count`] of one share in `stride` of the candidate pairs (dealt as slices are, from
+/// `offset`) for a probe, the sides sorted whole: the pairs it found and how many times the
+/// whole matching builds its tables and runs its queries ([`Matching::scales`]), its phases
+/// marked on `phases`. `None` if `stop` rose.
+pub(super) fn probe(
+    (table, queries): (&[u64], &[u64]),
     bits: usize,
     t: &mut Tables,
     stop: &AtomicBool,
     (stride, offset): (usize, usize),
-) -> Option<f64> {
-    let portion = Portion::Timed { stride, offset };
-    count_bins(table, queries, bits, None, t, stop, portion).map(|(_, s)| s)
+    phases: &mut dyn Phases,
+) -> Option<(u64, (f64, f64))> {
+    let portion = Portion::Probe { stride, offset };
+    count_bins(table, queries, bits, None, t, stop, portion, Some(phases))
 }
 
 /// Which part of the bin pairs [`count_bins`] matches.
@@ -156,13 +168,13 @@ pub(super) fn time(
 pub(super) enum Portion {
     /// The pairs a slice is dealt (all of them for a whole unit).
     Slice(Part),
-    /// For timing, the pairs of slice `offset` of `stride` (modulo `stride`): one subproblem of
-    /// the matching whole, as a run would count it, so that it pays what a run pays for
+    /// For a probe, the pairs of slice `offset` of `stride` (modulo `stride`): one subproblem
+    /// of the matching whole, as a run would count it, so that it pays what a run pays for
     /// each bin it matches (the bin's runs of queries, its tables, the queries that
     /// neighbouring bins share in the cache) in proportion to its pairs. Many small
     /// slices spread over the matching paid those for a few pairs of each bin and erred
     /// high by up to 1.8 times (`results/join-log.md`, section 21).
-    Timed { stride: usize, offset: usize },
+    Probe { stride: usize, offset: usize },
 }
 
 impl Portion {
@@ -170,7 +182,7 @@ impl Portion {
     pub(super) fn slice(self) -> Slice {
         match self {
             Portion::Slice(Part { slice, .. }) => slice,
-            Portion::Timed { stride, offset } => {
+            Portion::Probe { stride, offset } => {
                 let of = stride.max(1) as u64;
                 Slice {
                     index: offset as u64 % of,
@@ -181,8 +193,9 @@ impl Portion {
     }
 }
 
-/// [`count`] of the pairs `portion` names; for a timing probe, timed (seconds projected to every
-/// pair).
+/// [`count`] of the pairs `portion` names, and the scales of its tables and queries
+/// ([`Matching::scales`]); the matching's phases marked on `phases`, if given.
+#[allow(clippy::too_many_arguments)]
 fn count_bins(
     table: &[u64],
     queries: &[u64],
@@ -191,10 +204,10 @@ fn count_bins(
     t: &mut Tables,
     stop: &AtomicBool,
     portion: Portion,
-) -> Option<(u64, f64)> {
+    phases: Option<&mut dyn Phases>,
+) -> Option<(u64, (f64, f64))> {
     #[cfg(test)]
     super::split::SIEVED.set(super::split::SIEVED.get() + 1);
-    let begun = std::time::Instant::now();
     let reuse = matches!(portion, Portion::Slice(Part { sorted: true, .. })) && t.split.is_some();
     if !reuse {
         t.split = None;
@@ -204,7 +217,6 @@ fn count_bins(
         sort_by_bin(queries, &split, (&mut t.queries, &mut t.query_starts), stop)?;
         t.split = Some(split);
     }
-    let sorted = begun.elapsed().as_secs_f64();
     let Tables {
         rows,
         table: sorted_table,
@@ -223,12 +235,10 @@ fn count_bins(
         dealer.as_ref(),
         (rows, runs),
     );
-    if matches!(portion, Portion::Timed { .. }) {
-        m.timing = true;
-    }
+    m.phases = phases.map(|p| p as &mut dyn Phases);
+    mark(&mut m.phases, Phase::Matching);
     let total = m.bins(0..split.bins(), sorted_table, stop)?;
-    let matched = begun.elapsed().as_secs_f64() - sorted;
-    Some((total, sorted + m.projected(portion, matched)))
+    Some((total, m.scales(portion)))
 }
 
 /// The loop over table bins, shared by the sides held whole and the streamed ones: the
@@ -253,10 +263,8 @@ pub(super) struct Matching<'a> {
     /// The modelled cost of what was matched: the table rows written and the queries run
     /// ([`query_cost`]).
     model: (f64, f64),
-    /// Whether the seconds spent matching the table bins of the share are added up
-    /// ([`Self::projected`]), and their sums: building the tables, and all of it.
-    pub(super) timing: bool,
-    timed: (f64, f64),
+    /// A probe's phases, marked bin by bin: the tables built and the queries run.
+    pub(super) phases: Option<&'a mut dyn Phases>,
 }
 
 /// The modelled cost of one query against a bin of `len` patterns: its row offsets, and a
@@ -266,16 +274,15 @@ fn query_cost(len: usize, chunks: usize) -> f64 {
 }
 
 impl<'a> Matching<'a> {
-    /// The seconds matching the whole takes, projected from the `secs` this matching of
-    /// `portion` took. For a timed portion, the seconds spent building its table bins' tables and
-    /// running their queries are each scaled by the modelled cost of the whole over that of
-    /// the probe (a probe builds the tables of a bin for a few of its queries, the whole
-    /// matching for all of them, so the two parts scale apart), and the rest (setting up the
-    /// dealer and the tables' widths, walking past the bins it does not match) is added
-    /// once, as the whole matching pays it once. For a slice, the seconds themselves.
-    pub(super) fn projected(&self, portion: Portion, secs: f64) -> f64 {
-        let Portion::Timed { stride, .. } = portion else {
-            return secs;
+    /// How many times the whole matching does the work of this one of `portion`: building
+    /// its table bins' tables and running their queries, each the modelled cost of the whole
+    /// over that of the share (a probe builds the tables of a bin for a few of its queries,
+    /// the whole matching for all of them, so the two scale apart). The rest (setting up the
+    /// dealer and the tables' widths, walking past the bins it does not match) the whole
+    /// matching pays once, as a probe does. For a slice, once each.
+    pub(super) fn scales(&self, portion: Portion) -> (f64, f64) {
+        let Portion::Probe { stride, .. } = portion else {
+            return (1.0, 1.0);
         };
         // The modelled cost of the whole matching: every bin's tables built once, every
         // fitting query run against them (less noisy than scaling by the share of pairs).
@@ -287,11 +294,10 @@ impl<'a> Matching<'a> {
                 stride as f64
             }
         };
-        let bins = self.timed.1.min(secs);
-        let build = self.timed.0.min(bins);
-        (secs - bins)
-            + scale(whole_build, self.model.0) * build
-            + scale(whole_query, self.model.1) * (bins - build)
+        (
+            scale(whole_build, self.model.0),
+            scale(whole_query, self.model.1),
+        )
     }
 
     /// The loop over the bins of `split`, with the bin starts and the sorted queries,
@@ -320,8 +326,7 @@ impl<'a> Matching<'a> {
             rows,
             runs,
             model: (0.0, 0.0),
-            timing: false,
-            timed: (0.0, 0.0),
+            phases: None,
         };
         m.width = m.best_width();
         m
@@ -445,11 +450,9 @@ impl<'a> Matching<'a> {
                     continue;
                 }
             }
-            let begun = self.timing.then(std::time::Instant::now);
+            mark(&mut self.phases, Phase::Queries);
             total += self.bin(a, ts, stop)?;
-            if let Some(begun) = begun {
-                self.timed.1 += begun.elapsed().as_secs_f64();
-            }
+            mark(&mut self.phases, Phase::Matching);
         }
         Some(total)
     }
@@ -493,11 +496,9 @@ impl<'a> Matching<'a> {
             let qs = &self.queries[from..to];
             if mine(qs) {
                 if !built {
-                    let begun = self.timing.then(std::time::Instant::now);
+                    mark(&mut self.phases, Phase::Tables);
                     build_tables(ts, shape, tables);
-                    if let Some(begun) = begun {
-                        self.timed.0 += begun.elapsed().as_secs_f64();
-                    }
+                    mark(&mut self.phases, Phase::Queries);
                     built = true;
                     self.model.0 += shape.size() as f64;
                 }
@@ -656,9 +657,14 @@ mod tests {
                     let got = count(&table, &queries, bits, None, &mut t, &NEVER, again);
                     assert_eq!(got, Some(slices[of as usize - 1]));
                 }
-                // A timing probe matches a share of the pairs and projects a time.
-                let secs = time(&table, &queries, bits, &mut t, &NEVER, (4, 1)).unwrap();
-                assert!(secs >= 0.0);
+                // A probe matches the pairs of the slice it stands for, and scales its tables
+                // and queries up to the whole matching.
+                let (c, (build, run)) =
+                    probe((&table, &queries), bits, &mut t, &NEVER, (4, 1), &mut ()).unwrap();
+                let slice = Part::fresh(Slice { index: 1, of: 4 });
+                let want = count(&table, &queries, bits, None, &mut t, &NEVER, slice);
+                assert_eq!(Some(c), want);
+                assert!(build > 0.0 && run > 0.0, "{build} {run}");
                 let stop = AtomicBool::new(true);
                 let got = count(&table, &queries, bits, None, &mut t, &stop, whole);
                 assert_eq!(got, None);

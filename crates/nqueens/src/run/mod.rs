@@ -13,6 +13,7 @@ mod allocation;
 mod budget;
 mod class;
 mod cost;
+mod engines;
 mod estimate;
 mod outcome;
 mod pool;

@@ -52,7 +52,7 @@ impl<'p> Prepared<'p> {
     }
 
     /// The seconds counting `sub` takes on this thread, measured (a join unit on a share of
-    /// its work, [`join::time_unit`]); `None` if `stop` rose first.
+    /// its work, [`super::engines::probe::time_unit`]); `None` if `stop` rose first.
     pub fn time(&self, sub: &Subproblem, stop: &AtomicBool) -> Option<f64> {
         if let (Work::Join { unit, .. }, Some(q)) = (sub.work, &self.quadrants) {
             let probe = join::Probe {
@@ -60,7 +60,7 @@ impl<'p> Prepared<'p> {
                 bins: 24,
                 seed: sub.id as usize,
             };
-            return join::time_unit(q, &join_unit(unit, sub.slice), probe, stop);
+            return super::engines::probe::time_unit(q, &join_unit(unit, sub.slice), probe, stop);
         }
         let begun = std::time::Instant::now();
         self.solve_until(sub, stop)?;
