@@ -1,6 +1,6 @@
 //! Counting one unit: its row sets one by one ([`count_unit_with`]), each row set's two sides
 //! of half-boards made from the quadrant lists or from its four partitions and held whole, or
-//! read anew each time where they are too large to hold ([`streamed_unit`]), then one side
+//! read anew each time where they are too large to hold ([`Share::streamed`]), then one side
 //! matched against the other, the ties of the quarter turns apart ([`ties`]). A probe
 //! ([`super::Probe`]) counts a portion of a unit the same way, and tells its caller where each
 //! phase of its work begins and what each row set's phases stand for ([`super::probe`]).
@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use super::halves::{each_half, halves, halves_even, halves_onto, side_pairs};
 use super::matching::{count_part_until, count_unsieved, count_unsieved_streamed, probe_fitting};
 use super::partition::{Cache, Partition, Spec};
-use super::probe::{Phase, Phases, Probe, Scales};
+use super::probe::{Phase, Phases, Probe};
 use super::quadrant::{Lists, View};
 use super::quarter::{self, Band};
 use super::sieve::{self, Part};
@@ -45,36 +45,6 @@ impl stream::Source for HalfSource<'_, '_> {
     fn each(&mut self, f: &mut dyn FnMut(&[u64])) -> Option<()> {
         let (q, view, sides, rc) = (self.q, self.view, self.sides, self.rows_cols);
         each_half(q, view, sides, rc, self.buf, self.stop, f)
-    }
-}
-
-/// How [`streamed_unit`] counts: the pattern length; for a probe, its table bins and seed and
-/// how many of the share's row sets its row set stands for, or else the slice; and for a later
-/// slice of the same unit, which side its table was.
-struct Streamed {
-    bits: usize,
-    probe: Option<((usize, usize), f64)>,
-    slice: Slice,
-    west_table: Option<bool>,
-    /// Table patterns a group holds ([`stream::GROUP_PATTERNS`]).
-    group: usize,
-}
-
-impl Streamed {
-    /// A probe settles its row set's phases: the matching's (`matching`, the scales of its
-    /// tables and queries) and the reads' (`reads`) for the unit's share of them, the
-    /// half-boards made for none (a streamed unit reads its sides, it holds none).
-    fn settle(&self, phases: &mut dyn Phases, matching: (f64, f64), reads: [(Phase, f64); 2]) {
-        if let Some((_, row_sets)) = self.probe {
-            let by = row_sets / self.slice.of as f64;
-            let rest = [
-                (Phase::Sides, 0.0),
-                (Phase::Partitions, 0.0),
-                reads[0],
-                reads[1],
-            ];
-            phases.settle(&Scales::new(by, matching, &rest));
-        }
     }
 }
 
@@ -121,97 +91,6 @@ fn streamed_ties(
         + count_unsieved_streamed(&east_at, west, bits, t, stop)?;
     west.sides.1 = Band::Below(c);
     Some(count)
-}
-
-/// Counts a share of a unit whose sides are read anew each time ([`STREAM_ABOVE`]): what it
-/// found, and whether the west side was the table (the larger side, as
-/// [`matching::count_part_until`] chooses it) where the next slice of the unit may start from
-/// what `t` holds. A probe's reads stand for those of every block of slices the unit is dealt
-/// in ([`stream::read_scales`]); where the sides turn out small, they are held whole, and a
-/// probe's reads stand for none.
-fn streamed_unit(
-    east: &mut HalfSource<'_, '_>,
-    west: &mut HalfSource<'_, '_>,
-    how: Streamed,
-    t: &mut Tables,
-    stop: &AtomicBool,
-    phases: &mut dyn Phases,
-) -> Option<(Found, Option<bool>)> {
-    use stream::Source;
-    phases.begin(Phase::Reading);
-    let (stats, west_table) = match how.west_table {
-        Some(w) => (None, w),
-        None => {
-            let (mut se, mut sw) = (split::Stats::default(), split::Stats::default());
-            east.each(&mut |b| se.add(b))?;
-            west.each(&mut |b| sw.add(b))?;
-            let w = sw.len >= se.len;
-            (Some((se, sw)), w)
-        }
-    };
-    if let Some((se, sw)) = &stats {
-        let (large, small) = (se.len.max(sw.len), se.len.min(sw.len));
-        if !matching::sieved(small, large) {
-            // Small after all: held whole, as any unit.
-            let (mut e, mut w) = (Vec::new(), Vec::new());
-            east.each(&mut |b| e.extend_from_slice(b))?;
-            west.each(&mut |b| w.extend_from_slice(b))?;
-            let nodes = (e.len() + w.len()) as u64;
-            let count = match how.probe {
-                Some((bins, _)) => {
-                    let (count, matching) =
-                        probe_fitting((&w, &e), how.bits, t, stop, bins, phases)?;
-                    how.settle(
-                        phases,
-                        matching,
-                        [(Phase::Reading, 0.0), (Phase::Gathering, 0.0)],
-                    );
-                    count
-                }
-                None => count_part_until(&w, &e, how.bits, t, Part::fresh(how.slice), stop)?,
-            };
-            return Some((Found { count, nodes }, None));
-        }
-    }
-    let ordered = stats
-        .as_ref()
-        .map(|(se, sw)| if west_table { (sw, se) } else { (se, sw) });
-    let portion = match how.probe {
-        Some(((bins, seed), _)) => {
-            let len = ordered.map_or(0, |(ts, _)| ts.len);
-            let stride = (sieve::bins_for(len) / bins.max(1)).max(1);
-            sieve::Portion::Probe {
-                stride,
-                offset: seed % stride,
-            }
-        }
-        None => sieve::Portion::Slice(Part {
-            slice: how.slice,
-            sorted: how.west_table.is_some(),
-        }),
-    };
-    let (table, queries): (&mut dyn Source, &mut dyn Source) = if west_table {
-        (west, east)
-    } else {
-        (east, west)
-    };
-    let marks = how
-        .probe
-        .is_some()
-        .then_some(&mut *phases as &mut dyn Phases);
-    let (count, groups, matching) = stream::count_streamed(
-        table,
-        queries,
-        ordered,
-        (how.bits, how.group),
-        t,
-        stop,
-        (portion, marks),
-    )?;
-    let nodes = (t.table_starts.last().copied().unwrap_or(0)
-        + t.query_starts.last().copied().unwrap_or(0)) as u64;
-    how.settle(phases, matching, read_scales(groups, how.slice.of as f64));
-    Some((Found { count, nodes }, Some(west_table)))
 }
 
 /// Buffers one thread reuses from unit to unit.
@@ -315,9 +194,9 @@ impl Scratch {
 /// a portion of it, whose phases it marks on `phases`. Row set by row set ([`row_sets`]): each
 /// one's two sides of half-boards come from the quadrant lists (filtered by the middle queens
 /// for odd n) or, in the memory-bounded layout, from the row set's four partitions
-/// ([`partitions`]); sides too large to hold are streamed ([`streamed_unit`]); then the larger
-/// side becomes the tables and the other is matched against it. A slice of the unit this
-/// thread counted last starts from what it left.
+/// ([`partitions`]); sides too large to hold are streamed ([`Share::streamed`]); then the
+/// larger side becomes the tables and the other is matched against it. A slice of the unit
+/// this thread counted last starts from what it left.
 pub(super) fn count_unit_with(
     q: &Quadrants,
     unit: &Unit,
@@ -355,7 +234,6 @@ struct Share<'a> {
     turning: bool,
     /// A slice of a unit of several row sets takes every `of`-th of them, each whole; a slice
     /// of a one-row-set unit takes its share of the matching, `matching`.
-    by_rows: bool,
     matching: Slice,
     /// Every `stride`-th of the share's row sets is counted (all of them but for a probe).
     stride: u32,
@@ -401,7 +279,6 @@ impl<'a> Share<'a> {
             free: free_lines(geo, unit.middle),
             bits: geo.pattern_bits(),
             turning: q.quarter_turns && unit.middle.is_none(),
-            by_rows,
             matching: if by_rows { Slice::WHOLE } else { unit.slice },
             stride: probe.map_or(1, |x| own.div_ceil(x.row_sets.max(1))),
             probe,
@@ -438,10 +315,14 @@ impl<'a> Share<'a> {
                     (got, None)
                 }
             };
-            if self.streams(&got, rows, value) {
+            let view = View::parts([0, 1, 2, 3].map(|k| &*got[k]));
+            let up_to = value.map_or(Band::All, Band::UpTo);
+            let ((er, ec), (wr, wc)) = self.sides(rows);
+            let pairs = |quads, rows, cols| side_pairs(q, &view, (quads, up_to), rows, cols);
+            if self.unit.span == 1 && pairs([1, 3], er, ec) + pairs([0, 2], wr, wc) > self.limits.0
+            {
                 return self.streamed(s, (got, west_table), (i, rows, value), phases);
             }
-            let view = View::parts([0, 1, 2, 3].map(|k| &*got[k]));
             self.made_halves(s, Some(&view), rows, value)?;
         } else if !held {
             self.made_halves(s, lists, rows, None)?;
@@ -454,16 +335,6 @@ impl<'a> Share<'a> {
     fn sides(&self, (east_rows, west_rows): (u32, u32)) -> ((u32, u32), (u32, u32)) {
         let free = &self.free;
         ((east_rows, free.east_cols), (west_rows, free.west_cols))
-    }
-
-    /// Whether the sides of a row set made from the partitions `got` are too large to hold:
-    /// in a unit of one row set, past [`STREAM_ABOVE`] candidate pairs.
-    fn streams(&self, got: &[Rc<Partition>; 4], rows: (u32, u32), value: Option<u32>) -> bool {
-        let view = View::parts([0, 1, 2, 3].map(|k| &*got[k]));
-        let up_to = value.map_or(Band::All, Band::UpTo);
-        let ((er, ec), (wr, wc)) = self.sides(rows);
-        let pairs = |quads, rows, cols| side_pairs(self.q, &view, (quads, up_to), rows, cols);
-        self.unit.span == 1 && pairs([1, 3], er, ec) + pairs([0, 2], wr, wc) > self.limits.0
     }
 
     /// Makes the row set's sides into `s.east` and `s.west` from `view` (its partitions, or
@@ -507,8 +378,7 @@ impl<'a> Share<'a> {
     /// Matches the row set's held sides: the larger becomes the tables (the matching
     /// chooses), sieved into bins (`results/join-log.md`, section 15); with the quarter turns,
     /// of the half-boards below the row set's value, the ties apart. With `sorted`, the
-    /// tables hold both sides sorted by the slice before. A probe matches its portion and
-    /// settles the row set's phases.
+    /// tables hold both sides sorted by the slice before. A probe matches its portion.
     fn matched(
         &self,
         s: &mut Scratch,
@@ -544,24 +414,32 @@ impl<'a> Share<'a> {
             phases.begin(Phase::Matching);
             count += ties((east, west), below, bits, t, stop)?;
         }
-        // A slice of a one-row-set unit matches its share of the pairs; its half-boards are
-        // made once for the slices a worker takes one after another, so it is charged its
-        // share of them too.
-        let dealt = if self.by_rows { 1 } else { self.unit.slice.of };
-        let by = f64::from(self.stride) / dealt as f64;
-        let rest = [
-            (Phase::Partitions, 0.0),
-            (Phase::Reading, 0.0),
-            (Phase::Gathering, 0.0),
-        ];
-        phases.settle(&Scales::new(by, matching, &rest));
+        self.settle(phases, matching, &[(Phase::Sides, 1.0)]);
         Some(Found { count, nodes })
     }
 
+    /// A probe settles its row set's phases: each stands for the share's row sets the row set
+    /// stands for, and in a slice of a one-row-set unit for the slice's share (its
+    /// half-boards are made once for the slices a worker takes one after another, so it is
+    /// charged its share of them too); the tables and the queries further by `matching` (the
+    /// sieve scales them apart), and the phases of `more` by their own factors.
+    fn settle(&self, phases: &mut dyn Phases, matching: (f64, f64), more: &[(Phase, f64)]) {
+        if self.probe.is_some() {
+            let by = f64::from(self.stride) / self.matching.of as f64;
+            let mut scales = vec![
+                (Phase::Matching, by),
+                (Phase::Tables, by * matching.0),
+                (Phase::Queries, by * matching.1),
+            ];
+            scales.extend(more.iter().map(|&(phase, x)| (phase, by * x)));
+            phases.settle(&scales);
+        }
+    }
+
     /// Counts the share's `i`-th row set, `rows`, where its sides are too large to hold: read
-    /// anew from its partitions `got` ([`streamed_unit`]; for a later slice, `west_table` says
-    /// which side was the table), the ties apart. The partitions are kept for the unit's next
-    /// slice.
+    /// anew from its partitions `got` ([`Share::streamed_matching`]; for a later slice,
+    /// `west_table` says which side was the table), the ties apart. The partitions are kept
+    /// for the unit's next slice.
     fn streamed(
         &self,
         s: &mut Scratch,
@@ -586,15 +464,8 @@ impl<'a> Share<'a> {
         };
         let mut east_source = source(([1, 3], below), east_side, east);
         let mut west_source = source(([0, 2], below), west_side, west);
-        let how = Streamed {
-            bits,
-            probe: (self.probe).map(|x| ((x.bins, x.seed + i as usize), f64::from(self.stride))),
-            slice: self.matching,
-            west_table,
-            group: self.limits.1,
-        };
         let (e, w) = (&mut east_source, &mut west_source);
-        let (found, reusable) = streamed_unit(e, w, how, tables, stop, phases)?;
+        let (found, reusable) = self.streamed_matching((e, w), (i, west_table), tables, phases)?;
         let times = if value.is_some() { 2 } else { 1 };
         let mut count = times * found.count;
         if let Some(c) = value.filter(|_| self.probe.is_none() && self.matching.index == 0) {
@@ -608,6 +479,85 @@ impl<'a> Share<'a> {
             count,
             nodes: found.nodes,
         })
+    }
+
+    /// The matching of the `i`-th row set's sides read anew each time ([`STREAM_ABOVE`]):
+    /// what it found, and whether the west side was the table (the larger side, as
+    /// [`matching::count_part_until`] chooses it) where the next slice of the unit may start
+    /// from what `t` holds (`west_table`, for such a slice). A probe's reads stand for those of
+    /// every block of slices the unit is dealt in ([`stream::read_scales`]); sides that turn
+    /// out small are held whole, and then a probe's reads stand for none.
+    fn streamed_matching(
+        &self,
+        (east, west): (&mut HalfSource<'_, '_>, &mut HalfSource<'_, '_>),
+        (i, west_table): (u32, Option<bool>),
+        t: &mut Tables,
+        phases: &mut dyn Phases,
+    ) -> Option<(Found, Option<bool>)> {
+        use stream::Source;
+        let (bits, stop, slice) = (self.bits, self.stop, self.matching);
+        let bins = self.probe.map(|x| (x.bins, x.seed + i as usize));
+        phases.begin(Phase::Reading);
+        let (stats, west_table) = match west_table {
+            Some(w) => (None, w),
+            None => {
+                let (mut se, mut sw) = (split::Stats::default(), split::Stats::default());
+                east.each(&mut |b| se.add(b))?;
+                west.each(&mut |b| sw.add(b))?;
+                let w = sw.len >= se.len;
+                (Some((se, sw)), w)
+            }
+        };
+        if let Some((se, sw)) = &stats
+            && !matching::sieved(se.len.min(sw.len), se.len.max(sw.len))
+        {
+            // Small after all: held whole, as any unit.
+            let (mut e, mut w) = (Vec::new(), Vec::new());
+            east.each(&mut |b| e.extend_from_slice(b))?;
+            west.each(&mut |b| w.extend_from_slice(b))?;
+            let nodes = (e.len() + w.len()) as u64;
+            let count = match bins {
+                Some(bins) => {
+                    let (count, matching) = probe_fitting((&w, &e), bits, t, stop, bins, phases)?;
+                    self.settle(phases, matching, &[]);
+                    count
+                }
+                None => count_part_until(&w, &e, bits, t, Part::fresh(slice), stop)?,
+            };
+            return Some((Found { count, nodes }, None));
+        }
+        let ordered = (stats.as_ref()).map(|(se, sw)| if west_table { (sw, se) } else { (se, sw) });
+        let portion = match bins {
+            Some((bins, seed)) => {
+                let len = ordered.map_or(0, |(ts, _)| ts.len);
+                let stride = (sieve::bins_for(len) / bins.max(1)).max(1);
+                let offset = seed % stride;
+                sieve::Portion::Probe { stride, offset }
+            }
+            None => sieve::Portion::Slice(Part {
+                slice,
+                sorted: stats.is_none(),
+            }),
+        };
+        let (table, queries): (&mut dyn Source, &mut dyn Source) = if west_table {
+            (west, east)
+        } else {
+            (east, west)
+        };
+        let marks = bins.map(|_| &mut *phases as &mut dyn Phases);
+        let (count, groups, matching) = stream::count_streamed(
+            table,
+            queries,
+            ordered,
+            (bits, self.limits.1),
+            t,
+            stop,
+            (portion, marks),
+        )?;
+        let nodes = (t.table_starts.last().copied().unwrap_or(0)
+            + t.query_starts.last().copied().unwrap_or(0)) as u64;
+        self.settle(phases, matching, &read_scales(groups, slice.of as f64));
+        Some((Found { count, nodes }, Some(west_table)))
     }
 }
 

@@ -78,7 +78,7 @@ pub use super::Slice;
 pub use geometry::Geometry;
 pub use matching::count_fitting;
 pub use memory::{Layout, MAX_JOIN_N, MAX_LISTED_N, memory_needed};
-pub use probe::{Phase, Phases, Probe, Scales};
+pub use probe::{Phase, Phases, Probe};
 pub use quadrant::Quadrants;
 pub use stream::SLICES_A_BLOCK;
 pub use tables::Tables;

@@ -1,8 +1,7 @@
-//! What a probe of a unit is ([`Probe`]) and what it tells whoever times it: the engine reads
-//! no clock, so a probe marks where each phase of its work begins ([`Phases::begin`]) and, row
-//! set by row set, how many times the whole unit does the work of each phase that the probe
-//! did ([`Phases::settle`] with [`Scales`]). The caller times the phases and projects the
-//! unit's seconds: the sum over phases of each phase's seconds times its scale.
+//! What a probe of a unit is ([`Probe`]) and what it tells whoever times it ([`Phases`]): the
+//! engine reads no clock, so a probe marks where each phase of its work begins and, row set by
+//! row set, how many times the whole unit does the work each phase did. The unit's seconds
+//! are the sum over phases of each phase's seconds times its scale.
 
 /// How much of a unit [`super::probe_unit`] counts.
 #[derive(Clone, Copy, Debug)]
@@ -17,18 +16,16 @@ pub struct Probe {
     pub seed: usize,
 }
 
-/// The phases of a probe's work, each scaled apart to the whole unit ([`Scales`]).
+/// The phases of a probe's work, each scaled apart to the whole unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {
     /// Making a row set's half-boards held whole, and sorting them by bin.
     Sides,
-    /// Making a row set's partitions, which a run makes once for the units that share them
-    /// (each thread keeps those it made): no part of the unit's own time.
+    /// Making a row set's partitions, which a run makes once for the units that share them.
     Partitions,
-    /// A streamed unit's reads of its sides for their figures, and its queries sorted: what
-    /// each block of slices a worker takes reads anew.
+    /// A streamed unit's sides read for their figures, and its queries sorted.
     Reading,
-    /// A streamed unit's read of its table side for the bins a share matches.
+    /// A streamed unit's table side read for the bins a share matches.
     Gathering,
     /// The matching outside the table bins: the dealing, the walk past the bins, the ties, a
     /// matching without a sieve.
@@ -39,57 +36,20 @@ pub enum Phase {
     Queries,
 }
 
-impl Phase {
-    /// Every phase, in the order of [`Scales`].
-    pub const ALL: [Phase; 7] = [
-        Phase::Sides,
-        Phase::Partitions,
-        Phase::Reading,
-        Phase::Gathering,
-        Phase::Matching,
-        Phase::Tables,
-        Phase::Queries,
-    ];
-}
-
-/// How many times the whole unit does the work each phase of a probe did, phase by phase.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Scales([f64; 7]);
-
-impl Scales {
-    /// The scale of `phase`.
-    pub fn of(&self, phase: Phase) -> f64 {
-        self.0[phase as usize]
-    }
-
-    /// Every phase scaled by `by`: the tables and the queries by `tables` and `queries` more (a
-    /// sieved matching scales them apart), and each phase of `rest` by its own factor more.
-    pub(super) fn new(by: f64, (tables, queries): (f64, f64), rest: &[(Phase, f64)]) -> Scales {
-        let mut s = Scales([by; 7]);
-        s.0[Phase::Tables as usize] *= tables;
-        s.0[Phase::Queries as usize] *= queries;
-        for &(phase, scale) in rest {
-            s.0[phase as usize] = by * scale;
-        }
-        s
-    }
-}
-
-/// Whoever times a probe: told where each phase begins, and what the phases since the last
-/// settlement stand for. Called between steps of the work (a row set, a table bin), never
+/// Whoever times a probe. Told between steps of the work (a row set, a table bin), never
 /// within one.
 pub trait Phases {
     /// The work from here on is of `phase`, until the next call.
     fn begin(&mut self, phase: Phase);
-    /// The work of each phase since the last settlement (or since the first phase) stands for
-    /// `scales.of(phase)` times as much of the whole unit.
-    fn settle(&mut self, scales: &Scales);
+    /// The work of each phase since the last settlement stands for `scale` times as much of
+    /// the whole unit's, each `(phase, scale)` of `scales`; that of a phase not named, for none.
+    fn settle(&mut self, scales: &[(Phase, f64)]);
 }
 
 /// No one timing: the phases go unmarked.
 impl Phases for () {
     fn begin(&mut self, _: Phase) {}
-    fn settle(&mut self, _: &Scales) {}
+    fn settle(&mut self, _: &[(Phase, f64)]) {}
 }
 
 /// Tells `phases`, if any, that `phase` begins.

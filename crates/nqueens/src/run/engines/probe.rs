@@ -6,7 +6,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use nqueens_engine::join::{self, Phase, Phases, Probe, Quadrants, Scales, Unit};
+use nqueens_engine::join::{self, Phase, Phases, Probe, Quadrants, Unit};
 
 /// The seconds counting `unit` takes on this thread, projected from counting the portion of it
 /// that `probe` says ([`join::probe_unit`]); `None` if `stop` rose first.
@@ -28,34 +28,50 @@ pub(crate) fn time_unit(
 struct PhaseClock {
     /// The phase under way, and since when.
     phase: Option<(Phase, Instant)>,
-    /// Seconds of each phase since the last settlement, in the order of [`Phase::ALL`].
-    spent: [f64; Phase::ALL.len()],
+    /// The seconds of each phase since the last settlement.
+    spent: Vec<(Phase, f64)>,
     /// The seconds of the whole unit projected so far.
     projected: f64,
 }
 
-impl PhaseClock {
-    /// Adds the seconds of the phase under way to its sum, and starts `next` now.
-    fn lap(&mut self, next: Option<Phase>) {
+impl Phases for PhaseClock {
+    fn begin(&mut self, next: Phase) {
         let now = Instant::now();
         if let Some((phase, since)) = self.phase {
-            self.spent[phase as usize] += now.duration_since(since).as_secs_f64();
+            let secs = now.duration_since(since).as_secs_f64();
+            match self.spent.iter_mut().find(|(p, _)| *p == phase) {
+                Some((_, sum)) => *sum += secs,
+                None => self.spent.push((phase, secs)),
+            }
         }
-        self.phase = next.map(|p| (p, now));
+        self.phase = Some((next, now));
+    }
+
+    fn settle(&mut self, scales: &[(Phase, f64)]) {
+        if let Some((phase, _)) = self.phase {
+            self.begin(phase);
+        }
+        for (phase, secs) in self.spent.drain(..) {
+            let scale = scales.iter().find(|(p, _)| *p == phase);
+            self.projected += secs * scale.map_or(0.0, |&(_, s)| s);
+        }
     }
 }
 
-impl Phases for PhaseClock {
-    fn begin(&mut self, phase: Phase) {
-        self.lap(Some(phase));
-    }
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-    fn settle(&mut self, scales: &Scales) {
-        let phase = self.phase.map(|(p, _)| p);
-        self.lap(phase);
-        for p in Phase::ALL {
-            self.projected += self.spent[p as usize] * scales.of(p);
-        }
-        self.spent = Default::default();
+    #[test]
+    fn each_phase_counts_by_its_own_scale_and_unnamed_ones_not_at_all() {
+        let mut clock = PhaseClock::default();
+        clock.spent = vec![
+            (Phase::Sides, 2.0),
+            (Phase::Queries, 3.0),
+            (Phase::Partitions, 5.0),
+        ];
+        clock.settle(&[(Phase::Sides, 0.5), (Phase::Queries, 10.0)]);
+        assert_eq!(clock.projected, 31.0);
+        assert!(clock.spent.is_empty());
     }
 }
