@@ -222,6 +222,19 @@ pub(super) fn count_unit_with(
     Some(total)
 }
 
+/// Makes the sides of `unit`'s first row set into `s.east` and `s.west` from its partitions,
+/// as a count that holds them makes them ([`super::unit_sides`]).
+pub(super) fn made_sides(q: &Quadrants, unit: &Unit, s: &mut Scratch) {
+    static NEVER: AtomicBool = AtomicBool::new(false);
+    let share = Share::new(q, unit, None, s, &NEVER);
+    let rows = (unit.east_rows, share.free.rows & !unit.east_rows);
+    let got = partitions(q, &mut s.parts, unit.middle, rows, &NEVER).expect("never stopped");
+    let view = View::parts([0, 1, 2, 3].map(|k| &*got[k]));
+    share
+        .made_halves(s, Some(&view), rows, None)
+        .expect("never stopped");
+}
+
 /// A share of a unit as its row sets are counted ([`count_unit_with`]).
 struct Share<'a> {
     q: &'a Quadrants,
@@ -267,11 +280,9 @@ impl<'a> Share<'a> {
             s.release_above(s.release_limit());
         }
         let by_rows = unit.span > 1 && unit.slice.of > 1;
-        let own = if by_rows {
-            unit.span.div_ceil(unit.slice.of as u32)
-        } else {
-            unit.span
-        };
+        let own = unit
+            .span
+            .div_ceil(if by_rows { unit.slice.of as u32 } else { 1 });
         Share {
             q,
             stop,
@@ -296,10 +307,8 @@ impl<'a> Share<'a> {
         lists: Option<&View<'_>>,
         phases: &mut dyn Phases,
     ) -> Option<Found> {
-        let q = self.q;
-        let value = self
-            .turning
-            .then(|| quarter::row_set_value(q.geo.h, east_rows));
+        let (q, h) = (self.q, self.q.geo.h);
+        let value = self.turning.then(|| quarter::row_set_value(h, east_rows));
         let rows = (east_rows, self.free.rows & !east_rows);
         // A streamed unit's slice after another of it keeps its partitions and sorted sides;
         // the held sides and their sorted copies are this unit's.
@@ -356,15 +365,9 @@ impl<'a> Share<'a> {
                 halves(q, view, ([0, 2], below), west_side, &mut s.west, stop)?;
             }
             None => {
-                halves_even(q, true, east_side.0, east_side.1, &mut s.south, &mut s.east);
-                halves_even(
-                    q,
-                    false,
-                    west_side.0,
-                    west_side.1,
-                    &mut s.south,
-                    &mut s.west,
-                );
+                let ((er, ec), (wr, wc), south) = (east_side, west_side, &mut s.south);
+                halves_even(q, true, er, ec, south, &mut s.east);
+                halves_even(q, false, wr, wc, south, &mut s.west);
             }
         }
         s.below = (s.east.len(), s.west.len());
@@ -426,12 +429,12 @@ impl<'a> Share<'a> {
     fn settle(&self, phases: &mut dyn Phases, matching: (f64, f64), more: &[(Phase, f64)]) {
         if self.probe.is_some() {
             let by = f64::from(self.stride) / self.matching.of as f64;
-            let mut scales = vec![
-                (Phase::Matching, by),
-                (Phase::Tables, by * matching.0),
-                (Phase::Queries, by * matching.1),
-            ];
-            scales.extend(more.iter().map(|&(phase, x)| (phase, by * x)));
+            let own = [Phase::Matching, Phase::Tables, Phase::Queries];
+            let own = own.into_iter().zip([1.0, matching.0, matching.1]);
+            let scales: Vec<_> = own
+                .chain(more.iter().copied())
+                .map(|(p, x)| (p, by * x))
+                .collect();
             phases.settle(&scales);
         }
     }
@@ -475,10 +478,7 @@ impl<'a> Share<'a> {
             s.streamed = Some((got, west_table));
             s.made_for = self.sides_of;
         }
-        Some(Found {
-            count,
-            nodes: found.nodes,
-        })
+        Some(Found { count, ..found })
     }
 
     /// The matching of the `i`-th row set's sides read anew each time ([`STREAM_ABOVE`]):
@@ -527,17 +527,11 @@ impl<'a> Share<'a> {
             return Some((Found { count, nodes }, None));
         }
         let ordered = (stats.as_ref()).map(|(se, sw)| if west_table { (sw, se) } else { (se, sw) });
-        let portion = match bins {
-            Some((bins, seed)) => {
-                let len = ordered.map_or(0, |(ts, _)| ts.len);
-                let stride = (sieve::bins_for(len) / bins.max(1)).max(1);
-                let offset = seed % stride;
-                sieve::Portion::Probe { stride, offset }
-            }
-            None => sieve::Portion::Slice(Part {
-                slice,
-                sorted: stats.is_none(),
-            }),
+        let len = ordered.map_or(0, |(ts, _)| ts.len);
+        let slice = bins.map_or(slice, |b| sieve::probe_slice(len, b));
+        let part = Part {
+            slice,
+            sorted: stats.is_none(),
         };
         let (table, queries): (&mut dyn Source, &mut dyn Source) = if west_table {
             (west, east)
@@ -552,7 +546,7 @@ impl<'a> Share<'a> {
             (bits, self.limits.1),
             t,
             stop,
-            (portion, marks),
+            (part, marks),
         )?;
         let nodes = (t.table_starts.last().copied().unwrap_or(0)
             + t.query_starts.last().copied().unwrap_or(0)) as u64;
@@ -584,7 +578,7 @@ fn row_sets(unit: &Unit, free_rows: u32, stride: u32) -> impl Iterator<Item = (u
 /// placements make up the half-boards of the east rows `east_rows` and the west rows
 /// `west_rows`: each quadrant's rows of the row set and its side's free columns, avoiding the
 /// diagonals of the middle queens, which the partitions leave out as they are made.
-pub(super) fn partition_specs(
+fn partition_specs(
     geo: &Geometry,
     middle: Option<Middle>,
     (east_rows, west_rows): (u32, u32),

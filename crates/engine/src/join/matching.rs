@@ -67,15 +67,15 @@ pub(super) fn sieved(small: usize, large: usize) -> bool {
 }
 
 /// A probe's share of [`count_fitting`]: where the sides are large enough to be sieved, one
-/// slice of the matching of about `bins` of the table bins (which one, from `seed`), with the
-/// scales of its tables and queries ([`sieve::probe`]); the whole matching otherwise, as its
-/// own [`Phase::Matching`]. `None` if `stop` rose.
+/// slice of the matching of about `bins` of the table bins, chosen by `seed`
+/// ([`sieve::probe_slice`]), with the scales of its tables and queries; the whole matching
+/// otherwise, as its own [`Phase::Matching`]. `None` if `stop` rose.
 pub(super) fn probe_fitting(
     (one, other): (&[u64], &[u64]),
     bits: usize,
     scratch: &mut Tables,
     stop: &AtomicBool,
-    (bins, seed): (usize, usize),
+    bins: (usize, usize),
     phases: &mut dyn Phases,
 ) -> Option<(u64, (f64, f64))> {
     let (small, large) = by_size(one, other);
@@ -85,14 +85,15 @@ pub(super) fn probe_fitting(
         let count = count_part_until(one, other, bits, scratch, whole, stop)?;
         return Some((count, (1.0, 1.0)));
     }
-    let stride = (sieve::bins_for(large.len()) / bins.max(1)).max(1);
-    sieve::probe(
+    let part = Part::fresh(sieve::probe_slice(large.len(), bins));
+    sieve::count_bins(
         (large, small),
         bits,
+        None,
         scratch,
         stop,
-        (stride, seed % stride),
-        phases,
+        part,
+        Some(phases),
     )
 }
 

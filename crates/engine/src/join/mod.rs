@@ -85,10 +85,7 @@ pub use tables::Tables;
 pub use units::{Middle, Stratum, Unit, for_each_unit, stratum, units};
 
 use counting::{Scratch, count_unit_with};
-use halves::halves;
-use partition::{Cache, Partition, Spec};
-use quadrant::View;
-use units::free_lines;
+use partition::{Partition, Spec};
 
 thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
@@ -172,33 +169,12 @@ pub fn partition_sizes(n: usize) -> (usize, usize) {
 }
 
 /// The two sides (east, west half-board patterns) of a unit of an even board, made in the
-/// memory-bounded layout (for the tools in `examples/` that measure the matching).
+/// memory-bounded layout as a count makes them (for the tools in `examples/` that measure the
+/// matching).
 pub fn unit_sides(q: &Quadrants, unit: &Unit) -> (Vec<u64>, Vec<u64>) {
-    static NEVER: AtomicBool = AtomicBool::new(false);
-    let geo = &q.geo;
-    let free = free_lines(geo, unit.middle);
-    let east_rows = unit.east_rows;
-    let west_rows = free.rows & !east_rows;
-    let mut parts = Cache::default();
-    let specs = counting::partition_specs(geo, unit.middle, (east_rows, west_rows));
-    let got = specs.map(|spec| parts.get(0, geo, &q.index, spec));
-    let view = View::parts([0, 1, 2, 3].map(|k| &*got[k]));
-    let side = |quads, rows_cols| {
-        let mut out = Vec::new();
-        halves(
-            q,
-            &view,
-            (quads, quarter::Band::All),
-            rows_cols,
-            &mut out,
-            &NEVER,
-        )
-        .unwrap();
-        out
-    };
-    let east = side([1, 3], (east_rows, free.east_cols));
-    let west = side([0, 2], (west_rows, free.west_cols));
-    (east, west)
+    let mut s = Scratch::default();
+    counting::made_sides(q, unit, &mut s);
+    (s.east, s.west)
 }
 
 #[cfg(test)]

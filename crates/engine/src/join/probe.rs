@@ -19,7 +19,7 @@ pub struct Probe {
 /// The phases of a probe's work, each scaled apart to the whole unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {
-    /// Making a row set's half-boards held whole, and sorting them by bin.
+    /// Making a row set's half-boards, held whole.
     Sides,
     /// Making a row set's partitions, which a run makes once for the units that share them.
     Partitions,
@@ -27,8 +27,8 @@ pub enum Phase {
     Reading,
     /// A streamed unit's table side read for the bins a share matches.
     Gathering,
-    /// The matching outside the table bins: the dealing, the walk past the bins, the ties, a
-    /// matching without a sieve.
+    /// The matching outside the table bins: the sides held whole sorted by bin, the dealing,
+    /// the walk past the bins, the ties, a matching without a sieve.
     Matching,
     /// Building a table bin's tables.
     Tables,

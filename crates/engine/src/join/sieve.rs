@@ -116,17 +116,7 @@ pub(super) fn count(
     stop: &AtomicBool,
     part: Part,
 ) -> Option<u64> {
-    count_bins(
-        table,
-        queries,
-        bits,
-        split,
-        t,
-        stop,
-        Portion::Slice(part),
-        None,
-    )
-    .map(|(c, _)| c)
+    count_bins((table, queries), bits, split, t, stop, part, None).map(|(c, _)| c)
 }
 
 /// Which slice of a matching to count, and whether the tables already hold both sides
@@ -147,69 +137,36 @@ impl Part {
     }
 }
 
-/// [`count`] of one share in `stride` of the candidate pairs (dealt as slices are, from
-/// `offset`) for a probe, the sides sorted whole: the pairs it found and how many times the
-/// whole matching builds its tables and runs its queries ([`Matching::scales`]), its phases
-/// marked on `phases`. `None` if `stop` rose.
-pub(super) fn probe(
-    (table, queries): (&[u64], &[u64]),
-    bits: usize,
-    t: &mut Tables,
-    stop: &AtomicBool,
-    (stride, offset): (usize, usize),
-    phases: &mut dyn Phases,
-) -> Option<(u64, (f64, f64))> {
-    let portion = Portion::Probe { stride, offset };
-    count_bins(table, queries, bits, None, t, stop, portion, Some(phases))
-}
-
-/// Which part of the bin pairs [`count_bins`] matches.
-#[derive(Clone, Copy)]
-pub(super) enum Portion {
-    /// The pairs a slice is dealt (all of them for a whole unit).
-    Slice(Part),
-    /// For a probe, the pairs of slice `offset` of `stride` (modulo `stride`): one subproblem
-    /// of the matching whole, as a run would count it, so that it pays what a run pays for
-    /// each bin it matches (the bin's runs of queries, its tables, the queries that
-    /// neighbouring bins share in the cache) in proportion to its pairs. Many small
-    /// slices spread over the matching paid those for a few pairs of each bin and erred
-    /// high by up to 1.8 times (`results/join-log.md`, section 21).
-    Probe { stride: usize, offset: usize },
-}
-
-impl Portion {
-    /// The slice of the unit's matching this share is.
-    pub(super) fn slice(self) -> Slice {
-        match self {
-            Portion::Slice(Part { slice, .. }) => slice,
-            Portion::Probe { stride, offset } => {
-                let of = stride.max(1) as u64;
-                Slice {
-                    index: offset as u64 % of,
-                    of,
-                }
-            }
-        }
+/// The slice of a matching whose table side holds `len` patterns that a probe of about
+/// `bins` table bins counts (which one, from `seed`): one subproblem of the matching whole, as
+/// a run would count it, so that it pays what a run pays for each bin it matches (the bin's
+/// runs of queries, its tables, the queries that neighbouring bins share in the cache) in
+/// proportion to its pairs. Many small slices spread over the matching paid those for a few
+/// pairs of each bin and erred high by up to 1.8 times (`results/join-log.md`, section 21).
+pub(super) fn probe_slice(len: usize, (bins, seed): (usize, usize)) -> Slice {
+    let of = (bins_for(len) / bins.max(1)).max(1);
+    let index = (seed % of) as u64;
+    Slice {
+        index,
+        of: of as u64,
     }
 }
 
-/// [`count`] of the pairs `portion` names, and the scales of its tables and queries
-/// ([`Matching::scales`]); the matching's phases marked on `phases`, if given.
-#[allow(clippy::too_many_arguments)]
-fn count_bins(
-    table: &[u64],
-    queries: &[u64],
+/// [`count`] of the pairs `part` names; for a probe, which marks its phases on `phases`, with
+/// the scales of its tables and queries ([`Matching::scales`]).
+pub(super) fn count_bins(
+    (table, queries): (&[u64], &[u64]),
     bits: usize,
     split: Option<Split>,
     t: &mut Tables,
     stop: &AtomicBool,
-    portion: Portion,
-    phases: Option<&mut dyn Phases>,
+    part: Part,
+    mut phases: Option<&mut dyn Phases>,
 ) -> Option<(u64, (f64, f64))> {
     #[cfg(test)]
     super::split::SIEVED.set(super::split::SIEVED.get() + 1);
-    let reuse = matches!(portion, Portion::Slice(Part { sorted: true, .. })) && t.split.is_some();
-    if !reuse {
+    mark(&mut phases, Phase::Matching);
+    if !(part.sorted && t.split.is_some()) {
         t.split = None;
         let split =
             split.unwrap_or_else(|| Split::choose(&Stats::of(table), &Stats::of(queries), bits));
@@ -228,7 +185,7 @@ fn count_bins(
         ..
     } = t;
     let split = split.as_ref().expect("sorted above or by the last call");
-    let dealer = deal(portion.slice(), table_starts, query_starts, split.bins());
+    let dealer = deal(part.slice, table_starts, query_starts, split.bins());
     let mut m = Matching::new(
         split,
         (table_starts, sorted_queries, query_starts),
@@ -236,9 +193,8 @@ fn count_bins(
         (rows, runs),
     );
     m.phases = phases.map(|p| p as &mut dyn Phases);
-    mark(&mut m.phases, Phase::Matching);
     let total = m.bins(0..split.bins(), sorted_table, stop)?;
-    Some((total, m.scales(portion)))
+    Some((total, m.scales(part.slice)))
 }
 
 /// The loop over table bins, shared by the sides held whole and the streamed ones: the
@@ -274,16 +230,16 @@ fn query_cost(len: usize, chunks: usize) -> f64 {
 }
 
 impl<'a> Matching<'a> {
-    /// How many times the whole matching does the work of this one of `portion`: building
-    /// its table bins' tables and running their queries, each the modelled cost of the whole
-    /// over that of the share (a probe builds the tables of a bin for a few of its queries,
-    /// the whole matching for all of them, so the two scale apart). The rest (setting up the
-    /// dealer and the tables' widths, walking past the bins it does not match) the whole
-    /// matching pays once, as a probe does. For a slice, once each.
-    pub(super) fn scales(&self, portion: Portion) -> (f64, f64) {
-        let Portion::Probe { stride, .. } = portion else {
+    /// How many times the whole matching does the work of a probe's share of it, `slice`:
+    /// building its table bins' tables and running their queries, each the modelled cost of
+    /// the whole over that of the share (a probe builds the tables of a bin for a few of its
+    /// queries, the whole matching for all of them, so the two scale apart). The rest (setting
+    /// up the dealer and the tables' widths, walking past the bins it does not match) the
+    /// whole matching pays once, as a probe does. Only a probe asks (it is no work of a count).
+    pub(super) fn scales(&self, slice: Slice) -> (f64, f64) {
+        if self.phases.is_none() {
             return (1.0, 1.0);
-        };
+        }
         // The modelled cost of the whole matching: every bin's tables built once, every
         // fitting query run against them (less noisy than scaling by the share of pairs).
         let (whole_build, whole_query) = self.model_parts(self.width);
@@ -291,7 +247,7 @@ impl<'a> Matching<'a> {
             if part > 0.0 {
                 whole / part
             } else {
-                stride as f64
+                slice.of as f64
             }
         };
         (
@@ -659,9 +615,10 @@ mod tests {
                 }
                 // A probe matches the pairs of the slice it stands for, and scales its tables
                 // and queries up to the whole matching.
-                let (c, (build, run)) =
-                    probe((&table, &queries), bits, &mut t, &NEVER, (4, 1), &mut ()).unwrap();
                 let slice = Part::fresh(Slice { index: 1, of: 4 });
+                let sides = (&table[..], &queries[..]);
+                let probe = count_bins(sides, bits, None, &mut t, &NEVER, slice, Some(&mut ()));
+                let (c, (build, run)) = probe.unwrap();
                 let want = count(&table, &queries, bits, None, &mut t, &NEVER, slice);
                 assert_eq!(Some(c), want);
                 assert!(build > 0.0 && run > 0.0, "{build} {run}");

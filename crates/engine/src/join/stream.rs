@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 
 use super::deal::deal;
 use super::probe::{Phase, Phases, mark};
-use super::sieve::{Matching, Part, Portion};
+use super::sieve::{Matching, Part};
 use super::split::{Split, Stats};
 use super::tables::Tables;
 
@@ -60,12 +60,12 @@ pub(super) fn count_streamed(
     (bits, most): (usize, usize),
     t: &mut Tables,
     stop: &AtomicBool,
-    (portion, phases): (Portion, Option<&mut dyn Phases>),
+    (part, mut phases): (Part, Option<&mut dyn Phases>),
 ) -> Option<(u64, usize, (f64, f64))> {
     #[cfg(test)]
     super::split::SIEVED.set(super::split::SIEVED.get() + 1);
-    let reuse = matches!(portion, Portion::Slice(Part { sorted: true, .. })) && t.split.is_some();
-    if !reuse {
+    let probing = phases.is_some();
+    if !(part.sorted && t.split.is_some()) {
         t.split = None;
         t.group = None;
         let (ts, qs) = stats.expect("the sides' figures, unless sorted before");
@@ -85,6 +85,7 @@ pub(super) fn count_streamed(
         })?;
         t.split = Some(split);
     }
+    mark(&mut phases, Phase::Matching);
     let Tables {
         rows,
         table: group,
@@ -97,7 +98,7 @@ pub(super) fn count_streamed(
     } = t;
     let split = split.as_ref().expect("sorted above or by the last call");
     let bins = split.bins();
-    let dealer = deal(portion.slice(), table_starts, query_starts, bins);
+    let dealer = deal(part.slice, table_starts, query_starts, bins);
     let mut m = Matching::new(
         split,
         (table_starts, sorted_queries, query_starts),
@@ -107,8 +108,7 @@ pub(super) fn count_streamed(
     let ranges = groups(table_starts, most);
     let mut total = 0;
     m.phases = phases.map(|p| p as &mut dyn Phases);
-    mark(&mut m.phases, Phase::Matching);
-    if matches!(portion, Portion::Probe { .. }) {
+    if probing {
         // The bins the probe matches, gathered in one read of the table side.
         let touched = m.touched();
         *held = None;
@@ -141,7 +141,7 @@ pub(super) fn count_streamed(
             total += m.bins(range, group, stop)?;
         }
     }
-    Some((total, ranges.len(), m.scales(portion)))
+    Some((total, ranges.len(), m.scales(part.slice)))
 }
 
 /// Reads the table side once and gathers the rests of the bins `ranges` (in increasing
