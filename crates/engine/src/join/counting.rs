@@ -20,7 +20,7 @@ use super::quadrant::{Lists, View};
 use super::quarter::{self, Band};
 use super::sieve::{self, Part};
 use super::stream::{self, read_scales};
-use super::units::{Free, free_lines, next_row_set};
+use super::units::{free_lines, next_row_set};
 use super::{Found, Geometry, Middle, Quadrants, Slice, Tables, Unit, matching, split};
 
 /// Candidate pairs of north and south quadrant placements (an upper bound of a unit's
@@ -190,13 +190,9 @@ impl Scratch {
     }
 }
 
-/// Counts a share of `unit` on the thread's buffers `s`: all of it, one slice, or with `probe`
-/// a portion of it, whose phases it marks on `phases`. Row set by row set ([`row_sets`]): each
-/// one's two sides of half-boards come from the quadrant lists (filtered by the middle queens
-/// for odd n) or, in the memory-bounded layout, from the row set's four partitions
-/// ([`partitions`]); sides too large to hold are streamed ([`Share::streamed`]); then the
-/// larger side becomes the tables and the other is matched against it. A slice of the unit
-/// this thread counted last starts from what it left.
+/// Counts a share of `unit` on the thread's buffers `s` (all of it, one slice, or with `probe`
+/// a portion of it, whose phases it marks on `phases`), row set by row set ([`row_sets`]). A
+/// slice of the unit this thread counted last starts from what it left.
 pub(super) fn count_unit_with(
     q: &Quadrants,
     unit: &Unit,
@@ -213,7 +209,7 @@ pub(super) fn count_unit_with(
     };
     let lists = lists.as_deref().map(View::of);
     let mut total = Found::default();
-    for (i, east_rows) in row_sets(unit, share.free.rows, share.stride) {
+    for (i, east_rows) in row_sets(unit, share.free_rows, share.stride) {
         phases.begin(Phase::Sides);
         let found = share.row_set(s, (i, east_rows), lists.as_ref(), phases)?;
         total.count += found.count;
@@ -227,7 +223,7 @@ pub(super) fn count_unit_with(
 pub(super) fn made_sides(q: &Quadrants, unit: &Unit, s: &mut Scratch) {
     static NEVER: AtomicBool = AtomicBool::new(false);
     let share = Share::new(q, unit, None, s, &NEVER);
-    let rows = (unit.east_rows, share.free.rows & !unit.east_rows);
+    let rows = (unit.east_rows, share.free_rows & !unit.east_rows);
     let got = partitions(q, &mut s.parts, unit.middle, rows, &NEVER).expect("never stopped");
     let view = View::parts([0, 1, 2, 3].map(|k| &*got[k]));
     share
@@ -240,7 +236,9 @@ struct Share<'a> {
     q: &'a Quadrants,
     stop: &'a AtomicBool,
     unit: Unit,
-    free: Free,
+    /// The rows the middle queens leave free, and the east and west columns.
+    free_rows: u32,
+    cols: (u32, u32),
     bits: usize,
     /// With the quarter turns (even n): each row set's value, and the bands of column splits
     /// its sides are made of ([`quarter`]), below the value counted twice, at it apart.
@@ -279,6 +277,7 @@ impl<'a> Share<'a> {
             s.streamed = None;
             s.release_above(s.release_limit());
         }
+        let free = free_lines(geo, unit.middle);
         let by_rows = unit.span > 1 && unit.slice.of > 1;
         let own = unit
             .span
@@ -287,7 +286,8 @@ impl<'a> Share<'a> {
             q,
             stop,
             unit: *unit,
-            free: free_lines(geo, unit.middle),
+            free_rows: free.rows,
+            cols: (free.east_cols, free.west_cols),
             bits: geo.pattern_bits(),
             turning: q.quarter_turns && unit.middle.is_none(),
             matching: if by_rows { Slice::WHOLE } else { unit.slice },
@@ -299,7 +299,10 @@ impl<'a> Share<'a> {
         }
     }
 
-    /// Counts the share's `i`-th row set, `east_rows`: its sides made and held, or streamed.
+    /// Counts the share's `i`-th row set, `east_rows`: its two sides of half-boards made from
+    /// the quadrant lists (filtered by the middle queens for odd n) or, in the memory-bounded
+    /// layout, from the row set's four partitions ([`partitions`]) and held, or streamed where
+    /// they are too large to hold ([`Share::streamed`]).
     fn row_set(
         &self,
         s: &mut Scratch,
@@ -309,7 +312,7 @@ impl<'a> Share<'a> {
     ) -> Option<Found> {
         let (q, h) = (self.q, self.q.geo.h);
         let value = self.turning.then(|| quarter::row_set_value(h, east_rows));
-        let rows = (east_rows, self.free.rows & !east_rows);
+        let rows = (east_rows, self.free_rows & !east_rows);
         // A streamed unit's slice after another of it keeps its partitions and sorted sides;
         // the held sides and their sorted copies are this unit's.
         let before = if self.made { s.streamed.take() } else { None };
@@ -326,7 +329,7 @@ impl<'a> Share<'a> {
             };
             let view = View::parts([0, 1, 2, 3].map(|k| &*got[k]));
             let up_to = value.map_or(Band::All, Band::UpTo);
-            let ((er, ec), (wr, wc)) = self.sides(rows);
+            let ((er, wr), (ec, wc)) = (rows, self.cols);
             let pairs = |quads, rows, cols| side_pairs(q, &view, (quads, up_to), rows, cols);
             if self.unit.span == 1 && pairs([1, 3], er, ec) + pairs([0, 2], wr, wc) > self.limits.0
             {
@@ -337,13 +340,6 @@ impl<'a> Share<'a> {
             self.made_halves(s, lists, rows, None)?;
         }
         self.matched(s, (i, value), held, phases)
-    }
-
-    /// The east and west sides of the row set `(east_rows, west_rows)`, as [`halves`] takes
-    /// them: each side's rows and free columns.
-    fn sides(&self, (east_rows, west_rows): (u32, u32)) -> ((u32, u32), (u32, u32)) {
-        let free = &self.free;
-        ((east_rows, free.east_cols), (west_rows, free.west_cols))
     }
 
     /// Makes the row set's sides into `s.east` and `s.west` from `view` (its partitions, or
@@ -357,7 +353,7 @@ impl<'a> Share<'a> {
         value: Option<u32>,
     ) -> Option<()> {
         let (q, stop) = (self.q, self.stop);
-        let (east_side, west_side) = self.sides(rows);
+        let (east_side, west_side) = ((rows.0, self.cols.0), (rows.1, self.cols.1));
         let below = value.map_or(Band::All, Band::Below);
         match view {
             Some(view) => {
@@ -453,7 +449,7 @@ impl<'a> Share<'a> {
         let (q, stop, bits) = (self.q, self.stop, self.bits);
         let view = View::parts([0, 1, 2, 3].map(|k| &*got[k]));
         let below = value.map_or(Band::All, Band::Below);
-        let (east_side, west_side) = self.sides(rows);
+        let (east_side, west_side) = ((rows.0, self.cols.0), (rows.1, self.cols.1));
         let Scratch {
             east, west, tables, ..
         } = &mut *s;
@@ -539,15 +535,10 @@ impl<'a> Share<'a> {
             (east, west)
         };
         let marks = bins.map(|_| &mut *phases as &mut dyn Phases);
-        let (count, groups, matching) = stream::count_streamed(
-            table,
-            queries,
-            ordered,
-            (bits, self.limits.1),
-            t,
-            stop,
-            (part, marks),
-        )?;
+        let (sizes, how) = ((bits, self.limits.1), (part, marks));
+        let sides = (table, queries);
+        let (count, groups, matching) =
+            stream::count_streamed(sides, ordered, sizes, t, stop, how)?;
         let nodes = (t.table_starts.last().copied().unwrap_or(0)
             + t.query_starts.last().copied().unwrap_or(0)) as u64;
         self.settle(phases, matching, &read_scales(groups, slice.of as f64));

@@ -86,15 +86,8 @@ pub(super) fn probe_fitting(
         return Some((count, (1.0, 1.0)));
     }
     let part = Part::fresh(sieve::probe_slice(large.len(), bins));
-    sieve::count_bins(
-        (large, small),
-        bits,
-        None,
-        scratch,
-        stop,
-        part,
-        Some(phases),
-    )
+    let (sides, phases) = ((large, small), Some(phases));
+    sieve::count_bins(sides, bits, None, scratch, stop, part, phases)
 }
 
 /// The matching without a sieve: `table` as one set of tables, every query against all of it.

@@ -127,12 +127,9 @@ pub fn with_stream_limits<T>((stream_above, group): (u64, usize), f: impl FnOnce
     out
 }
 
-/// Counts a portion of `unit` on this thread ([`Probe`]), for a caller that times it: the
-/// half-boards of each row set probed are made whole, one slice of the matching is counted as
-/// a run would count it, and the row sets probed stand for the whole span. `phases` is told
-/// where each phase of the work begins and, row set by row set, how many times the whole unit
-/// does each phase's work ([`Phases`]): the seconds of each phase times its scale, summed, are
-/// the seconds of the whole unit. Returns what the portion found; `None` if `stop` rose.
+/// Counts a portion of `unit` on this thread ([`Probe`]) for a caller that times it, telling
+/// `phases` where each phase of the work begins and how many times the whole unit does each
+/// phase's work ([`Phases`]). Returns what the portion found; `None` if `stop` rose.
 pub fn probe_unit(
     q: &Quadrants,
     unit: &Unit,

@@ -37,10 +37,8 @@ pub(super) fn read_scales(groups: usize, of: f64) -> [(Phase, f64); 2] {
     let blocks = (of / block).ceil().max(1.0);
     let groups = groups as f64;
     let per_block = (1.0 + groups * block / of.max(1.0)).min(groups);
-    [
-        (Phase::Reading, blocks),
-        (Phase::Gathering, blocks * per_block),
-    ]
+    let reading = (Phase::Reading, blocks);
+    [reading, (Phase::Gathering, blocks * per_block)]
 }
 
 /// [`count`] of a share of two sides too large to hold whole: the queries are held sorted by
@@ -52,10 +50,8 @@ pub(super) fn read_scales(groups: usize, of: f64) -> [(Phase, f64); 2] {
 /// sorted queries and the last group of the previous call on the same sides, and `stats` are
 /// not used. Returns the count, the groups the table side is read in for a whole unit and the
 /// scales of the tables and queries ([`Matching::scales`]).
-#[allow(clippy::too_many_arguments)]
 pub(super) fn count_streamed(
-    table: &mut dyn Source,
-    queries: &mut dyn Source,
+    (table, queries): (&mut dyn Source, &mut dyn Source),
     stats: Option<(&Stats, &Stats)>,
     (bits, most): (usize, usize),
     t: &mut Tables,

@@ -64,12 +64,15 @@ mod tests {
 
     #[test]
     fn each_phase_counts_by_its_own_scale_and_unnamed_ones_not_at_all() {
-        let mut clock = PhaseClock::default();
-        clock.spent = vec![
+        let spent = vec![
             (Phase::Sides, 2.0),
             (Phase::Queries, 3.0),
             (Phase::Partitions, 5.0),
         ];
+        let mut clock = PhaseClock {
+            spent,
+            ..PhaseClock::default()
+        };
         clock.settle(&[(Phase::Sides, 0.5), (Phase::Queries, 10.0)]);
         assert_eq!(clock.projected, 31.0);
         assert!(clock.spent.is_empty());
