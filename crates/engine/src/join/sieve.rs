@@ -144,12 +144,9 @@ impl Part {
 /// proportion to its pairs. Many small slices spread over the matching paid those for a few
 /// pairs of each bin and erred high by up to 1.8 times (`results/join-log.md`, section 21).
 pub(super) fn probe_slice(len: usize, (bins, seed): (usize, usize)) -> Slice {
-    let of = (bins_for(len) / bins.max(1)).max(1);
-    let index = (seed % of) as u64;
-    Slice {
-        index,
-        of: of as u64,
-    }
+    let of = (bins_for(len) / bins.max(1)).max(1) as u64;
+    let index = seed as u64 % of;
+    Slice { index, of }
 }
 
 /// [`count`] of the pairs `part` names; for a probe, which marks its phases on `phases`, with
