@@ -4,8 +4,9 @@
 //! each stratum's mean: the figures behind the plan's slices (`STRATUM_SECONDS` in
 //! `crates/nqueens/src/run/engines/join.rs`). `unit_times N [UNITS PER STRATUM]` (default 2).
 
+mod probe_clock;
+
 use std::collections::BTreeMap;
-use std::sync::atomic::AtomicBool;
 
 use nqueens_engine::join::{self, Probe, Quadrants};
 
@@ -22,7 +23,6 @@ fn main() {
     for (i, (u, _)) in units.iter().enumerate() {
         strata.entry(join::stratum(n, u)).or_default().push(i);
     }
-    let stop = AtomicBool::new(false);
     let mut total = 0.0;
     println!("stratum\tunits\tmean s\tmax s");
     for (stratum, ids) in &strata {
@@ -37,7 +37,7 @@ fn main() {
                 bins: 24,
                 seed: id,
             };
-            secs.push(join::time_unit(&q, &units[id].0, probe, &stop).expect("never stopped"));
+            secs.push(probe_clock::time_unit(&q, &units[id].0, probe));
         }
         let mean = secs.iter().sum::<f64>() / secs.len() as f64;
         let max = secs.iter().copied().fold(0.0, f64::max);

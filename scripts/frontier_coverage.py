@@ -21,8 +21,8 @@ lines change its regions in the test build), a position the truth build maps to 
 or to a gap, counts as not run by the truth tests: the comparison errs towards reporting.
 
 Timing-only lines (reported apart, under their own heading): the lines of the functions in
-TIMING_FUNCTIONS (they only time or project seconds), and lines whose code matches CLOCK (it
-reads the clock or adds up seconds).
+TIMING_FUNCTIONS (they only scale a probe's phases to the whole unit), and lines whose code
+matches CLOCK (it marks or settles a probe's phases for the caller's clock).
 """
 
 import argparse
@@ -45,20 +45,18 @@ COUNTED = [
 ]
 TEST_FILE = re.compile(r"(^|/)(tests|[a-z_]+_tests)\.rs$")
 
-# Functions that only time a share of the work or project its seconds (file under
-# crates/engine/src/, function name): their lines are timing-only.
+# Functions that only scale a probe's phases to the whole unit (file under
+# crates/engine/src/, function name): their lines are timing-only. The engines read no clock
+# (tests/engine_clock.rs); the library times the phases a probe marks.
 TIMING_FUNCTIONS = [
-    ("join/mod.rs", "time_unit"),
-    ("join/matching.rs", "time_fitting"),
-    ("join/sieve.rs", "time"),
-    ("join/sieve.rs", "projected"),
-    ("join/stream.rs", "per_unit"),
+    ("join/mod.rs", "probe_unit"),
+    ("join/counting.rs", "settle"),
+    ("join/sieve.rs", "scales"),
+    ("join/sieve.rs", "probe_slice"),
+    ("join/stream.rs", "read_scales"),
 ]
-# A line whose code reads the clock or adds up the seconds a probe projects.
-CLOCK = re.compile(
-    r"Instant::now|\.elapsed\(\)|as_secs_f64|\bseconds \+=|\breads \+=|\bread \+= 1"
-    r"|\breads\.fixed\b|\bper_group\b|\bm\.timing\b|Portion::Timed"
-)
+# A line whose code marks or settles a probe's phases.
+CLOCK = re.compile(r"\bphases\.begin\(|\bmark\(|\.settle\(|\bPhase::")
 # Characters that are no code of their own.
 PUNCTUATION = set(b" \t{}()[];,")
 
@@ -302,9 +300,9 @@ def main():
             md.append("")
         md += [f"## {len(timed)} timing-only lines run only by frontier work", ""]
         md.append(
-            "Lines of the functions that only time or project seconds ("
+            "Lines of the functions that only scale a probe's phases to the whole unit ("
             + ", ".join(f"`{n}` in `{r}`" for r, n in TIMING_FUNCTIONS)
-            + "), and lines that read the clock or add up seconds."
+            + "), and lines that mark or settle a probe's phases."
         )
         md.append("")
         md += [f"- `{w}`: `{c}`" for w, c in timed] or ["None."]

@@ -1,21 +1,25 @@
-//! Counting one unit: its row sets one by one, each row set's two sides of half-boards made
-//! from the quadrant lists or from its four partitions (or streamed, where they are too large
-//! to hold), and the matching of one side against the other. [`count_unit_with`] is what
-//! [`super::count_unit`] and [`super::time_unit`] run on the thread's buffers ([`Scratch`],
-//! kept here with the code that fills them, so that the entry points import the counting and
-//! the counting nothing of theirs).
+//! Counting one unit: its row sets one by one ([`count_unit_with`]), each row set's two sides
+//! of half-boards made from the quadrant lists or from its four partitions and held whole, or
+//! read anew each time where they are too large to hold ([`Share::streamed`]), then one side
+//! matched against the other, the ties of the quarter turns apart ([`ties`]). A probe
+//! ([`super::Probe`]) counts a portion of a unit the same way, and tells its caller where each
+//! phase of its work begins and what each row set's phases stand for ([`super::probe`]).
+//! [`count_unit_with`] is what [`super::count_unit`] and [`super::probe_unit`] run on the
+//! thread's buffers ([`Scratch`], kept here with the code that fills them, so that the entry
+//! points import the counting and the counting nothing of theirs).
 
 use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::halves::{each_half, halves, halves_even, halves_onto, side_pairs};
-use super::matching::{count_part_until, count_unsieved, count_unsieved_streamed, time_fitting};
+use super::matching::{count_part_until, count_unsieved, count_unsieved_streamed, probe_fitting};
 use super::partition::{Cache, Partition, Spec};
+use super::probe::{Phase, Phases, Probe};
 use super::quadrant::{Lists, View};
 use super::quarter::{self, Band};
 use super::sieve::{self, Part};
-use super::stream::{self, Reads};
+use super::stream::{self, read_scales};
 use super::units::{free_lines, next_row_set};
 use super::{Found, Geometry, Middle, Quadrants, Slice, Tables, Unit, matching, split};
 
@@ -42,17 +46,6 @@ impl stream::Source for HalfSource<'_, '_> {
         let (q, view, sides, rc) = (self.q, self.view, self.sides, self.rows_cols);
         each_half(q, view, sides, rc, self.buf, self.stop, f)
     }
-}
-
-/// How [`streamed_unit`] counts: the pattern length, a timing probe (table bins, seed)
-/// or the slice, and for a later slice of the same unit, which side its table was.
-struct Streamed {
-    bits: usize,
-    probe: Option<(usize, usize)>,
-    slice: Slice,
-    west_table: Option<bool>,
-    /// Table patterns a group holds ([`stream::GROUP_PATTERNS`]).
-    group: usize,
 }
 
 /// The ties of a unit counted with the quarter turns, its value `c` ([`quarter`]): the pairs
@@ -98,88 +91,6 @@ fn streamed_ties(
         + count_unsieved_streamed(&east_at, west, bits, t, stop)?;
     west.sides.1 = Band::Below(c);
     Some(count)
-}
-
-/// Counts (or times) a unit whose sides are read anew each time ([`STREAM_ABOVE`]): the
-/// count, the seconds spent reading and sorting the sides and the (projected) seconds of
-/// the matching, and whether the west side was the table (the larger side, as
-/// [`matching::count_part_until`] chooses it) where the next slice of the unit may start from
-/// what `t` holds.
-fn streamed_unit(
-    east: &mut HalfSource<'_, '_>,
-    west: &mut HalfSource<'_, '_>,
-    how: Streamed,
-    t: &mut Tables,
-    stop: &AtomicBool,
-) -> Option<(Found, (Reads, f64), Option<bool>)> {
-    use stream::Source;
-    let begun = std::time::Instant::now();
-    let (stats, west_table) = match how.west_table {
-        Some(w) => (None, w),
-        None => {
-            let (mut se, mut sw) = (split::Stats::default(), split::Stats::default());
-            east.each(&mut |b| se.add(b))?;
-            west.each(&mut |b| sw.add(b))?;
-            let w = sw.len >= se.len;
-            (Some((se, sw)), w)
-        }
-    };
-    if let Some((se, sw)) = &stats {
-        let (large, small) = (se.len.max(sw.len), se.len.min(sw.len));
-        if !matching::sieved(small, large) {
-            // Small after all: held whole, as any unit.
-            let (mut e, mut w) = (Vec::new(), Vec::new());
-            east.each(&mut |b| e.extend_from_slice(b))?;
-            west.each(&mut |b| w.extend_from_slice(b))?;
-            let nodes = (e.len() + w.len()) as u64;
-            let part = Part::fresh(how.slice);
-            let count = match how.probe {
-                Some(bins) => {
-                    let secs = time_fitting(&w, &e, how.bits, t, stop, bins)?;
-                    return Some((Found { count: 0, nodes }, (Reads::default(), secs), None));
-                }
-                None => count_part_until(&w, &e, how.bits, t, part, stop)?,
-            };
-            return Some((Found { count, nodes }, (Reads::default(), 0.0), None));
-        }
-    }
-    let ordered = stats
-        .as_ref()
-        .map(|(se, sw)| if west_table { (sw, se) } else { (se, sw) });
-    let portion = match how.probe {
-        Some((bins, seed)) => {
-            let len = ordered.map_or(0, |(ts, _)| ts.len);
-            let stride = (sieve::bins_for(len) / bins.max(1)).max(1);
-            sieve::Portion::Timed {
-                stride,
-                offset: seed % stride,
-            }
-        }
-        None => sieve::Portion::Slice(Part {
-            slice: how.slice,
-            sorted: how.west_table.is_some(),
-        }),
-    };
-    let (table, queries): (&mut dyn Source, &mut dyn Source) = if west_table {
-        (west, east)
-    } else {
-        (east, west)
-    };
-    let figures = begun.elapsed().as_secs_f64();
-    let (count, mut reads, matching) = stream::count_streamed(
-        table,
-        queries,
-        ordered,
-        (how.bits, how.group),
-        t,
-        stop,
-        portion,
-    )?;
-    let nodes = (t.table_starts.last().copied().unwrap_or(0)
-        + t.query_starts.last().copied().unwrap_or(0)) as u64;
-    let found = Found { count, nodes };
-    reads.fixed += figures;
-    Some((found, (reads, matching), Some(west_table)))
 }
 
 /// Buffers one thread reuses from unit to unit.
@@ -279,208 +190,360 @@ impl Scratch {
     }
 }
 
-/// How much of a unit [`super::time_unit`] counts.
-#[derive(Clone, Copy, Debug)]
-pub struct Probe {
-    /// Row sets of a unit counted, spread evenly over its span (at least 1).
-    pub row_sets: u32,
-    /// Table bins of the sieve matched, about: the matching is cut into one slice per so
-    /// many bins and one of them, chosen by `seed`, is matched; small sides are matched
-    /// whole.
-    pub bins: usize,
-    /// Chooses which slice.
-    pub seed: usize,
-}
-
-/// Counts `unit` (or, with `probe`, a portion of it) and returns what it found with the
-/// seconds the whole unit is projected to take (only measured when probing).
-///
-/// Row set by row set ([`row_sets`]): each one's two sides of half-boards come from the
-/// quadrant lists (filtered by the middle queens for odd n) or, in the memory-bounded layout,
-/// from the row set's four partitions ([`partitions`]); sides too large to hold are streamed
-/// ([`streamed_unit`]); then the larger side becomes the tables and the other is matched
-/// against it. A slice of the unit this thread counted last starts from what it left.
+/// Counts a share of `unit` on the thread's buffers `s` (all of it, one slice, or with `probe`
+/// a portion of it, whose phases it marks on `phases`), row set by row set ([`row_sets`]). A
+/// slice of the unit this thread counted last starts from what it left.
 pub(super) fn count_unit_with(
     q: &Quadrants,
     unit: &Unit,
     s: &mut Scratch,
     stop: &AtomicBool,
-    probe: Option<Probe>,
-) -> Option<(Found, f64)> {
-    let geo = &q.geo;
-    let free = free_lines(geo, unit.middle);
+    (probe, phases): (Option<Probe>, &mut dyn Phases),
+) -> Option<Found> {
     s.enter_pair(q, unit.middle);
-    // A slice of the unit this thread counted last starts from its half-boards.
-    let sides_of =
-        (unit.span == 1 && probe.is_none()).then_some((geo.n, unit.east_rows, unit.middle));
-    let made = sides_of.is_some() && s.made_for == sides_of;
-    s.made_for = None;
-    if !made {
-        s.streamed = None;
-        s.release_above(s.release_limit());
-    }
-    let (stream_above, group) = s.stream_limits();
-    // Disjoint borrows of the buffers, so that the filtered lists' view can be held while the
-    // others are written.
-    let Scratch {
-        east,
-        west,
-        tables,
-        south,
-        middle,
-        parts,
-        made_for,
-        streamed,
-        below: below_lens,
-        ..
-    } = s;
-    let filtered = match (unit.middle, middle) {
-        (Some(_), Some((_, _, lists))) if !q.is_bounded() => Some(View::of(lists)),
+    let share = Share::new(q, unit, probe, s, stop);
+    // The filtered lists of odd n, held apart from the buffers the row sets fill.
+    let lists = match (unit.middle, &s.middle) {
+        (Some(_), Some((_, _, lists))) if !q.is_bounded() => Some(Arc::clone(lists)),
         _ => None,
     };
+    let lists = lists.as_deref().map(View::of);
     let mut total = Found::default();
-    let mut seconds = 0.0;
-    // A slice of a unit of several row sets takes every `of`-th of them, each whole; a slice
-    // of a one-row-set unit takes its share of the matching.
-    let by_rows = unit.span > 1 && unit.slice.of > 1;
-    let own = if by_rows {
-        unit.span.div_ceil(unit.slice.of as u32)
-    } else {
-        unit.span
-    };
-    let stride = probe.map_or(1, |x| own.div_ceil(x.row_sets.max(1)));
-    let matching_slice = if by_rows { Slice::WHOLE } else { unit.slice };
-    let bits = geo.pattern_bits();
-    // With the quarter turns (even n), each row set's value, and the bands of column splits
-    // its sides are made of ([`quarter`]): below the value counted twice, at it apart.
-    let turning = q.quarter_turns && unit.middle.is_none();
-    let times = if turning { 2 } else { 1 };
-    for (i, east_rows) in row_sets(unit, free.rows, stride) {
-        let begun = std::time::Instant::now();
-        let value = turning.then(|| quarter::row_set_value(geo.h, east_rows));
-        let (below, up_to) =
-            value.map_or((Band::All, Band::All), |c| (Band::Below(c), Band::UpTo(c)));
-        let west_rows = free.rows & !east_rows;
-        let east_side = (east_rows, free.east_cols);
-        let west_side = (west_rows, free.west_cols);
-        // A streamed unit's slice after another of it keeps its partitions and sorted
-        // sides.
-        let streamed_before = if made { streamed.take() } else { None };
-        let west_table_before = streamed_before.as_ref().map(|&(_, w)| w);
-        // The held sides and their sorted copies are this unit's.
-        let held = made && streamed_before.is_none();
-        // Seconds spent making partitions, which a run makes once for the many units that
-        // share them (each thread keeps those it made): a probe leaves them out.
-        let mut parted = 0.0;
-        if held {
-            // `east` and `west` are this unit's already.
-        } else if q.is_bounded() {
-            let got = match streamed_before {
-                Some((got, _)) => got,
+    for (i, east_rows) in row_sets(unit, share.free_rows, share.stride) {
+        phases.begin(Phase::Sides);
+        let found = share.row_set(s, (i, east_rows), lists.as_ref(), phases)?;
+        total.count += found.count;
+        total.nodes += found.nodes;
+    }
+    Some(total)
+}
+
+/// Makes the sides of `unit`'s first row set into `s.east` and `s.west` from its partitions,
+/// as a count that holds them makes them ([`super::unit_sides`]).
+pub(super) fn made_sides(q: &Quadrants, unit: &Unit, s: &mut Scratch) {
+    static NEVER: AtomicBool = AtomicBool::new(false);
+    let share = Share::new(q, unit, None, s, &NEVER);
+    let rows = (unit.east_rows, share.free_rows & !unit.east_rows);
+    let got = partitions(q, &mut s.parts, unit.middle, rows, &NEVER).expect("never stopped");
+    let view = View::parts([0, 1, 2, 3].map(|k| &*got[k]));
+    share
+        .made_halves(s, Some(&view), rows, None)
+        .expect("never stopped");
+}
+
+/// A share of a unit as its row sets are counted ([`count_unit_with`]).
+struct Share<'a> {
+    q: &'a Quadrants,
+    stop: &'a AtomicBool,
+    unit: Unit,
+    /// The rows the middle queens leave free, and the east and west columns.
+    free_rows: u32,
+    cols: (u32, u32),
+    bits: usize,
+    /// With the quarter turns (even n): each row set's value, and the bands of column splits
+    /// its sides are made of ([`quarter`]), below the value counted twice, at it apart.
+    turning: bool,
+    /// A slice of a unit of several row sets takes every `of`-th of them, each whole; a slice
+    /// of a one-row-set unit takes its share of the matching, `matching`.
+    matching: Slice,
+    /// Every `stride`-th of the share's row sets is counted (all of them but for a probe).
+    stride: u32,
+    probe: Option<Probe>,
+    /// The unit whose sides the thread keeps for its next slice ([`Scratch::made_for`]), and
+    /// whether the thread holds them already.
+    sides_of: Option<(usize, u32, Option<Middle>)>,
+    made: bool,
+    /// [`Scratch::stream_limits`].
+    limits: (u64, usize),
+}
+
+impl<'a> Share<'a> {
+    /// The share of `unit` counted (a portion, with `probe`), with the thread's buffers `s`
+    /// readied for it: a slice of the unit the thread counted last keeps its half-boards, any
+    /// other share lets go of the large buffers first.
+    fn new(
+        q: &'a Quadrants,
+        unit: &Unit,
+        probe: Option<Probe>,
+        s: &mut Scratch,
+        stop: &'a AtomicBool,
+    ) -> Share<'a> {
+        let geo = &q.geo;
+        let sides_of =
+            (unit.span == 1 && probe.is_none()).then_some((geo.n, unit.east_rows, unit.middle));
+        let made = sides_of.is_some() && s.made_for == sides_of;
+        s.made_for = None;
+        if !made {
+            s.streamed = None;
+            s.release_above(s.release_limit());
+        }
+        let free = free_lines(geo, unit.middle);
+        let by_rows = unit.span > 1 && unit.slice.of > 1;
+        let own = unit
+            .span
+            .div_ceil(if by_rows { unit.slice.of as u32 } else { 1 });
+        Share {
+            q,
+            stop,
+            unit: *unit,
+            free_rows: free.rows,
+            cols: (free.east_cols, free.west_cols),
+            bits: geo.pattern_bits(),
+            turning: q.quarter_turns && unit.middle.is_none(),
+            matching: if by_rows { Slice::WHOLE } else { unit.slice },
+            stride: probe.map_or(1, |x| own.div_ceil(x.row_sets.max(1))),
+            probe,
+            sides_of,
+            made,
+            limits: s.stream_limits(),
+        }
+    }
+
+    /// Counts the share's `i`-th row set, `east_rows`: its two sides of half-boards made from
+    /// the quadrant lists (filtered by the middle queens for odd n) or, in the memory-bounded
+    /// layout, from the row set's four partitions ([`partitions`]) and held, or streamed where
+    /// they are too large to hold ([`Share::streamed`]).
+    fn row_set(
+        &self,
+        s: &mut Scratch,
+        (i, east_rows): (u32, u32),
+        lists: Option<&View<'_>>,
+        phases: &mut dyn Phases,
+    ) -> Option<Found> {
+        let (q, h) = (self.q, self.q.geo.h);
+        let value = self.turning.then(|| quarter::row_set_value(h, east_rows));
+        let rows = (east_rows, self.free_rows & !east_rows);
+        // A streamed unit's slice after another of it keeps its partitions and sorted sides;
+        // the held sides and their sorted copies are this unit's.
+        let before = if self.made { s.streamed.take() } else { None };
+        let held = self.made && before.is_none();
+        if !held && q.is_bounded() {
+            let (got, west_table) = match before {
+                Some((got, w)) => (got, Some(w)),
                 None => {
-                    let t = std::time::Instant::now();
-                    let got = partitions(q, parts, unit.middle, (east_rows, west_rows), stop)?;
-                    parted = t.elapsed().as_secs_f64();
-                    got
+                    phases.begin(Phase::Partitions);
+                    let got = partitions(q, &mut s.parts, self.unit.middle, rows, self.stop)?;
+                    phases.begin(Phase::Sides);
+                    (got, None)
                 }
             };
             let view = View::parts([0, 1, 2, 3].map(|k| &*got[k]));
-            let large = unit.span == 1
-                && side_pairs(q, &view, ([1, 3], up_to), east_side.0, east_side.1)
-                    + side_pairs(q, &view, ([0, 2], up_to), west_side.0, west_side.1)
-                    > stream_above;
-            if large {
-                let source = |sides, rows_cols, buf| HalfSource {
-                    q,
-                    view: &view,
-                    sides,
-                    rows_cols,
-                    buf,
-                    stop,
-                };
-                let how = Streamed {
-                    bits,
-                    probe: probe.map(|x| (x.bins, x.seed + i as usize)),
-                    slice: matching_slice,
-                    west_table: west_table_before,
-                    group,
-                };
-                let mut east_source = source(([1, 3], below), east_side, east);
-                let mut west_source = source(([0, 2], below), west_side, west);
-                let (found, (reads, matching), reusable) =
-                    streamed_unit(&mut east_source, &mut west_source, how, tables, stop)?;
-                total.count += times * found.count;
-                total.nodes += found.nodes;
-                if let Some(c) = value.filter(|_| probe.is_none() && matching_slice.index == 0) {
-                    let (e, w) = (&mut east_source, &mut west_source);
-                    total.count += streamed_ties(e, w, c, bits, tables, stop)?;
-                }
-                if probe.is_some() {
-                    let of = unit.slice.of as f64;
-                    seconds += f64::from(stride) * (reads.per_unit(of) + matching) / of;
-                }
-                if let Some(west_table) = reusable {
-                    *streamed = Some((got, west_table));
-                    *made_for = sides_of;
-                }
-                continue;
+            let up_to = value.map_or(Band::All, Band::UpTo);
+            let ((er, wr), (ec, wc)) = (rows, self.cols);
+            let pairs = |quads, rows, cols| side_pairs(q, &view, (quads, up_to), rows, cols);
+            if self.unit.span == 1 && pairs([1, 3], er, ec) + pairs([0, 2], wr, wc) > self.limits.0
+            {
+                return self.streamed(s, (got, west_table), (i, rows, value), phases);
             }
-            halves(q, &view, ([1, 3], below), east_side, east, stop)?;
-            halves(q, &view, ([0, 2], below), west_side, west, stop)?;
-            *below_lens = (east.len(), west.len());
-            if let Some(c) = value {
-                halves_onto(q, &view, ([1, 3], Band::At(c)), east_side, east, stop)?;
-                halves_onto(q, &view, ([0, 2], Band::At(c)), west_side, west, stop)?;
-            }
-        } else {
-            match &filtered {
-                Some(view) => {
-                    halves(q, view, ([1, 3], Band::All), east_side, east, stop)?;
-                    halves(q, view, ([0, 2], Band::All), west_side, west, stop)?;
-                }
-                None => {
-                    halves_even(q, true, east_rows, free.east_cols, south, east);
-                    halves_even(q, false, west_rows, free.west_cols, south, west);
-                }
-            }
-            *below_lens = (east.len(), west.len());
+            self.made_halves(s, Some(&view), rows, value)?;
+        } else if !held {
+            self.made_halves(s, lists, rows, None)?;
         }
-        // The larger side becomes the tables (the matching chooses), sieved into bins
-        // (`results/join-log.md`, section 15); with the quarter turns, of the half-boards
-        // below the unit's value, the ties apart.
-        let (east_below, west_below) = (&east[..below_lens.0], &west[..below_lens.1]);
-        total.nodes += (east.len() + west.len()) as u64;
-        let sides = (&east[..], &west[..]);
-        if let Some(x) = probe {
-            let made = begun.elapsed().as_secs_f64() - parted;
-            let bins = (x.bins, x.seed + i as usize);
-            let mut matching = time_fitting(east_below, west_below, bits, tables, stop, bins)?;
-            if value.is_some() {
-                let begun = std::time::Instant::now();
-                ties(sides, *below_lens, bits, tables, stop)?;
-                matching += begun.elapsed().as_secs_f64();
-            }
-            // A slice of a one-row-set unit matches its share of the pairs; its half-boards
-            // are made once for the slices a worker takes one after another, so it is charged
-            // its share of them too.
-            let dealt = if by_rows { 1.0 } else { unit.slice.of as f64 };
-            seconds += f64::from(stride) * (made + matching) / dealt;
-            continue;
-        }
-        let part = Part {
-            slice: matching_slice,
-            sorted: held,
-        };
-        // A matching that ends has left the sides sorted wherever it sieves them; one that
-        // stopped may not have. The ties (counted with the first slice) build plain tables
-        // only, which leaves the sorted sides as they are.
-        if value.is_some() && matching_slice.index == 0 {
-            total.count += ties(sides, *below_lens, bits, tables, stop)?;
-        }
-        total.count += times * count_part_until(east_below, west_below, bits, tables, part, stop)?;
-        *made_for = sides_of;
+        self.matched(s, (i, value), held, phases)
     }
-    Some((total, seconds))
+
+    /// Makes the row set's sides into `s.east` and `s.west` from `view` (its partitions, or
+    /// the lists filtered by the middle queens), or for even n from the whole lists: with the
+    /// quarter turns, those below its value `value` first, those at it after.
+    fn made_halves(
+        &self,
+        s: &mut Scratch,
+        view: Option<&View<'_>>,
+        rows: (u32, u32),
+        value: Option<u32>,
+    ) -> Option<()> {
+        let (q, stop) = (self.q, self.stop);
+        let (east_side, west_side) = ((rows.0, self.cols.0), (rows.1, self.cols.1));
+        let below = value.map_or(Band::All, Band::Below);
+        match view {
+            Some(view) => {
+                halves(q, view, ([1, 3], below), east_side, &mut s.east, stop)?;
+                halves(q, view, ([0, 2], below), west_side, &mut s.west, stop)?;
+            }
+            None => {
+                let ((er, ec), (wr, wc), south) = (east_side, west_side, &mut s.south);
+                halves_even(q, true, er, ec, south, &mut s.east);
+                halves_even(q, false, wr, wc, south, &mut s.west);
+            }
+        }
+        s.below = (s.east.len(), s.west.len());
+        if let (Some(c), Some(view)) = (value, view) {
+            halves_onto(q, view, ([1, 3], Band::At(c)), east_side, &mut s.east, stop)?;
+            halves_onto(q, view, ([0, 2], Band::At(c)), west_side, &mut s.west, stop)?;
+        }
+        Some(())
+    }
+
+    /// Matches the row set's held sides: the larger becomes the tables (the matching
+    /// chooses), sieved into bins (`results/join-log.md`, section 15); with the quarter turns,
+    /// of the half-boards below the row set's value, the ties apart. With `sorted`, the
+    /// tables hold both sides sorted by the slice before. A probe matches its portion.
+    fn matched(
+        &self,
+        s: &mut Scratch,
+        (i, value): (u32, Option<u32>),
+        sorted: bool,
+        phases: &mut dyn Phases,
+    ) -> Option<Found> {
+        let (east, west, below, t) = (&s.east[..], &s.west[..], s.below, &mut s.tables);
+        let (bits, stop) = (self.bits, self.stop);
+        let halves = (&east[..below.0], &west[..below.1]);
+        let nodes = (east.len() + west.len()) as u64;
+        let times = if value.is_some() { 2 } else { 1 };
+        let Some(probe) = self.probe else {
+            // A matching that ends has left the sides sorted wherever it sieves them; one
+            // that stopped may not have. The ties (counted with the first slice) build plain
+            // tables only, which leaves the sorted sides as they are.
+            let mut count = 0;
+            if value.is_some() && self.matching.index == 0 {
+                count += ties((east, west), below, bits, t, stop)?;
+            }
+            let part = Part {
+                slice: self.matching,
+                sorted,
+            };
+            count += times * count_part_until(halves.0, halves.1, bits, t, part, stop)?;
+            s.made_for = self.sides_of;
+            return Some(Found { count, nodes });
+        };
+        let bins = (probe.bins, probe.seed + i as usize);
+        let (count, matching) = probe_fitting(halves, bits, t, stop, bins, phases)?;
+        let mut count = times * count;
+        if value.is_some() {
+            phases.begin(Phase::Matching);
+            count += ties((east, west), below, bits, t, stop)?;
+        }
+        self.settle(phases, matching, &[(Phase::Sides, 1.0)]);
+        Some(Found { count, nodes })
+    }
+
+    /// A probe settles its row set's phases: each stands for the share's row sets the row set
+    /// stands for, and in a slice of a one-row-set unit for the slice's share (its
+    /// half-boards are made once for the slices a worker takes one after another, so it is
+    /// charged its share of them too); the tables and the queries further by `matching` (the
+    /// sieve scales them apart), and the phases of `more` by their own factors.
+    fn settle(&self, phases: &mut dyn Phases, matching: (f64, f64), more: &[(Phase, f64)]) {
+        if self.probe.is_some() {
+            let by = f64::from(self.stride) / self.matching.of as f64;
+            let own = [Phase::Matching, Phase::Tables, Phase::Queries];
+            let own = own.into_iter().zip([1.0, matching.0, matching.1]);
+            let scales: Vec<_> = own
+                .chain(more.iter().copied())
+                .map(|(p, x)| (p, by * x))
+                .collect();
+            phases.settle(&scales);
+        }
+    }
+
+    /// Counts the share's `i`-th row set, `rows`, where its sides are too large to hold: read
+    /// anew from its partitions `got` ([`Share::streamed_matching`]; for a later slice,
+    /// `west_table` says which side was the table), the ties apart. The partitions are kept
+    /// for the unit's next slice.
+    fn streamed(
+        &self,
+        s: &mut Scratch,
+        (got, west_table): ([Rc<Partition>; 4], Option<bool>),
+        (i, rows, value): (u32, (u32, u32), Option<u32>),
+        phases: &mut dyn Phases,
+    ) -> Option<Found> {
+        let (q, stop, bits) = (self.q, self.stop, self.bits);
+        let view = View::parts([0, 1, 2, 3].map(|k| &*got[k]));
+        let below = value.map_or(Band::All, Band::Below);
+        let (east_side, west_side) = ((rows.0, self.cols.0), (rows.1, self.cols.1));
+        let Scratch {
+            east, west, tables, ..
+        } = &mut *s;
+        let source = |sides, rows_cols, buf| HalfSource {
+            q,
+            view: &view,
+            sides,
+            rows_cols,
+            buf,
+            stop,
+        };
+        let mut east_source = source(([1, 3], below), east_side, east);
+        let mut west_source = source(([0, 2], below), west_side, west);
+        let (e, w) = (&mut east_source, &mut west_source);
+        let (found, reusable) = self.streamed_matching((e, w), (i, west_table), tables, phases)?;
+        let times = if value.is_some() { 2 } else { 1 };
+        let mut count = times * found.count;
+        if let Some(c) = value.filter(|_| self.probe.is_none() && self.matching.index == 0) {
+            count += streamed_ties(e, w, c, bits, tables, stop)?;
+        }
+        if let Some(west_table) = reusable {
+            s.streamed = Some((got, west_table));
+            s.made_for = self.sides_of;
+        }
+        Some(Found { count, ..found })
+    }
+
+    /// The matching of the `i`-th row set's sides read anew each time ([`STREAM_ABOVE`]):
+    /// what it found, and whether the west side was the table (the larger side, as
+    /// [`matching::count_part_until`] chooses it) where the next slice of the unit may start
+    /// from what `t` holds (`west_table`, for such a slice). A probe's reads stand for those of
+    /// every block of slices the unit is dealt in ([`stream::read_scales`]); sides that turn
+    /// out small are held whole, and then a probe's reads stand for none.
+    fn streamed_matching(
+        &self,
+        (east, west): (&mut HalfSource<'_, '_>, &mut HalfSource<'_, '_>),
+        (i, west_table): (u32, Option<bool>),
+        t: &mut Tables,
+        phases: &mut dyn Phases,
+    ) -> Option<(Found, Option<bool>)> {
+        use stream::Source;
+        let (bits, stop, slice) = (self.bits, self.stop, self.matching);
+        let bins = self.probe.map(|x| (x.bins, x.seed + i as usize));
+        phases.begin(Phase::Reading);
+        let (stats, west_table) = match west_table {
+            Some(w) => (None, w),
+            None => {
+                let (mut se, mut sw) = (split::Stats::default(), split::Stats::default());
+                east.each(&mut |b| se.add(b))?;
+                west.each(&mut |b| sw.add(b))?;
+                let w = sw.len >= se.len;
+                (Some((se, sw)), w)
+            }
+        };
+        if let Some((se, sw)) = &stats
+            && !matching::sieved(se.len.min(sw.len), se.len.max(sw.len))
+        {
+            // Small after all: held whole, as any unit.
+            let (mut e, mut w) = (Vec::new(), Vec::new());
+            east.each(&mut |b| e.extend_from_slice(b))?;
+            west.each(&mut |b| w.extend_from_slice(b))?;
+            let nodes = (e.len() + w.len()) as u64;
+            let count = match bins {
+                Some(bins) => {
+                    let (count, matching) = probe_fitting((&w, &e), bits, t, stop, bins, phases)?;
+                    self.settle(phases, matching, &[]);
+                    count
+                }
+                None => count_part_until(&w, &e, bits, t, Part::fresh(slice), stop)?,
+            };
+            return Some((Found { count, nodes }, None));
+        }
+        let ordered = (stats.as_ref()).map(|(se, sw)| if west_table { (sw, se) } else { (se, sw) });
+        let len = ordered.map_or(0, |(ts, _)| ts.len);
+        let slice = bins.map_or(slice, |b| sieve::probe_slice(len, b));
+        let part = Part {
+            slice,
+            sorted: stats.is_none(),
+        };
+        let (table, queries): (&mut dyn Source, &mut dyn Source) = if west_table {
+            (west, east)
+        } else {
+            (east, west)
+        };
+        let marks = bins.map(|_| &mut *phases as &mut dyn Phases);
+        let (sizes, how) = ((bits, self.limits.1), (part, marks));
+        let sides = (table, queries);
+        let (count, groups, matching) =
+            stream::count_streamed(sides, ordered, sizes, t, stop, how)?;
+        let nodes = (t.table_starts.last().copied().unwrap_or(0)
+            + t.query_starts.last().copied().unwrap_or(0)) as u64;
+        self.settle(phases, matching, &read_scales(groups, slice.of as f64));
+        Some((Found { count, nodes }, Some(west_table)))
+    }
 }
 
 /// The row sets this share of `unit` counts, each with its index among the share's own: the
@@ -506,7 +569,7 @@ fn row_sets(unit: &Unit, free_rows: u32, stride: u32) -> impl Iterator<Item = (u
 /// placements make up the half-boards of the east rows `east_rows` and the west rows
 /// `west_rows`: each quadrant's rows of the row set and its side's free columns, avoiding the
 /// diagonals of the middle queens, which the partitions leave out as they are made.
-pub(super) fn partition_specs(
+fn partition_specs(
     geo: &Geometry,
     middle: Option<Middle>,
     (east_rows, west_rows): (u32, u32),

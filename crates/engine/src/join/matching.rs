@@ -5,6 +5,7 @@
 
 use std::sync::atomic::AtomicBool;
 
+use super::probe::{Phase, Phases};
 use super::rows::{CHUNK, Shape};
 use super::sieve::{self, Part};
 use super::stream::Source;
@@ -65,25 +66,28 @@ pub(super) fn sieved(small: usize, large: usize) -> bool {
     small * large > PAIRWISE_LIMIT && sieve::pays(large)
 }
 
-/// Seconds [`count_fitting`] would take, projected from matching a share of the work when the
-/// sides are large enough to be sieved (about `bins` of the table bins, from `seed`);
-/// timed whole otherwise. `None` if `stop` rose.
-pub fn time_fitting(
-    one: &[u64],
-    other: &[u64],
+/// A probe's share of [`count_fitting`]: where the sides are large enough to be sieved, one
+/// slice of the matching of about `bins` of the table bins, chosen by `seed`
+/// ([`sieve::probe_slice`]), with the scales of its tables and queries; the whole matching
+/// otherwise, as its own [`Phase::Matching`]. `None` if `stop` rose.
+pub(super) fn probe_fitting(
+    (one, other): (&[u64], &[u64]),
     bits: usize,
     scratch: &mut Tables,
     stop: &AtomicBool,
-    (bins, seed): (usize, usize),
-) -> Option<f64> {
+    bins: (usize, usize),
+    phases: &mut dyn Phases,
+) -> Option<(u64, (f64, f64))> {
     let (small, large) = by_size(one, other);
     if small.is_empty() || !sieve::pays(large.len()) {
-        let begun = std::time::Instant::now();
-        count_part_until(one, other, bits, scratch, Part::fresh(Slice::WHOLE), stop)?;
-        return Some(begun.elapsed().as_secs_f64());
+        phases.begin(Phase::Matching);
+        let whole = Part::fresh(Slice::WHOLE);
+        let count = count_part_until(one, other, bits, scratch, whole, stop)?;
+        return Some((count, (1.0, 1.0)));
     }
-    let stride = (sieve::bins_for(large.len()) / bins.max(1)).max(1);
-    sieve::time(large, small, bits, scratch, stop, (stride, seed % stride))
+    let part = Part::fresh(sieve::probe_slice(large.len(), bins));
+    let (sides, phases) = ((large, small), Some(phases));
+    sieve::count_bins(sides, bits, None, scratch, stop, part, phases)
 }
 
 /// The matching without a sieve: `table` as one set of tables, every query against all of it.

@@ -45,8 +45,9 @@
 //! `sieve.rs` (large units sorted into bins by a few of their diagonals first; which ones,
 //! `split.rs`; units too large to hold, `stream.rs`) and `x86.rs`
 //! (its vector builds), `memory.rs` (size limits and the memory estimate), `counting.rs` (one
-//! unit counted row set by row set, on a thread's buffers). This file holds the entry points,
-//! [`count_unit`] and [`time_unit`], and each thread's buffers they reuse.
+//! unit counted row set by row set, on a thread's buffers), `probe.rs` (what a probe of a unit
+//! tells whoever times it: the engine reads no clock). This file holds the entry points,
+//! [`count_unit`] and [`probe_unit`], and each thread's buffers they reuse.
 
 use std::cell::RefCell;
 use std::sync::atomic::AtomicBool;
@@ -62,6 +63,7 @@ mod halves;
 mod matching;
 mod memory;
 mod partition;
+mod probe;
 mod quadrant;
 mod quarter;
 mod sieve;
@@ -73,20 +75,17 @@ mod units;
 mod x86;
 
 pub use super::Slice;
-pub use counting::Probe;
 pub use geometry::Geometry;
-pub use matching::{count_fitting, time_fitting};
+pub use matching::count_fitting;
 pub use memory::{Layout, MAX_JOIN_N, MAX_LISTED_N, memory_needed};
+pub use probe::{Phase, Phases, Probe};
 pub use quadrant::Quadrants;
 pub use stream::SLICES_A_BLOCK;
 pub use tables::Tables;
 pub use units::{Middle, Stratum, Unit, for_each_unit, stratum, units};
 
 use counting::{Scratch, count_unit_with};
-use halves::halves;
-use partition::{Cache, Partition, Spec};
-use quadrant::View;
-use units::free_lines;
+use partition::{Partition, Spec};
 
 thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
@@ -103,7 +102,7 @@ pub fn count_unit(q: &Quadrants, unit: &Unit) -> Found {
 pub fn count_unit_until(q: &Quadrants, unit: &Unit, stop: &AtomicBool) -> Option<Found> {
     SCRATCH.with(|s| {
         let s = &mut *s.borrow_mut();
-        count_unit_with(q, unit, s, stop, None).map(|(found, _)| found)
+        count_unit_with(q, unit, s, stop, (None, &mut ()))
     })
 }
 
@@ -128,14 +127,19 @@ pub fn with_stream_limits<T>((stream_above, group): (u64, usize), f: impl FnOnce
     out
 }
 
-/// The seconds counting `unit` would take on this thread, projected from counting a share of
-/// it ([`Probe`]): the half-boards of each row set probed are made whole and timed, one
-/// slice of the matching (as a run would count it) is timed and scaled up, and the row sets
-/// probed stand for the whole span. `None` if `stop` rose.
-pub fn time_unit(q: &Quadrants, unit: &Unit, probe: Probe, stop: &AtomicBool) -> Option<f64> {
+/// Counts a portion of `unit` on this thread ([`Probe`]) for a caller that times it, telling
+/// `phases` where each phase of the work begins and how many times the whole unit does each
+/// phase's work ([`Phases`]). Returns what the portion found; `None` if `stop` rose.
+pub fn probe_unit(
+    q: &Quadrants,
+    unit: &Unit,
+    probe: Probe,
+    phases: &mut dyn Phases,
+    stop: &AtomicBool,
+) -> Option<Found> {
     SCRATCH.with(|s| {
         let s = &mut *s.borrow_mut();
-        count_unit_with(q, unit, s, stop, Some(probe)).map(|(_, secs)| secs)
+        count_unit_with(q, unit, s, stop, (Some(probe), phases))
     })
 }
 
@@ -162,33 +166,12 @@ pub fn partition_sizes(n: usize) -> (usize, usize) {
 }
 
 /// The two sides (east, west half-board patterns) of a unit of an even board, made in the
-/// memory-bounded layout (for the tools in `examples/` that measure the matching).
+/// memory-bounded layout as a count makes them (for the tools in `examples/` that measure the
+/// matching).
 pub fn unit_sides(q: &Quadrants, unit: &Unit) -> (Vec<u64>, Vec<u64>) {
-    static NEVER: AtomicBool = AtomicBool::new(false);
-    let geo = &q.geo;
-    let free = free_lines(geo, unit.middle);
-    let east_rows = unit.east_rows;
-    let west_rows = free.rows & !east_rows;
-    let mut parts = Cache::default();
-    let specs = counting::partition_specs(geo, unit.middle, (east_rows, west_rows));
-    let got = specs.map(|spec| parts.get(0, geo, &q.index, spec));
-    let view = View::parts([0, 1, 2, 3].map(|k| &*got[k]));
-    let side = |quads, rows_cols| {
-        let mut out = Vec::new();
-        halves(
-            q,
-            &view,
-            (quads, quarter::Band::All),
-            rows_cols,
-            &mut out,
-            &NEVER,
-        )
-        .unwrap();
-        out
-    };
-    let east = side([1, 3], (east_rows, free.east_cols));
-    let west = side([0, 2], (west_rows, free.west_cols));
-    (east, west)
+    let mut s = Scratch::default();
+    counting::made_sides(q, unit, &mut s);
+    (s.east, s.west)
 }
 
 #[cfg(test)]

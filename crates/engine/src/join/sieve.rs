@@ -9,6 +9,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::deal::{Cursor, Dealer, bin_weight, deal, fitting_queries};
+use super::probe::{Phase, Phases, mark};
 use super::rows::{CHUNK, MAX_WIDTH, Shape, words_for};
 use super::split::{MAX_SIEVE, Split, Stats};
 use super::tables::{Tables, build_tables, query_until};
@@ -115,7 +116,7 @@ pub(super) fn count(
     stop: &AtomicBool,
     part: Part,
 ) -> Option<u64> {
-    count_bins(table, queries, bits, split, t, stop, Portion::Slice(part)).map(|(c, _)| c)
+    count_bins((table, queries), bits, split, t, stop, part, None).map(|(c, _)| c)
 }
 
 /// Which slice of a matching to count, and whether the tables already hold both sides
@@ -136,67 +137,33 @@ impl Part {
     }
 }
 
-/// Seconds [`count`] would take, projected from matching one share in `stride` of its
-/// candidate pairs (dealt as slices are, from `offset`), the sorting timed whole; `None` if
-/// `stop` rose.
-pub(super) fn time(
-    table: &[u64],
-    queries: &[u64],
-    bits: usize,
-    t: &mut Tables,
-    stop: &AtomicBool,
-    (stride, offset): (usize, usize),
-) -> Option<f64> {
-    let portion = Portion::Timed { stride, offset };
-    count_bins(table, queries, bits, None, t, stop, portion).map(|(_, s)| s)
+/// The slice of a matching whose table side holds `len` patterns that a probe of about
+/// `bins` table bins counts (which one, from `seed`): one subproblem of the matching whole, as
+/// a run would count it, so that it pays what a run pays for each bin it matches (the bin's
+/// runs of queries, its tables, the queries that neighbouring bins share in the cache) in
+/// proportion to its pairs. Many small slices spread over the matching paid those for a few
+/// pairs of each bin and erred high by up to 1.8 times (`results/join-log.md`, section 21).
+pub(super) fn probe_slice(len: usize, (bins, seed): (usize, usize)) -> Slice {
+    let of = (bins_for(len) / bins.max(1)).max(1) as u64;
+    let index = seed as u64 % of;
+    Slice { index, of }
 }
 
-/// Which part of the bin pairs [`count_bins`] matches.
-#[derive(Clone, Copy)]
-pub(super) enum Portion {
-    /// The pairs a slice is dealt (all of them for a whole unit).
-    Slice(Part),
-    /// For timing, the pairs of slice `offset` of `stride` (modulo `stride`): one subproblem of
-    /// the matching whole, as a run would count it, so that it pays what a run pays for
-    /// each bin it matches (the bin's runs of queries, its tables, the queries that
-    /// neighbouring bins share in the cache) in proportion to its pairs. Many small
-    /// slices spread over the matching paid those for a few pairs of each bin and erred
-    /// high by up to 1.8 times (`results/join-log.md`, section 21).
-    Timed { stride: usize, offset: usize },
-}
-
-impl Portion {
-    /// The slice of the unit's matching this share is.
-    pub(super) fn slice(self) -> Slice {
-        match self {
-            Portion::Slice(Part { slice, .. }) => slice,
-            Portion::Timed { stride, offset } => {
-                let of = stride.max(1) as u64;
-                Slice {
-                    index: offset as u64 % of,
-                    of,
-                }
-            }
-        }
-    }
-}
-
-/// [`count`] of the pairs `portion` names; for a timing probe, timed (seconds projected to every
-/// pair).
-fn count_bins(
-    table: &[u64],
-    queries: &[u64],
+/// [`count`] of the pairs `part` names; for a probe, which marks its phases on `phases`, with
+/// the scales of its tables and queries ([`Matching::scales`]).
+pub(super) fn count_bins(
+    (table, queries): (&[u64], &[u64]),
     bits: usize,
     split: Option<Split>,
     t: &mut Tables,
     stop: &AtomicBool,
-    portion: Portion,
-) -> Option<(u64, f64)> {
+    part: Part,
+    mut phases: Option<&mut dyn Phases>,
+) -> Option<(u64, (f64, f64))> {
     #[cfg(test)]
     super::split::SIEVED.set(super::split::SIEVED.get() + 1);
-    let begun = std::time::Instant::now();
-    let reuse = matches!(portion, Portion::Slice(Part { sorted: true, .. })) && t.split.is_some();
-    if !reuse {
+    mark(&mut phases, Phase::Matching);
+    if !(part.sorted && t.split.is_some()) {
         t.split = None;
         let split =
             split.unwrap_or_else(|| Split::choose(&Stats::of(table), &Stats::of(queries), bits));
@@ -204,7 +171,6 @@ fn count_bins(
         sort_by_bin(queries, &split, (&mut t.queries, &mut t.query_starts), stop)?;
         t.split = Some(split);
     }
-    let sorted = begun.elapsed().as_secs_f64();
     let Tables {
         rows,
         table: sorted_table,
@@ -216,19 +182,16 @@ fn count_bins(
         ..
     } = t;
     let split = split.as_ref().expect("sorted above or by the last call");
-    let dealer = deal(portion.slice(), table_starts, query_starts, split.bins());
+    let dealer = deal(part.slice, table_starts, query_starts, split.bins());
     let mut m = Matching::new(
         split,
         (table_starts, sorted_queries, query_starts),
         dealer.as_ref(),
         (rows, runs),
     );
-    if matches!(portion, Portion::Timed { .. }) {
-        m.timing = true;
-    }
+    m.phases = phases.map(|p| p as &mut dyn Phases);
     let total = m.bins(0..split.bins(), sorted_table, stop)?;
-    let matched = begun.elapsed().as_secs_f64() - sorted;
-    Some((total, sorted + m.projected(portion, matched)))
+    Some((total, m.scales(part.slice)))
 }
 
 /// The loop over table bins, shared by the sides held whole and the streamed ones: the
@@ -253,10 +216,8 @@ pub(super) struct Matching<'a> {
     /// The modelled cost of what was matched: the table rows written and the queries run
     /// ([`query_cost`]).
     model: (f64, f64),
-    /// Whether the seconds spent matching the table bins of the share are added up
-    /// ([`Self::projected`]), and their sums: building the tables, and all of it.
-    pub(super) timing: bool,
-    timed: (f64, f64),
+    /// A probe's phases, marked bin by bin: the tables built and the queries run.
+    pub(super) phases: Option<&'a mut dyn Phases>,
 }
 
 /// The modelled cost of one query against a bin of `len` patterns: its row offsets, and a
@@ -266,17 +227,16 @@ fn query_cost(len: usize, chunks: usize) -> f64 {
 }
 
 impl<'a> Matching<'a> {
-    /// The seconds matching the whole takes, projected from the `secs` this matching of
-    /// `portion` took. For a timed portion, the seconds spent building its table bins' tables and
-    /// running their queries are each scaled by the modelled cost of the whole over that of
-    /// the probe (a probe builds the tables of a bin for a few of its queries, the whole
-    /// matching for all of them, so the two parts scale apart), and the rest (setting up the
-    /// dealer and the tables' widths, walking past the bins it does not match) is added
-    /// once, as the whole matching pays it once. For a slice, the seconds themselves.
-    pub(super) fn projected(&self, portion: Portion, secs: f64) -> f64 {
-        let Portion::Timed { stride, .. } = portion else {
-            return secs;
-        };
+    /// How many times the whole matching does the work of a probe's share of it, `slice`:
+    /// building its table bins' tables and running their queries, each the modelled cost of
+    /// the whole over that of the share (a probe builds the tables of a bin for a few of its
+    /// queries, the whole matching for all of them, so the two scale apart). The rest (setting
+    /// up the dealer and the tables' widths, walking past the bins it does not match) the
+    /// whole matching pays once, as a probe does. Only a probe asks (it is no work of a count).
+    pub(super) fn scales(&self, slice: Slice) -> (f64, f64) {
+        if self.phases.is_none() {
+            return (1.0, 1.0);
+        }
         // The modelled cost of the whole matching: every bin's tables built once, every
         // fitting query run against them (less noisy than scaling by the share of pairs).
         let (whole_build, whole_query) = self.model_parts(self.width);
@@ -284,14 +244,13 @@ impl<'a> Matching<'a> {
             if part > 0.0 {
                 whole / part
             } else {
-                stride as f64
+                slice.of as f64
             }
         };
-        let bins = self.timed.1.min(secs);
-        let build = self.timed.0.min(bins);
-        (secs - bins)
-            + scale(whole_build, self.model.0) * build
-            + scale(whole_query, self.model.1) * (bins - build)
+        (
+            scale(whole_build, self.model.0),
+            scale(whole_query, self.model.1),
+        )
     }
 
     /// The loop over the bins of `split`, with the bin starts and the sorted queries,
@@ -320,8 +279,7 @@ impl<'a> Matching<'a> {
             rows,
             runs,
             model: (0.0, 0.0),
-            timing: false,
-            timed: (0.0, 0.0),
+            phases: None,
         };
         m.width = m.best_width();
         m
@@ -445,11 +403,9 @@ impl<'a> Matching<'a> {
                     continue;
                 }
             }
-            let begun = self.timing.then(std::time::Instant::now);
+            mark(&mut self.phases, Phase::Queries);
             total += self.bin(a, ts, stop)?;
-            if let Some(begun) = begun {
-                self.timed.1 += begun.elapsed().as_secs_f64();
-            }
+            mark(&mut self.phases, Phase::Matching);
         }
         Some(total)
     }
@@ -493,11 +449,9 @@ impl<'a> Matching<'a> {
             let qs = &self.queries[from..to];
             if mine(qs) {
                 if !built {
-                    let begun = self.timing.then(std::time::Instant::now);
+                    mark(&mut self.phases, Phase::Tables);
                     build_tables(ts, shape, tables);
-                    if let Some(begun) = begun {
-                        self.timed.0 += begun.elapsed().as_secs_f64();
-                    }
+                    mark(&mut self.phases, Phase::Queries);
                     built = true;
                     self.model.0 += shape.size() as f64;
                 }
@@ -656,9 +610,15 @@ mod tests {
                     let got = count(&table, &queries, bits, None, &mut t, &NEVER, again);
                     assert_eq!(got, Some(slices[of as usize - 1]));
                 }
-                // A timing probe matches a share of the pairs and projects a time.
-                let secs = time(&table, &queries, bits, &mut t, &NEVER, (4, 1)).unwrap();
-                assert!(secs >= 0.0);
+                // A probe matches the pairs of the slice it stands for, and scales its tables
+                // and queries up to the whole matching.
+                let slice = Part::fresh(Slice { index: 1, of: 4 });
+                let sides = (&table[..], &queries[..]);
+                let probe = count_bins(sides, bits, None, &mut t, &NEVER, slice, Some(&mut ()));
+                let (c, (build, run)) = probe.unwrap();
+                let want = count(&table, &queries, bits, None, &mut t, &NEVER, slice);
+                assert_eq!(Some(c), want);
+                assert!(build > 0.0 && run > 0.0, "{build} {run}");
                 let stop = AtomicBool::new(true);
                 let got = count(&table, &queries, bits, None, &mut t, &stop, whole);
                 assert_eq!(got, None);

@@ -6,7 +6,8 @@
 use std::sync::atomic::AtomicBool;
 
 use super::deal::deal;
-use super::sieve::{Matching, Part, Portion};
+use super::probe::{Phase, Phases, mark};
+use super::sieve::{Matching, Part};
 use super::split::{Split, Stats};
 use super::tables::Tables;
 
@@ -22,61 +23,45 @@ pub(super) trait Source {
 /// section 18).
 pub(super) const GROUP_PATTERNS: usize = 1 << 24;
 
-/// What reading a streamed unit's sides cost ([`count_streamed`]), for projecting the
-/// reads of a whole unit from a timed probe.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Reads {
-    /// Seconds of the reads every block of slices starts with: the bin counts of both sides
-    /// and the queries sorted (the figures for the split are timed by the caller).
-    pub(super) fixed: f64,
-    /// Seconds of one read of the table side for a group of its bins.
-    pub(super) per_group: f64,
-    /// The groups the table side is read in for a whole unit.
-    pub(super) groups: usize,
-}
-
 /// Slices of one unit a worker takes in a row: the run's pool deals a unit's slices in blocks
 /// of this many, and the cost of a streamed unit's reads depends on it.
 pub const SLICES_A_BLOCK: usize = 16;
 
-impl Reads {
-    /// Seconds of the reads a whole unit cut into `of` slices takes: each block of
-    /// [`SLICES_A_BLOCK`] slices a worker takes reads the sides anew ([`Reads::fixed`]) and
-    /// the groups of table bins its slices match, which lie next to each other (one, and
-    /// one more for each group's worth of the unit the block spans).
-    pub(super) fn per_unit(&self, of: f64) -> f64 {
-        let block = SLICES_A_BLOCK as f64;
-        let blocks = (of / block).ceil().max(1.0);
-        let groups = self.groups as f64;
-        let per_block = (1.0 + groups * block / of.max(1.0)).min(groups);
-        blocks * (self.fixed + self.per_group * per_block)
-    }
+/// How many times a whole unit cut into `of` slices does the reads of a streamed probe that
+/// read its table side once of `groups` ([`count_streamed`]): [`Phase::Reading`], as each
+/// block of [`SLICES_A_BLOCK`] slices a worker takes reads the sides anew, and
+/// [`Phase::Gathering`], the groups of table bins the block's slices match, which lie next to
+/// each other (one, and one more for each group's worth of the unit the block spans).
+pub(super) fn read_scales(groups: usize, of: f64) -> [(Phase, f64); 2] {
+    let block = SLICES_A_BLOCK as f64;
+    let blocks = (of / block).ceil().max(1.0);
+    let groups = groups as f64;
+    let per_block = (1.0 + groups * block / of.max(1.0)).min(groups);
+    let reading = (Phase::Reading, blocks);
+    [reading, (Phase::Gathering, blocks * per_block)]
 }
 
-/// [`count`] (with a slice, or with a probe, [`time`]: then what reading the sides costs,
-/// [`Reads`], and the projected seconds of the matching) of two sides too large to
-/// hold whole: the queries are held sorted by bin, and the table side is read again for each
-/// group of its bins, at most `most` patterns ([`GROUP_PATTERNS`]), that the share may
-/// match. A probe (one slice of the matching) reads the table side once, for the bins it
-/// matches alone. The split, the dealing and so the count of every
-/// slice are those of [`count`] on the same sides held whole. With `part.sorted`, `t` holds
-/// the split, the sorted queries and the last group of the previous call on the same sides,
-/// and `stats` are not used.
-#[allow(clippy::too_many_arguments)]
+/// [`count`] of a share of two sides too large to hold whole: the queries are held sorted by
+/// bin, and the table side is read again for each group of its bins, at most `most`
+/// patterns ([`GROUP_PATTERNS`]), that the share may match. A probe (one slice of the
+/// matching, its phases marked on `phases`) reads the table side once, for the bins it
+/// matches alone. The split, the dealing and so the count of every slice are those of
+/// [`count`] on the same sides held whole. With `part.sorted`, `t` holds the split, the
+/// sorted queries and the last group of the previous call on the same sides, and `stats` are
+/// not used. Returns the count, the groups the table side is read in for a whole unit and the
+/// scales of the tables and queries ([`Matching::scales`]).
 pub(super) fn count_streamed(
-    table: &mut dyn Source,
-    queries: &mut dyn Source,
+    (table, queries): (&mut dyn Source, &mut dyn Source),
     stats: Option<(&Stats, &Stats)>,
     (bits, most): (usize, usize),
     t: &mut Tables,
     stop: &AtomicBool,
-    portion: Portion,
-) -> Option<(u64, Reads, f64)> {
+    (part, mut phases): (Part, Option<&mut dyn Phases>),
+) -> Option<(u64, usize, (f64, f64))> {
     #[cfg(test)]
     super::split::SIEVED.set(super::split::SIEVED.get() + 1);
-    let begun = std::time::Instant::now();
-    let reuse = matches!(portion, Portion::Slice(Part { sorted: true, .. })) && t.split.is_some();
-    if !reuse {
+    let probing = phases.is_some();
+    if !(part.sorted && t.split.is_some()) {
         t.split = None;
         t.group = None;
         let (ts, qs) = stats.expect("the sides' figures, unless sorted before");
@@ -96,8 +81,7 @@ pub(super) fn count_streamed(
         })?;
         t.split = Some(split);
     }
-    let fixed = begun.elapsed().as_secs_f64();
-    let mut reads = 0.0;
+    mark(&mut phases, Phase::Matching);
     let Tables {
         rows,
         table: group,
@@ -110,7 +94,7 @@ pub(super) fn count_streamed(
     } = t;
     let split = split.as_ref().expect("sorted above or by the last call");
     let bins = split.bins();
-    let dealer = deal(portion.slice(), table_starts, query_starts, bins);
+    let dealer = deal(part.slice, table_starts, query_starts, bins);
     let mut m = Matching::new(
         split,
         (table_starts, sorted_queries, query_starts),
@@ -118,16 +102,15 @@ pub(super) fn count_streamed(
         (rows, runs),
     );
     let ranges = groups(table_starts, most);
-    let (mut total, mut read) = (0, 0);
-    if matches!(portion, Portion::Timed { .. }) {
-        m.timing = true;
+    let mut total = 0;
+    m.phases = phases.map(|p| p as &mut dyn Phases);
+    if probing {
         // The bins the probe matches, gathered in one read of the table side.
         let touched = m.touched();
-        let made = std::time::Instant::now();
         *held = None;
+        mark(&mut m.phases, Phase::Gathering);
         gather(table, split, table_starts, &touched, group)?;
-        reads += made.elapsed().as_secs_f64();
-        read += 1;
+        mark(&mut m.phases, Phase::Matching);
         let (mut next, mut from) = (0, 0);
         for r in touched {
             m.pass_over(next..r.start);
@@ -141,7 +124,6 @@ pub(super) fn count_streamed(
                 continue;
             }
             if *held != Some((range.start, range.end)) {
-                let made = std::time::Instant::now();
                 *held = None;
                 gather(
                     table,
@@ -151,19 +133,11 @@ pub(super) fn count_streamed(
                     group,
                 )?;
                 *held = Some((range.start, range.end));
-                reads += made.elapsed().as_secs_f64();
-                read += 1;
             }
             total += m.bins(range, group, stop)?;
         }
     }
-    let matched = begun.elapsed().as_secs_f64() - fixed - reads;
-    let reads = Reads {
-        fixed,
-        per_group: reads / f64::from(read.max(1)),
-        groups: ranges.len(),
-    };
-    Some((total, reads, m.projected(portion, matched)))
+    Some((total, ranges.len(), m.scales(part.slice)))
 }
 
 /// Reads the table side once and gathers the rests of the bins `ranges` (in increasing
@@ -240,15 +214,27 @@ mod tests {
 
     use super::super::tests::streaming;
     use super::super::{
-        Probe, Quadrants, SCRATCH, Slice, Unit, count_unit, count_unit_with, matching, sieve,
-        unit_sides, units,
+        Phase, Phases, Probe, Quadrants, SCRATCH, Slice, Unit, count_unit, count_unit_with,
+        matching, sieve, unit_sides, units,
     };
 
+    /// The scales a probe settled its row sets with.
+    #[derive(Default)]
+    struct Settled(Vec<Vec<(Phase, f64)>>);
+
+    impl Phases for Settled {
+        fn begin(&mut self, _: Phase) {}
+        fn settle(&mut self, scales: &[(Phase, f64)]) {
+            self.0.push(scales.to_vec());
+        }
+    }
+
     #[test]
-    fn a_timing_probe_matches_the_slice_it_stands_for() {
+    fn a_probe_matches_the_slice_it_stands_for() {
         // Units streamed in table groups of 2^10 patterns: a probe gathers the bins it
         // matches in one read of the table side and must match exactly the pairs of the
-        // slice it stands for (its offset of `stride`).
+        // slice it stands for (its offset of `stride`); its reads stand for a whole unit's,
+        // its half-boards (read, never made) for none.
         let never = AtomicBool::new(false);
         let mut checked = 0;
         for n in [16, 18] {
@@ -268,13 +254,21 @@ mod tests {
                         bins,
                         seed,
                     };
+                    let mut settled = Settled::default();
                     let got = streaming(Some((0, 1 << 10)), || {
                         SCRATCH.with(|s| {
-                            count_unit_with(&q, u, &mut s.borrow_mut(), &never, Some(probe))
+                            let how = (Some(probe), &mut settled as &mut dyn Phases);
+                            count_unit_with(&q, u, &mut s.borrow_mut(), &never, how)
                         })
                     });
-                    let (found, secs) = got.expect("never stopped");
-                    assert!(secs > 0.0);
+                    let found = got.expect("never stopped");
+                    let [scales] = &settled.0[..] else {
+                        panic!("one row set, settled once: {:?}", settled.0);
+                    };
+                    let of = |p| scales.iter().find(|s| s.0 == p).map_or(0.0, |s| s.1);
+                    assert_eq!(of(Phase::Reading), 1.0, "{scales:?}");
+                    assert!(of(Phase::Gathering) >= 1.0, "{scales:?}");
+                    assert_eq!(of(Phase::Sides) + of(Phase::Partitions), 0.0, "{scales:?}");
                     let slice = Slice {
                         index: (seed % stride) as u64,
                         of: stride as u64,

@@ -57,15 +57,16 @@ impl Engine for Join {
         Some((found.count.into(), found.nodes))
     }
 
-    /// A unit timed on a share of its work ([`join::time_unit`]): a few of its row sets, a
-    /// few bins of its matching.
+    /// A unit timed on a share of its work ([`super::probe::time_unit`]): a few of its row
+    /// sets, a few bins of its matching, the engine marking the phases of its work and the
+    /// runner's clock timing them.
     fn time(&self, work: &Work, slice: Slice, seed: u64, stop: &AtomicBool) -> Option<f64> {
         let probe = join::Probe {
             row_sets: 4,
             bins: 24,
             seed: seed as usize,
         };
-        join::time_unit(
+        super::probe::time_unit(
             self.prepared(),
             &join_unit(unit_of(work), slice),
             probe,

@@ -8,6 +8,7 @@ mod constrained;
 mod engine;
 mod join;
 mod kernel;
+mod probe;
 mod unique;
 
 use std::sync::atomic::AtomicBool;
