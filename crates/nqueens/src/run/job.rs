@@ -312,6 +312,14 @@ impl Job {
         self.todo_ids().collect()
     }
 
+    /// The order in which a run of this job on `threads` threads hands out what is left to
+    /// count: blocks of consecutive ids, each as its first id and its length, which each free
+    /// worker takes in turn. For tools that simulate the pool on more threads than the
+    /// machine has.
+    pub fn work_order(&self, threads: usize) -> Vec<(u64, u32)> {
+        super::pool::order(&self.cut, &self.costs, &self.todo(), threads.max(1))
+    }
+
     /// [`Job::todo`], one at a time.
     pub(super) fn todo_ids(&self) -> impl Iterator<Item = u64> + '_ {
         self.wanted_ids()

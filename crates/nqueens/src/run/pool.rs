@@ -253,6 +253,16 @@ fn schedule(cut: &Cut, costs: &CostModel, todo: &[u64], threads: usize) -> Vec<B
     positions.into_iter().map(|i| order[i]).collect()
 }
 
+/// The order in which `threads` workers would take the subproblems `todo` of `cut`: each
+/// block as its first id and how many ids follow it ([`schedule`]), for tools that simulate
+/// the pool on more workers than this machine has.
+pub(super) fn order(cut: &Cut, costs: &CostModel, todo: &[u64], threads: usize) -> Vec<(u64, u32)> {
+    schedule(cut, costs, todo, threads)
+        .iter()
+        .map(|b| (b.first.id, b.len))
+        .collect()
+}
+
 /// What one worker takes at a time: up to [`BLOCK`] consecutive slices of one entry of the
 /// plan (which share what the worker makes once for all of them), every other subproblem
 /// alone. The schedule orders blocks, not subproblems, so that a

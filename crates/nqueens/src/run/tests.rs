@@ -476,3 +476,18 @@ fn a_job_refuses_subproblems_of_another_cut() {
     let job = Job::new(&fine).unwrap().resume(counted.clone()).unwrap();
     assert_eq!(job.resumed().len(), counted.len());
 }
+
+/// The order a run hands its work out in covers what is left, each id once.
+#[test]
+fn the_work_order_holds_every_id_left_once() {
+    let job = Job::new(&config(12, Algorithm::Symmetry, 2)).unwrap();
+    for threads in [1, 4, 192] {
+        let mut ids: Vec<u64> = job
+            .work_order(threads)
+            .iter()
+            .flat_map(|&(first, len)| first..first + u64::from(len))
+            .collect();
+        ids.sort_unstable();
+        assert_eq!(ids, job.todo(), "{threads} threads");
+    }
+}
