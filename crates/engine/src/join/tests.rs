@@ -93,18 +93,6 @@ pub(super) fn streaming<T>(limits: Option<(u64, usize)>, f: impl FnOnce() -> T) 
 }
 
 #[test]
-fn streamed_units_add_up_to_the_known_totals() {
-    // Every unit streamed, in table groups of a few bins.
-    streaming(Some((0, 1 << 8)), || {
-        for n in (2..=14).chain([16]) {
-            let q = Quadrants::bounded(n, 1 << 20);
-            let total = weighted_total(&q, n);
-            assert_eq!(Some(total), crate::known::total(n), "n = {n}");
-        }
-    });
-}
-
-#[test]
 fn streamed_units_and_their_slices_count_as_held_ones() {
     let mut streamed_big = 0;
     for n in [8, 12, 16, 18] {
@@ -188,11 +176,12 @@ fn a_raised_stop_gives_up_the_unit() {
 }
 
 #[test]
-fn units_counted_with_quarter_turns_add_up_to_the_known_totals() {
+fn units_add_up_to_the_known_totals_held_and_streamed_with_quarter_turns_or_not() {
+    // Streamed: every unit, in table groups of a few bins.
     for limits in [None, Some((0, 1 << 8))] {
         streaming(limits, || {
-            for n in (1..=14).chain([16]) {
-                let q = Quadrants::bounded_turning(n, 1 << 20, true);
+            for (n, turning) in (1..=14).chain([16]).flat_map(|n| [(n, false), (n, true)]) {
+                let q = Quadrants::bounded_turning(n, 1 << 20, turning);
                 let total = weighted_total(&q, n);
                 assert_eq!(Some(total), crate::known::total(n), "n = {n}, {limits:?}");
             }
