@@ -8,14 +8,17 @@ fn queens(n: usize) -> Board {
 
 fn trace(n: usize) -> (String, TraceSummary) {
     let mut buf = Vec::new();
-    let summary =
-        write_board_trace(&queens(n), TraceExtent::Whole, &mut buf).expect("trace succeeds");
+    let summary = queens(n)
+        .write_trace(TraceExtent::Whole, &mut buf)
+        .expect("trace succeeds");
     (String::from_utf8(buf).expect("utf-8"), summary)
 }
 
 fn trace_first(board: &Board) -> (String, TraceSummary) {
     let mut buf = Vec::new();
-    let summary = write_board_trace(board, TraceExtent::FirstSolution, &mut buf).unwrap();
+    let summary = board
+        .write_trace(TraceExtent::FirstSolution, &mut buf)
+        .unwrap();
     (String::from_utf8(buf).expect("utf-8"), summary)
 }
 
@@ -151,9 +154,11 @@ fn two_and_three_have_no_solution() {
 
 #[test]
 fn out_of_range_is_invalid_input() {
-    for n in [MAX_TRACE_N + 1, 32] {
+    for n in [Board::MAX_TRACE_N + 1, 32] {
         let mut buf = Vec::new();
-        let err = write_board_trace(&queens(n), TraceExtent::Whole, &mut buf).unwrap_err();
+        let err = queens(n)
+            .write_trace(TraceExtent::Whole, &mut buf)
+            .unwrap_err();
         assert_eq!(err.kind(), io::ErrorKind::InvalidInput);
         assert!(buf.is_empty());
     }
@@ -170,7 +175,9 @@ fn writer_errors_are_returned() {
             Ok(())
         }
     }
-    let err = write_board_trace(&queens(4), TraceExtent::Whole, &mut Failing).unwrap_err();
+    let err = queens(4)
+        .write_trace(TraceExtent::Whole, &mut Failing)
+        .unwrap_err();
     assert_eq!(err.kind(), io::ErrorKind::BrokenPipe);
 }
 
@@ -189,7 +196,7 @@ fn on_constrained_boards_the_trace_finds_what_the_listing_finds() {
                 .collect();
             let board = Board::new(n, piece, open, vec![None; n]).unwrap();
             let mut text = Vec::new();
-            let summary = write_board_trace(&board, TraceExtent::Whole, &mut text).unwrap();
+            let summary = board.write_trace(TraceExtent::Whole, &mut text).unwrap();
             let mut listed = Vec::new();
             board.for_each_solution(|cols| {
                 listed.push(cols.to_vec());
