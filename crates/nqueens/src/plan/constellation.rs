@@ -247,18 +247,14 @@ pub(super) fn roots(n: usize) -> (Vec<Frame>, Vec<Family>, Vec<Root>) {
     //    fixed queen's diagonals prune the rows above it). Measured node counts for
     //    n = 13..=18 favour the first for i < 3 and the second from i = 3 on.
     for i in (1..n).take_while(|&i| 2 * i + 2 < n) {
-        let frame = if i < 3 {
-            nearest_in_row_0(n, i)
+        let (frame, start) = if i < 3 {
+            let frame = nearest_in_row_0(n, i);
+            let start = frame.descend(&root, board::bit(i));
+            (frame, start)
         } else {
-            nearest_in_column_0(n, i)
-        };
-        let start = if i < 3 {
-            frame.descend(&root, board::bit(i))
-        } else {
-            Start {
-                cols: board::bit(0),
-                ..Start::default()
-            }
+            let cols = board::bit(0);
+            let start = Start { cols, ..root };
+            (nearest_in_column_0(n, i), start)
         };
         subproblems.push(Root::new(frames.len() as u32, start, 8));
         frames.push(frame);
