@@ -114,32 +114,24 @@ pub struct TraceSummary {
     pub stopped: bool,
 }
 
-/// Why a node is killed: the square is pruned for this reason.
+/// Why a node is killed: the square is pruned for this reason (rows and columns 0-based).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Kill {
-    /// Shares a diagonal (`anti == false`: row - column equal) with the queen of a row above.
+    /// Shares a diagonal with the queen at `row`, `column`: down-left (row + column equal)
+    /// where `anti`, else down-right (row - column equal); a pre-placed queen (below the
+    /// square) where `placed`, else one of the search (above it).
     Attacked {
-        /// Down-left (row + column equal) rather than down-right.
         anti: bool,
-        /// The attacking queen's row (0-based).
         row: usize,
-        /// Its column.
         column: usize,
-        /// Whether it is a pre-placed queen (below the square) rather than one of the search.
         placed: bool,
     },
     /// The square is blocked.
     Blocked,
-    /// The row holds a pre-placed piece in another column.
-    RowTaken {
-        /// Column of the pre-placed piece.
-        column: usize,
-    },
-    /// The column holds the pre-placed piece of another row.
-    ColumnTaken {
-        /// Row of the pre-placed piece.
-        row: usize,
-    },
+    /// The row holds a pre-placed piece in another `column`.
+    RowTaken { column: usize },
+    /// The column holds the pre-placed piece of another `row`.
+    ColumnTaken { row: usize },
 }
 
 /// What became of a node.
@@ -153,20 +145,16 @@ pub(crate) enum Fate {
     Solution(u64),
 }
 
-/// One node the search generates (the root is not passed).
+/// One node the search generates (the root is not passed): its preorder `number` in the tree of
+/// permutations and its `parent`'s (1 for the root), the square of its new piece (0-based),
+/// what became of it, and the columns of the pieces of the rows `above` it.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Node<'a> {
-    /// Preorder number in the tree of permutations.
     pub number: u64,
-    /// The parent's number (1 for the root).
     pub parent: u64,
-    /// Row of the new piece (0-based).
     pub row: usize,
-    /// Column of the new piece (0-based).
     pub column: usize,
-    /// What became of it.
     pub fate: Fate,
-    /// The columns of the pieces of rows `0..row`.
     pub above: &'a [usize],
 }
 
