@@ -35,6 +35,15 @@ impl ParseError {
     }
 }
 
+/// The error at `line` and `column` (1-based).
+fn at(line: usize, column: usize, problem: ParseProblem) -> ParseError {
+    ParseError {
+        line,
+        column,
+        problem,
+    }
+}
+
 /// The lines that hold rows: (1-based line number, the characters before any `#`), blank ones
 /// left out; and the number of the line after the last.
 fn content_lines(text: &str) -> (Vec<(usize, Vec<char>)>, usize) {
@@ -68,11 +77,6 @@ pub fn parse_board(
     within: Option<&Board>,
 ) -> Result<Board, ParseError> {
     let (lines, end) = content_lines(text);
-    let at = |line, column, problem| ParseError {
-        line,
-        column,
-        problem,
-    };
     let Some((first_line, first)) = lines.first() else {
         return Err(at(end.saturating_sub(1).max(1), 1, ParseProblem::Empty));
     };
@@ -145,11 +149,6 @@ pub fn parse_board(
 /// Reads an allowed file: n, then n rows of n digits (`1` allowed).
 pub fn parse_allowed(text: &str, piece: PieceKind) -> Result<Board, ParseError> {
     let (lines, end) = content_lines(text);
-    let at = |line, column, problem| ParseError {
-        line,
-        column,
-        problem,
-    };
     let Some((size_line, size)) = lines.first() else {
         return Err(at(end.saturating_sub(1).max(1), 1, ParseProblem::Empty));
     };
@@ -226,11 +225,7 @@ fn finish(
         open,
         placed,
     };
-    let conflict = |c: Conflict| ParseError {
-        line: line_of(c.row),
-        column: c.column + 1,
-        problem: c.problem,
-    };
+    let conflict = |c: Conflict| at(line_of(c.row), c.column + 1, c.problem);
     board.check().map_err(conflict)?;
     Ok(board)
 }
