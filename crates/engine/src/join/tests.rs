@@ -3,14 +3,6 @@
 
 use super::*;
 
-/// Every unit of an n×n board counted on `q`, each times its weight: the board's total.
-fn weighted_total(q: &Quadrants, n: usize) -> u128 {
-    units(n)
-        .iter()
-        .map(|(u, w)| u128::from(count_unit(q, u).count) * u128::from(*w))
-        .sum()
-}
-
 /// The counts of `u`'s `of` slices, one after another on this thread.
 fn slice_counts(q: &Quadrants, u: &Unit, of: u64) -> Vec<u64> {
     let slice = |index| Slice { index, of };
@@ -154,7 +146,10 @@ fn buffers_let_go_between_units_change_no_count() {
         streaming(limits, || {
             for n in [13, 14, 16] {
                 let q = Quadrants::bounded(n, 1 << 20);
-                let total = weighted_total(&q, n);
+                let total: u128 = units(n)
+                    .iter()
+                    .map(|(u, w)| u128::from(count_unit(&q, u).count) * u128::from(*w))
+                    .sum();
                 assert_eq!(Some(total), crate::known::total(n), "n = {n}, {limits:?}");
             }
         });
@@ -176,18 +171,9 @@ fn a_raised_stop_gives_up_the_unit() {
 }
 
 #[test]
-fn units_add_up_to_the_known_totals_held_and_streamed_with_quarter_turns_or_not() {
-    // Streamed: every unit, in table groups of a few bins.
-    for limits in [None, Some((0, 1 << 8))] {
-        streaming(limits, || {
-            for (n, turning) in (1..=14).chain([16]).flat_map(|n| [(n, false), (n, true)]) {
-                let q = Quadrants::bounded_turning(n, 1 << 20, turning);
-                let total = weighted_total(&q, n);
-                assert_eq!(Some(total), crate::known::total(n), "n = {n}, {limits:?}");
-            }
-        });
-    }
-    // The units' own counts are not the plain ones: some solutions count twice, some not.
+fn units_counted_with_quarter_turns_are_not_the_plain_ones() {
+    // Some solutions count twice, some not. (Their totals, held and streamed, whole or in
+    // slices: `frontier_tests.rs` and the second opinion's tests, `unit_search`.)
     let (plain, turning) = (
         Quadrants::bounded(12, 1 << 20),
         Quadrants::bounded_turning(12, 1 << 20, true),
