@@ -227,17 +227,4 @@ mod tests {
         let why = lock.unlocked().expect("no lock");
         assert!(why.contains("cannot be made"), "{why}");
     }
-
-    #[test]
-    fn what_is_not_a_regular_file_at_the_lock_is_refused() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("c.json");
-        std::fs::create_dir(dir.path().join("c.json.lock")).unwrap();
-        let refused = FileLock::acquire(&path).unwrap_err();
-        assert!(matches!(refused, InUse::NotAFile { .. }), "{refused:?}");
-        assert!(
-            refused.to_string().contains("not a regular file"),
-            "{refused}"
-        );
-    }
 }

@@ -317,20 +317,6 @@ mod tests {
     }
 
     #[test]
-    fn missing_shards_are_named_as_ranges() {
-        assert_eq!(
-            crate::shard::Shard::ranges(&[0, 1, 2, 3, 7, 9, 10]),
-            "0-3,7,9-10"
-        );
-        assert_eq!(crate::shard::Shard::ranges(&[5]), "5");
-        let p = MergeProblem::Missing {
-            shards: vec![1, 2, 3, 8],
-            count: 10,
-        };
-        assert_eq!(p.to_string(), "missing: shards 1-3,8 of 10 (resubmit them)");
-    }
-
-    #[test]
     fn a_shard_altered_with_its_checksum_redone_fails_the_burnside_check() {
         let dir = tempfile::tempdir().unwrap();
         let files = write_shards(dir.path(), 10, 2);
