@@ -80,12 +80,8 @@ impl Journal {
                 files.push(path.clone());
                 continue;
             }
-            let unreadable = |source| JournalError::Read {
-                path: path.clone(),
-                source,
-            };
             let mut inside: Vec<PathBuf> = std::fs::read_dir(path)
-                .map_err(unreadable)?
+                .map_err(JournalError::read(path))?
                 .filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|p| {
                     let name = p.file_name().map(|n| n.to_string_lossy().into_owned());

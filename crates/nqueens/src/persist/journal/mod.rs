@@ -543,25 +543,19 @@ impl Journal {
     pub fn read_at_most(path: &Path, most: u64) -> Result<Journal, JournalError> {
         let bytes = Journal::size(path)?;
         if bytes > most {
-            return Err(JournalError::Invalid {
-                path: path.to_path_buf(),
-                problem: Problem::TooLarge { bytes, most },
-            });
+            return Err(JournalError::invalid(path)(Problem::TooLarge {
+                bytes,
+                most,
+            }));
         }
-        let text = fs::read(path).map_err(|source| JournalError::Read {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let text = fs::read(path).map_err(JournalError::read(path))?;
         Journal::parse(path, &text)
     }
 
     /// The size of the regular file at `path`: a device or a folder is no journal (and
     /// reading /dev/zero would never end).
     fn size(path: &Path) -> Result<u64, JournalError> {
-        let unreadable = |source| JournalError::Read {
-            path: path.to_path_buf(),
-            source,
-        };
+        let unreadable = JournalError::read(path);
         let meta = fs::metadata(path).map_err(unreadable)?;
         if !meta.is_file() {
             return Err(unreadable(std::io::Error::new(
@@ -583,20 +577,11 @@ impl Journal {
         if bytes <= HEADER_ONLY_ABOVE {
             return Journal::read(path);
         }
-        let invalid = |problem| JournalError::Invalid {
-            path: path.to_path_buf(),
-            problem,
-        };
+        let invalid = JournalError::invalid(path);
         let mut head = Vec::new();
-        let file = fs::File::open(path).map_err(|source| JournalError::Read {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let file = fs::File::open(path).map_err(JournalError::read(path))?;
         std::io::Read::read_to_end(&mut std::io::Read::take(file, HEADER_BYTES), &mut head)
-            .map_err(|source| JournalError::Read {
-                path: path.to_path_buf(),
-                source,
-            })?;
+            .map_err(JournalError::read(path))?;
         let mut j = header(&head).ok_or_else(|| invalid(Problem::Unshaped(bytes)))?;
         j.unread = Some(bytes);
         if j.kind().is_none() {
@@ -639,10 +624,7 @@ impl Journal {
 
     /// Parses and checks the text of the file at `path` ([`Journal::read`]).
     fn parse(path: &Path, bytes: &[u8]) -> Result<Journal, JournalError> {
-        let invalid = |problem| JournalError::Invalid {
-            path: path.to_path_buf(),
-            problem,
-        };
+        let invalid = JournalError::invalid(path);
         let j: Journal = serde_json::from_slice(bytes).map_err(|e| {
             invalid(if bytes.is_empty() {
                 Problem::Empty
