@@ -81,10 +81,7 @@ fn holder(file: &mut File) -> Option<u32> {
 }
 
 impl FileLock {
-    /// Takes the lock of `path` (through its symbolic links), without waiting: `Err` when
-    /// another process holds it or something other than a regular file stands at
-    /// `NAME.lock`; a [`Lock`] holding nothing, with the reason, where no lock can be had
-    /// (no lock file can be made there, or the file system takes no locks).
+    /// [`Journal::lock`](super::Journal::lock), refused with an [`InUse`].
     pub fn acquire(path: &Path) -> Result<Lock, InUse> {
         let target = match super::atomic::resolve(path) {
             Ok(t) => t,
