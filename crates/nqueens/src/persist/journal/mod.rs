@@ -59,23 +59,18 @@ impl Kind {
     }
 }
 
-/// The contents of a journal file. Its fields are read through methods and changed only
-/// through methods that seal it again ([`Journal::set_counted`], [`Journal::set_meta`]), so
-/// that its checksum stays true.
+/// The contents of a journal file (fields its accessors tell of are not told again here).
+/// Its fields are read through methods and changed only through methods that seal it again
+/// ([`Journal::set_counted`], [`Journal::set_meta`]), so that its checksum stays true.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Journal {
     /// [`Kind::format`] of the file's kind.
     pub(crate) format: String,
-    /// File format version.
     pub(crate) version: u32,
-    /// Board size.
     pub(crate) n: usize,
-    /// Algorithm name.
     pub(crate) algorithm: String,
-    /// The plan's split depth.
     pub(crate) split_depth: usize,
-    /// The plan's hash.
     pub(crate) plan: PlanHash,
     /// Subproblems in the whole plan (format version 1, whose subproblems were numbered by them).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -83,7 +78,6 @@ pub struct Journal {
     /// Entries in the whole plan (from format version 2 on).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) entries: Option<u64>,
-    /// The shard covered, if any.
     pub(crate) shard: Option<Shard>,
     /// Entries counted whole: `[entry, count, nodes]`, sorted by entry (format version 1:
     /// `[id, count, nodes]` by the plan's subproblem ids, the entries where nothing was cut).
@@ -93,7 +87,6 @@ pub struct Journal {
     /// sorted by entry and index.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) slices: Vec<(u64, u64, u64, u128, u64)>,
-    /// Sums over the subproblems (weights applied).
     pub(crate) sums: Sums,
     /// Free-form facts about the run that wrote the file (program version, host, seconds).
     #[serde(default)]
