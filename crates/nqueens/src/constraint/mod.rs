@@ -205,11 +205,8 @@ impl fmt::Display for ParseProblem {
 /// Why a set of rows is not a board: the row and column (0-based) where it shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Conflict {
-    /// Row of the offending square.
     pub(crate) row: usize,
-    /// Column of the offending square.
     pub(crate) column: usize,
-    /// What is wrong there.
     pub(crate) problem: ParseProblem,
 }
 

@@ -15,11 +15,8 @@ use super::{Board, Conflict, ParseProblem, PieceKind};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("line {line}, column {column}: {problem}")]
 pub struct ParseError {
-    /// 1-based line of the file.
     pub(crate) line: usize,
-    /// 1-based column (character) of the line.
     pub(crate) column: usize,
-    /// What is wrong.
     pub(crate) problem: ParseProblem,
 }
 
