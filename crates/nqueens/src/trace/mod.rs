@@ -40,27 +40,8 @@
 //!
 //! The last line is `N-queens: S solutions, T nodes in the tree of
 //! permutations, G generated`, where G counts the node lines printed, root
-//! included (`1 solution` when there is exactly one). The start of the n = 4
-//! trace:
-//!
-//! ```text
-//! trace of 4-queens: plain row-by-row backtracking, nodes numbered depth-first over the tree of permutations
-//! node 1: root
-//!   node 2: row 1, column 1
-//!     node 3: row 2, column 2 -- killed: diagonal with queen at row 1, column 1
-//!     node 8: row 2, column 3
-//!       node 9: row 3, column 2 -- killed: anti-diagonal with queen at row 2, column 3
-//!       node 11: row 3, column 4 -- killed: diagonal with queen at row 2, column 3
-//!     node 13: row 2, column 4
-//!       node 14: row 3, column 2
-//!         node 15: row 4, column 3 -- killed: diagonal with queen at row 3, column 2
-//!       node 16: row 3, column 3 -- killed: diagonal with queen at row 1, column 1
-//!   node 18: row 1, column 2
-//!     ...
-//!         node 31: row 4, column 3 -- solution 1: 2 4 1 3
-//!     ...
-//! 4-queens: 2 solutions, 65 nodes in the tree of permutations, 33 generated
-//! ```
+//! included (`1 solution` when there is exactly one). The trace of n = 4 is in full in the
+//! tests (`tests.rs`), and its start in the user's guide.
 //!
 //! # Up to the first solution
 //!
