@@ -3,7 +3,6 @@
 use std::ops::ControlFlow;
 
 use super::*;
-use crate::tests_support::all_solutions;
 use crate::{Config, Error, Job, count};
 use nqueens_engine::random::XorShift;
 
@@ -94,40 +93,6 @@ fn random_boards_agree_with_brute_force() {
                 assert_eq!(listed(&b), want, "{b:?}");
                 assert_eq!(counted(&b, 2), want.len() as u128, "{b:?}");
             }
-        }
-    }
-}
-
-#[test]
-fn queens_completions_are_the_filtered_full_enumeration() {
-    let mut rng = XorShift::new(29);
-    for n in 4..=10 {
-        let all = all_solutions(n);
-        for _ in 0..6 {
-            // One or two queens of a random solution placed, a few squares blocked.
-            let sol = &all[rng.below(all.len())];
-            let mut placed = vec![None; n];
-            for _ in 0..1 + rng.below(2) {
-                let r = rng.below(n);
-                placed[r] = Some(sol[r] as u8);
-            }
-            let mut open = vec![(1u64 << n) - 1; n];
-            for _ in 0..rng.below(2 * n) {
-                let (r, c) = (rng.below(n), rng.below(n));
-                if placed[r] != Some(c as u8) {
-                    open[r] &= !(1 << c);
-                }
-            }
-            let b = Board::new(n, PieceKind::Queen, open.clone(), placed.clone()).unwrap();
-            let want = all
-                .iter()
-                .filter(|s| {
-                    s.iter().enumerate().all(|(r, &c)| {
-                        open[r] >> c & 1 == 1 && placed[r].is_none_or(|p| usize::from(p) == c)
-                    })
-                })
-                .count();
-            assert_eq!(counted(&b, 2), want as u128, "n = {n}: {b:?}");
         }
     }
 }
