@@ -210,8 +210,19 @@ impl Journal {
         self.kind() == Some(Kind::Checkpoint)
     }
 
-    /// An empty journal of `kind` for `plan` (and `shard`), as `tests/api.rs` makes one from
-    /// outside the library.
+    /// An empty journal of `kind` for `plan` (and `shard`).
+    ///
+    /// ```
+    /// use nqueens::persist::{Journal, Kind, Shard};
+    /// use nqueens::{Algorithm, Plan};
+    ///
+    /// let plan = Plan::build(8, Algorithm::Symmetry, None)?;
+    /// let journal = Journal::new(Kind::ShardResult, &plan, Some(Shard::new(1, 4)?));
+    /// assert!(!journal.is_checkpoint());
+    /// assert_eq!((journal.n(), journal.plan_hash()), (8, plan.hash()));
+    /// assert_eq!((journal.shard(), journal.counted_len()), (Shard::new(1, 4).ok(), 0));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(kind: Kind, plan: &Plan, shard: Option<Shard>) -> Journal {
         let mut j = Journal {
             format: kind.format().to_string(),
