@@ -78,18 +78,12 @@ fn remaining(allowed: &[u64], start: &Start) -> Vec<u64> {
     rows
 }
 
-/// The columns usable at or below each row (and none below the last).
-fn usable_below(rows: &[u64]) -> Vec<u64> {
+/// The live columns after each row: used by a row at or above it and usable below it.
+fn profile_widths(rows: &[u64]) -> Vec<u32> {
     let mut below = vec![0u64; rows.len() + 1];
     for r in (0..rows.len()).rev() {
         below[r] = below[r + 1] | rows[r];
     }
-    below
-}
-
-/// The live columns after each row: used by a row at or above it and usable below it.
-fn profile_widths(rows: &[u64]) -> Vec<u32> {
-    let below = usable_below(rows);
     let mut above = 0u64;
     rows.iter()
         .enumerate()
@@ -210,18 +204,14 @@ fn complement(rows: &[u64], stop: &AtomicBool) -> Option<Completed> {
         if k < m {
             factorial = factorial.wrapping_mul((m - k) as u128);
         }
-        count = signed_add(count, rook_numbers[k].wrapping_mul(factorial), k % 2 == 1);
+        let term = rook_numbers[k].wrapping_mul(factorial);
+        count = if k % 2 == 0 {
+            count.wrapping_add(term)
+        } else {
+            count.wrapping_sub(term)
+        };
     }
     Some(Completed { count, nodes })
-}
-
-/// `total` plus `term`, or minus it where `minus`, modulo 2^128.
-fn signed_add(total: u128, term: u128, minus: bool) -> u128 {
-    if minus {
-        total.wrapping_sub(term)
-    } else {
-        total.wrapping_add(term)
-    }
 }
 
 /// A multiplicative hash for the profile's `u64` states.
@@ -246,7 +236,11 @@ type States = HashMap<u64, u128, BuildHasherDefault<StateHash>>;
 
 /// The dynamic programme over live columns (module documentation).
 fn profile(rows: &[u64], stop: &AtomicBool) -> Option<Completed> {
-    let below = usable_below(rows);
+    let m = rows.len();
+    let mut below = vec![0u64; m + 1];
+    for r in (0..m).rev() {
+        below[r] = below[r + 1] | rows[r];
+    }
     let mut states = States::default();
     states.insert(0, 1);
     let (mut above, mut closed) = (0u64, 0u64);
@@ -358,7 +352,11 @@ fn ryser_part(rows: &[u64], k: usize, h: u64, stop: &AtomicBool) -> Option<u128>
             let term = sums[..words]
                 .iter()
                 .fold(1u128, |p, &x| p.wrapping_mul(u128::from(byte_product(x))));
-            total = signed_add(total, term, !(m - size).is_multiple_of(2));
+            total = if (m - size).is_multiple_of(2) {
+                total.wrapping_add(term)
+            } else {
+                total.wrapping_sub(term)
+            };
         }
         g += 1;
         if g == 1 << low {
