@@ -1,8 +1,6 @@
-//! Shards: one count cut into M independent parts for cluster array jobs. Shard `i` of `M`
-//! owns the plan's entries whose number is `i` modulo `M`, with all the slices a run cuts each
-//! into, so that one task makes a join unit's half-boards once for all of them. Membership
-//! depends only on the plan's entries and `M`, never on the machine, the thread count or the
-//! slice time of the task that runs it; the ids it owns are those of a run's [`Cut`].
+//! Shards: one count cut into M independent parts for cluster array jobs. Which entries a
+//! shard owns, and why so, is the plan's to say (`plan/shards.rs`); the ids it owns are those
+//! of a run's [`Cut`].
 
 pub use crate::shard::{Shard, ShardError};
 
