@@ -62,11 +62,7 @@ pub(crate) fn orbit(cols: &[u8]) -> Orbit {
 /// and, with `diagonals` (queens), none in a diagonal, in lexicographic order of the column
 /// tuple, until it returns [`ControlFlow::Break`]; returns how many it was given. Both the
 /// empty board's `list` and a constrained board's ([`crate::constraint::Board`]) walk here.
-///
-/// The walk is an iterative depth-first backtracking search over rows, with one
-/// `u64` mask each for occupied columns and the two diagonal directions (shifted
-/// so that bit c means "column c of this row is attacked"). Candidate columns are
-/// taken lowest first, which is what makes the output lexicographic.
+/// Candidate columns are taken lowest first, which is what makes the order lexicographic.
 pub(crate) fn for_each_placement(
     allowed: &[u64],
     diagonals: bool,
@@ -149,16 +145,12 @@ mod tests {
     }
 
     #[test]
-    fn the_walk_gives_every_solution_in_lexicographic_order() {
+    fn the_walk_gives_every_solution_in_lexicographic_order_and_stops_when_told() {
         for n in 1..=8 {
             let (all, visited) = first(n, usize::MAX);
             assert_eq!(all, all_solutions(n), "n = {n}");
             assert_eq!(visited, all.len() as u64);
         }
-    }
-
-    #[test]
-    fn early_stop_after_k() {
         let all = all_solutions(8);
         for k in [1usize, 2, 5, 91, 92] {
             assert_eq!(first(8, k), (all[..k].to_vec(), k as u64));
@@ -187,27 +179,13 @@ mod tests {
     #[test]
     fn the_four_queens_orbit_is_one_of_two() {
         // 2 4 1 3 is turned into itself by a quarter turn; its mirror image is 3 1 4 2.
-        assert_eq!(
-            orbit(&[1, 3, 0, 2]),
-            Orbit {
-                least: true,
-                size: 2
-            }
-        );
-        assert_eq!(
-            orbit(&[2, 0, 3, 1]),
-            Orbit {
-                least: false,
-                size: 2
-            }
-        );
-        assert_eq!(
-            orbit(&[0]),
-            Orbit {
-                least: true,
-                size: 1
-            }
-        );
+        for (cols, least, size) in [
+            (&[1, 3, 0, 2][..], true, 2),
+            (&[2, 0, 3, 1], false, 2),
+            (&[0], true, 1),
+        ] {
+            assert_eq!(orbit(cols), Orbit { least, size });
+        }
     }
 
     #[test]

@@ -66,19 +66,10 @@ impl State {
     }
 }
 
-/// Calls `visit(group, d1, d2)` for every placement of the quadrant at `origin`: a depth-first
-/// walk over its rows, each empty or holding one queen.
+/// Calls `visit(group, d1, d2)` for every placement of the quadrant at `origin` that extends
+/// `root` (all of them from `State::default()`): a depth-first walk over its rows, each empty or
+/// holding one queen.
 fn walk(
-    geo: &Geometry,
-    index: &QuadrantIndex,
-    origin: (usize, usize),
-    visit: impl FnMut(usize, u64, u64),
-) {
-    walk_from(geo, index, origin, State::default(), visit);
-}
-
-/// [`walk`] from `root` on: the placements that extend it.
-fn walk_from(
     geo: &Geometry,
     index: &QuadrantIndex,
     origin: (usize, usize),
@@ -148,20 +139,20 @@ impl Quadrant {
         origin: (usize, usize),
         one_walk: bool,
     ) -> Quadrant {
-        let keep = geo.n % 2 == 1;
+        let (keep, root) = (geo.n % 2 == 1, State::default());
         let mut start = vec![0u32; index.groups + 1];
         // Small lists: one walk, the placements kept in a temporary list (24 bytes each).
         // Large ones: one walk to count the groups, a second to fill them in place.
         let items = one_walk.then(|| {
             let mut items: Vec<(u32, u64, u64)> = Vec::new();
-            walk(geo, index, origin, |g, d1, d2| {
+            walk(geo, index, origin, root, |g, d1, d2| {
                 items.push((g as u32, d1, d2))
             });
             items
         });
         match &items {
             Some(items) => items.iter().for_each(|&(g, ..)| start[g as usize + 1] += 1),
-            None => walk(geo, index, origin, |g, _, _| start[g + 1] += 1),
+            None => walk(geo, index, origin, root, |g, _, _| start[g + 1] += 1),
         }
         prefix_sums(&mut start);
         let total = start[index.groups] as usize;
@@ -180,7 +171,7 @@ impl Quadrant {
             Some(items) => items
                 .into_iter()
                 .for_each(|(g, d1, d2)| place(g as usize, d1, d2)),
-            None => walk(geo, index, origin, place),
+            None => walk(geo, index, origin, root, place),
         }
         Quadrant {
             origin,
@@ -200,7 +191,7 @@ impl Quadrant {
         let in_pool = rayon::current_thread_index().is_some();
         let count = |root: &State| {
             let mut c = vec![0u32; index.groups];
-            walk_from(geo, index, origin, *root, |g, _, _| c[g] += 1);
+            walk(geo, index, origin, *root, |g, _, _| c[g] += 1);
             c
         };
         let mut slots: Vec<Vec<u32>> = if in_pool {
@@ -226,7 +217,7 @@ impl Quadrant {
             len: patterns.len(),
         };
         let fill = |(root, mut at): (&State, Vec<u32>)| {
-            walk_from(geo, index, origin, *root, |g, d1, d2| {
+            walk(geo, index, origin, *root, |g, d1, d2| {
                 out.put(at[g] as usize, geo.pattern(d1, d2));
                 at[g] += 1;
             });
@@ -448,8 +439,7 @@ impl Quadrants {
         self.quads.is_empty()
     }
 
-    /// The patterns of quadrant `k`'s listed group (tests).
-    #[cfg(test)]
+    /// The patterns of quadrant `k`'s listed group of `rows` and `cols` (quadrant-local masks).
     pub(super) fn listed(&self, k: usize, rows: u32, cols: u32) -> &[u64] {
         let q = &self.quads[k];
         let g = self.index.group(rows, cols);
@@ -496,13 +486,10 @@ impl Quadrants {
         self.quads.iter().map(Quadrant::len).sum::<usize>() * 4 / self.quads.len().max(1)
     }
 
-    /// Even n: the patterns of the north-west list's group of `rows` and `cols`
-    /// (quadrant-local masks).
+    /// Even n: the north-west list's group ([`Quadrants::listed`]).
     #[inline]
     pub(super) fn north_west(&self, rows: u32, cols: u32) -> &[u64] {
-        let q = &self.quads[0];
-        let g = self.index.group(rows, cols);
-        &q.patterns[q.start[g] as usize..q.start[g + 1] as usize]
+        self.listed(0, rows, cols)
     }
 }
 
@@ -579,10 +566,22 @@ mod tests {
     }
 
     #[test]
-    fn split_walks_list_the_same_groups() {
-        for n in [2, 4, 10, 12] {
+    fn one_walk_two_walks_and_split_walks_list_the_same() {
+        for n in [2, 4, 6, 9, 10, 12, 13] {
             let geo = Geometry::new(n);
             let index = QuadrantIndex::new(geo.h);
+            for origin in [(0, 0), (geo.far, geo.far)] {
+                let a = Quadrant::build_with(&geo, &index, origin, true);
+                let b = Quadrant::build_with(&geo, &index, origin, false);
+                assert_eq!(
+                    (&a.start, &a.patterns, &a.diagonals),
+                    (&b.start, &b.patterns, &b.diagonals)
+                );
+            }
+            if n % 2 == 1 {
+                continue;
+            }
+            // Even n: the split walks fill the same groups, each in an order of its own.
             let a = Quadrant::build_with(&geo, &index, (0, 0), false);
             let b = Quadrant::build_split(&geo, &index, (0, 0));
             assert_eq!(a.start, b.start, "n = {n}");
@@ -593,22 +592,6 @@ mod tests {
                 x.sort_unstable();
                 y.sort_unstable();
                 assert_eq!(x, y, "n = {n}, group {g}");
-            }
-        }
-    }
-
-    #[test]
-    fn one_walk_and_two_walks_list_the_same() {
-        for n in [6, 9, 12, 13] {
-            let geo = Geometry::new(n);
-            let index = QuadrantIndex::new(geo.h);
-            for origin in [(0, 0), (geo.far, geo.far)] {
-                let a = Quadrant::build_with(&geo, &index, origin, true);
-                let b = Quadrant::build_with(&geo, &index, origin, false);
-                assert_eq!(
-                    (&a.start, &a.patterns, &a.diagonals),
-                    (&b.start, &b.patterns, &b.diagonals)
-                );
             }
         }
     }

@@ -104,84 +104,37 @@ pub struct Board {
     placed: Vec<Option<u8>>,
 }
 
-/// What is wrong at one place of a board file.
+/// What is wrong at one place of a board file (rows and columns 0-based; the messages say
+/// what each field is).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum ParseProblem {
-    /// A character the format does not know.
-    UnknownChar {
-        /// The character found.
-        found: char,
-        /// What the format allows there.
-        expected: &'static str,
-    },
+    /// A character the format does not know, and what it allows there.
+    UnknownChar { found: char, expected: &'static str },
     /// A row of a board file of another length than the first.
-    RowLength {
-        /// Squares in this row.
-        found: usize,
-        /// Squares in the first row.
-        expected: usize,
-    },
+    RowLength { found: usize, expected: usize },
     /// A row of an allowed file of another length than its size line says.
-    RowLengthForSize {
-        /// Squares in this row.
-        found: usize,
-        /// The size line's n.
-        n: usize,
-    },
+    RowLengthForSize { found: usize, n: usize },
     /// Not as many rows as the board is wide.
-    RowCount {
-        /// Rows found.
-        rows: usize,
-        /// Squares per row.
-        width: usize,
-    },
+    RowCount { rows: usize, width: usize },
     /// More or fewer rows in an allowed file than its size line says.
-    RowCountForSize {
-        /// Rows found.
-        rows: usize,
-        /// The size line's n.
-        n: usize,
-    },
-    /// An allowed file that starts with its first row: the size line is missing.
-    NoSizeLine {
-        /// The size the rows suggest.
-        n: usize,
-    },
+    RowCountForSize { rows: usize, n: usize },
+    /// An allowed file that starts with its first row: the size line is missing (`n`: the
+    /// size the rows suggest).
+    NoSizeLine { n: usize },
     /// No rows at all.
     Empty,
     /// A size outside what the piece allows.
-    Size {
-        /// The size.
-        n: usize,
-        /// The piece.
-        piece: PieceKind,
-    },
+    Size { n: usize, piece: PieceKind },
     /// The size line of an allowed file is not a number.
     NotASize,
-    /// The board file and the allowed file differ in size.
-    SizeMismatch {
-        /// The board file's size.
-        n: usize,
-        /// The allowed file's size.
-        allowed: usize,
-    },
-    /// A second pre-placed piece in one row.
-    TwoInRow {
-        /// The column (0-based) of the first one.
-        column: usize,
-    },
-    /// A second pre-placed piece in one column.
-    SameColumn {
-        /// The row (0-based) of the first one.
-        row: usize,
-    },
-    /// Two pre-placed queens on one diagonal.
-    Attack {
-        /// Row (0-based) of the other queen.
-        row: usize,
-        /// Column (0-based) of the other queen.
-        column: usize,
-    },
+    /// The board file (`n`) and the allowed file differ in size.
+    SizeMismatch { n: usize, allowed: usize },
+    /// A second pre-placed piece in one row, and the column of the first one.
+    TwoInRow { column: usize },
+    /// A second pre-placed piece in one column, and the row of the first one.
+    SameColumn { row: usize },
+    /// Two pre-placed queens on one diagonal: the other queen's square.
+    Attack { row: usize, column: usize },
     /// A pre-placed piece on a blocked square.
     OnBlocked,
     /// A pre-placed piece outside the board.
@@ -252,11 +205,8 @@ impl fmt::Display for ParseProblem {
 /// Why a set of rows is not a board: the row and column (0-based) where it shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Conflict {
-    /// Row of the offending square.
     pub(crate) row: usize,
-    /// Column of the offending square.
     pub(crate) column: usize,
-    /// What is wrong there.
     pub(crate) problem: ParseProblem,
 }
 

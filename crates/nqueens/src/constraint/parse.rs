@@ -15,11 +15,8 @@ use super::{Board, Conflict, ParseProblem, PieceKind};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("line {line}, column {column}: {problem}")]
 pub struct ParseError {
-    /// 1-based line of the file.
     pub(crate) line: usize,
-    /// 1-based column (character) of the line.
     pub(crate) column: usize,
-    /// What is wrong.
     pub(crate) problem: ParseProblem,
 }
 
@@ -32,6 +29,15 @@ impl ParseError {
     /// The 1-based column (character) of that line.
     pub fn column(&self) -> usize {
         self.column
+    }
+}
+
+/// The error at `line` and `column` (1-based).
+fn at(line: usize, column: usize, problem: ParseProblem) -> ParseError {
+    ParseError {
+        line,
+        column,
+        problem,
     }
 }
 
@@ -68,11 +74,6 @@ pub fn parse_board(
     within: Option<&Board>,
 ) -> Result<Board, ParseError> {
     let (lines, end) = content_lines(text);
-    let at = |line, column, problem| ParseError {
-        line,
-        column,
-        problem,
-    };
     let Some((first_line, first)) = lines.first() else {
         return Err(at(end.saturating_sub(1).max(1), 1, ParseProblem::Empty));
     };
@@ -145,11 +146,6 @@ pub fn parse_board(
 /// Reads an allowed file: n, then n rows of n digits (`1` allowed).
 pub fn parse_allowed(text: &str, piece: PieceKind) -> Result<Board, ParseError> {
     let (lines, end) = content_lines(text);
-    let at = |line, column, problem| ParseError {
-        line,
-        column,
-        problem,
-    };
     let Some((size_line, size)) = lines.first() else {
         return Err(at(end.saturating_sub(1).max(1), 1, ParseProblem::Empty));
     };
@@ -226,11 +222,7 @@ fn finish(
         open,
         placed,
     };
-    let conflict = |c: Conflict| ParseError {
-        line: line_of(c.row),
-        column: c.column + 1,
-        problem: c.problem,
-    };
+    let conflict = |c: Conflict| at(line_of(c.row), c.column + 1, c.problem);
     board.check().map_err(conflict)?;
     Ok(board)
 }

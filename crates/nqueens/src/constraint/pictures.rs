@@ -32,29 +32,10 @@ pub struct Gallery {
 const CAPTION_LINE: usize = 16;
 
 impl Board {
-    /// The solutions `solutions` (each `cols[r]` = column of row `r`) as one SVG picture, at
-    /// most `per_line` boards side by side, each captioned with its number from 1, with the
-    /// pre-placed pieces and the blocked squares marked.
-    pub fn svg(&self, solutions: &[Vec<u8>], per_line: usize) -> String {
-        let plural = if solutions.len() == 1 { "" } else { "s" };
-        let n = self.n();
-        self.svg_gallery(
-            solutions,
-            &Gallery {
-                title: format!(
-                    "the first {} solution{plural} of the {n}x{n} {} board",
-                    solutions.len(),
-                    self.piece().name()
-                ),
-                per_line,
-                ..Gallery::default()
-            },
-        )
-    }
-
-    /// The solutions `solutions` as one SVG picture laid out and worded as `gallery` says: the
-    /// boards in lines of at most `gallery.per_line`, each under its label, the pre-placed
-    /// pieces and the blocked squares marked, and the caption's lines under them all.
+    /// The solutions `solutions` (each `cols[r]` = column of row `r`) as one SVG picture laid
+    /// out and worded as `gallery` says: the boards in lines of at most `gallery.per_line`, each
+    /// under its label, the pre-placed pieces and the blocked squares marked, and the caption's
+    /// lines under them all.
     pub fn svg_gallery(&self, solutions: &[Vec<u8>], gallery: &Gallery) -> String {
         let n = self.n();
         let per_line = gallery.per_line.clamp(1, solutions.len().max(1));
@@ -152,7 +133,7 @@ mod tests {
     fn a_caption_widens_the_picture_and_labels_replace_the_numbers() {
         let board = Board::empty(4, PieceKind::Queen).unwrap();
         let sols = [vec![1, 3, 0, 2]];
-        let plain = board.svg(&sols, 4);
+        let plain = board.svg_gallery(&sols, &Gallery::default());
         assert!(plain.contains(">1</text>") && !plain.contains("caption"));
         let gallery = Gallery {
             labels: vec!["1: orbit of 2".into()],

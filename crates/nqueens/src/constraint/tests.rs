@@ -3,7 +3,6 @@
 use std::ops::ControlFlow;
 
 use super::*;
-use crate::tests_support::all_solutions;
 use crate::{Config, Error, Job, count};
 use nqueens_engine::random::XorShift;
 
@@ -94,40 +93,6 @@ fn random_boards_agree_with_brute_force() {
                 assert_eq!(listed(&b), want, "{b:?}");
                 assert_eq!(counted(&b, 2), want.len() as u128, "{b:?}");
             }
-        }
-    }
-}
-
-#[test]
-fn queens_completions_are_the_filtered_full_enumeration() {
-    let mut rng = XorShift::new(29);
-    for n in 4..=10 {
-        let all = all_solutions(n);
-        for _ in 0..6 {
-            // One or two queens of a random solution placed, a few squares blocked.
-            let sol = &all[rng.below(all.len())];
-            let mut placed = vec![None; n];
-            for _ in 0..1 + rng.below(2) {
-                let r = rng.below(n);
-                placed[r] = Some(sol[r] as u8);
-            }
-            let mut open = vec![(1u64 << n) - 1; n];
-            for _ in 0..rng.below(2 * n) {
-                let (r, c) = (rng.below(n), rng.below(n));
-                if placed[r] != Some(c as u8) {
-                    open[r] &= !(1 << c);
-                }
-            }
-            let b = Board::new(n, PieceKind::Queen, open.clone(), placed.clone()).unwrap();
-            let want = all
-                .iter()
-                .filter(|s| {
-                    s.iter().enumerate().all(|(r, &c)| {
-                        open[r] >> c & 1 == 1 && placed[r].is_none_or(|p| usize::from(p) == c)
-                    })
-                })
-                .count();
-            assert_eq!(counted(&b, 2), want as u128, "n = {n}: {b:?}");
         }
     }
 }
@@ -280,35 +245,31 @@ fn long_constrained_searches_are_cut_into_slices_that_count_the_same() {
 fn the_symmetric_boards_are_those_every_symmetry_keeps() {
     assert!(Board::empty(7, PieceKind::Queen).unwrap().is_symmetric());
     assert!(Board::empty(5, PieceKind::Rook).unwrap().is_symmetric());
-    // The centre of a 5x5 board blocked: kept by all eight; a corner: by two only.
-    let mut open = vec![0b11111u64; 5];
-    open[2] = 0b11011;
-    assert!(
-        Board::new(5, PieceKind::Queen, open, vec![None; 5])
-            .unwrap()
-            .is_symmetric()
-    );
-    let mut open = vec![0b11111u64; 5];
-    open[0] = 0b11110;
-    let corner = Board::new(5, PieceKind::Queen, open, vec![None; 5]).unwrap();
-    assert!(!corner.is_symmetric());
-    let refused = corner.for_each_unique_solution(|_, _| ControlFlow::Continue(()));
+    // On a 5x5 board the centre blocked is kept by all eight, a corner by two only; a queen in
+    // the centre stays there, one on the edge moves.
+    let board = |blocked: Option<(usize, usize)>, queen: Option<(usize, u8)>| {
+        let (mut open, mut placed) = (vec![0b11111u64; 5], vec![None; 5]);
+        if let Some((r, c)) = blocked {
+            open[r] &= !(1 << c);
+        }
+        if let Some((r, c)) = queen {
+            placed[r] = Some(c);
+        }
+        Board::new(5, PieceKind::Queen, open, placed).unwrap()
+    };
+    let cases = [
+        (Some((2, 2)), None, true),
+        (Some((0, 0)), None, false),
+        (None, Some((2, 2)), true),
+        (None, Some((0, 2)), false),
+    ];
+    for (blocked, queen, symmetric) in cases {
+        let b = board(blocked, queen);
+        assert_eq!(b.is_symmetric(), symmetric, "{b:?}");
+    }
+    let refused =
+        board(Some((0, 0)), None).for_each_unique_solution(|_, _| ControlFlow::Continue(()));
     assert_eq!(refused, Err(BoardError::NotSymmetric { n: 5 }));
-    // A queen in the centre stays there; one on the edge moves.
-    let mut placed = vec![None; 5];
-    placed[2] = Some(2);
-    assert!(
-        Board::new(5, PieceKind::Queen, vec![0b11111; 5], placed)
-            .unwrap()
-            .is_symmetric()
-    );
-    let mut placed = vec![None; 5];
-    placed[0] = Some(2);
-    assert!(
-        !Board::new(5, PieceKind::Queen, vec![0b11111; 5], placed)
-            .unwrap()
-            .is_symmetric()
-    );
 }
 
 #[test]

@@ -116,11 +116,8 @@ fn remove_stale(dir: &Path, name: &str) {
     }
 }
 
-/// Checks, before any work, that a file can be written at `path` ([`Journal::check_target`]
-/// for a journal): what it names is a regular file or nothing yet, in a folder that exists and
-/// takes new files (the temporary file a write makes there is made and removed, so that a
-/// folder the user may not write to, or a read-only file system, is found before hours of
-/// counting rather than after).
+/// Checks that a file can be written at `path`, as [`Journal::check_target`] says: the
+/// temporary file a write makes is made there and removed.
 ///
 /// [`Journal::check_target`]: super::Journal::check_target
 pub(crate) fn check_target(path: &Path) -> io::Result<()> {

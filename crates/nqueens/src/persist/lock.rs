@@ -81,10 +81,7 @@ fn holder(file: &mut File) -> Option<u32> {
 }
 
 impl FileLock {
-    /// Takes the lock of `path` (through its symbolic links), without waiting: `Err` when
-    /// another process holds it or something other than a regular file stands at
-    /// `NAME.lock`; a [`Lock`] holding nothing, with the reason, where no lock can be had
-    /// (no lock file can be made there, or the file system takes no locks).
+    /// [`Journal::lock`](super::Journal::lock), refused with an [`InUse`].
     pub fn acquire(path: &Path) -> Result<Lock, InUse> {
         let target = match super::atomic::resolve(path) {
             Ok(t) => t,
@@ -226,18 +223,5 @@ mod tests {
         let lock = FileLock::acquire(&dir.path().join("no/such/folder/c.json")).unwrap();
         let why = lock.unlocked().expect("no lock");
         assert!(why.contains("cannot be made"), "{why}");
-    }
-
-    #[test]
-    fn what_is_not_a_regular_file_at_the_lock_is_refused() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("c.json");
-        std::fs::create_dir(dir.path().join("c.json.lock")).unwrap();
-        let refused = FileLock::acquire(&path).unwrap_err();
-        assert!(matches!(refused, InUse::NotAFile { .. }), "{refused:?}");
-        assert!(
-            refused.to_string().contains("not a regular file"),
-            "{refused}"
-        );
     }
 }

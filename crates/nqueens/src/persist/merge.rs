@@ -80,12 +80,8 @@ impl Journal {
                 files.push(path.clone());
                 continue;
             }
-            let unreadable = |source| JournalError::Read {
-                path: path.clone(),
-                source,
-            };
             let mut inside: Vec<PathBuf> = std::fs::read_dir(path)
-                .map_err(unreadable)?
+                .map_err(JournalError::read(path))?
                 .filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|p| {
                     let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
@@ -314,20 +310,6 @@ mod tests {
             err.starts_with("foreign") && err.contains("s0.json"),
             "{err}"
         );
-    }
-
-    #[test]
-    fn missing_shards_are_named_as_ranges() {
-        assert_eq!(
-            crate::shard::Shard::ranges(&[0, 1, 2, 3, 7, 9, 10]),
-            "0-3,7,9-10"
-        );
-        assert_eq!(crate::shard::Shard::ranges(&[5]), "5");
-        let p = MergeProblem::Missing {
-            shards: vec![1, 2, 3, 8],
-            count: 10,
-        };
-        assert_eq!(p.to_string(), "missing: shards 1-3,8 of 10 (resubmit them)");
     }
 
     #[test]

@@ -123,13 +123,8 @@ pub struct Plan {
     hash: u64,
 }
 
-/// The version of the plans' identity and of the files that name them. Version 2: a plan is
-/// fixed by the board alone, and how finely a run cuts its entries into slices is recorded in
-/// the files, not in the plan's hash (version 1 put each entry's slice count in the hash;
-/// where it cut no entry, its hashes and ids are version 2's, and its files are read).
-/// Version 3: the join units of even boards from n = 18 on count with the quarter turns, new
-/// plans of those boards. Version 4 (this one): two fields of the files renamed, every plan
-/// as version 3 made it. Every version's files are read (`persist::journal`). Raise it with
+/// The version of the plans' identity and of the files that name them; what each version
+/// changed is told in `persist::journal`, which reads the files of every one. Raise it with
 /// any change to [`Plan::hash`] of any board or to the files, and update the pinned hashes
 /// (`tests/data/plan-hashes.txt`) in the same commit.
 pub(crate) const FORMAT_VERSION: u32 = 4;
@@ -260,7 +255,7 @@ impl Plan {
             board,
             hash: 0,
         };
-        plan.hash = plan.fingerprint();
+        plan.hash = plan.fingerprint_with(plan.quarter_turns);
         plan
     }
 
@@ -416,16 +411,11 @@ impl Plan {
         self.algorithm.has_unique()
     }
 
-    /// The plan's identity as a number: the board, the algorithm, the split depth, the frames
-    /// and every entry with its weight, integers only. How a run cuts the entries into slices
-    /// is not part of it. For a plan none of whose entries format version 1 cut, this is the
-    /// hash version 1 wrote (it wrote a slice count only where an entry was cut), so that
-    /// those files are read as they are.
-    fn fingerprint(&self) -> u64 {
-        self.fingerprint_with(self.quarter_turns)
-    }
-
-    /// [`Plan::fingerprint`] of this plan with or without the quarter turns.
+    /// The plan's identity as a number, with or without the quarter turns: the board, the
+    /// algorithm, the split depth, the frames and every entry with its weight, integers only.
+    /// How a run cuts the entries into slices is not part of it. For a plan none of whose
+    /// entries format version 1 cut, this is the hash version 1 wrote (it wrote a slice count
+    /// only where an entry was cut), so that those files are read as they are.
     fn fingerprint_with(&self, quarter_turns: bool) -> u64 {
         let mut h = crate::hash::Fnv::new();
         h.write_str("nqueens-plan-1");
@@ -448,6 +438,12 @@ impl Plan {
                 h.write_u64(u64::from(f.step[l]));
             }
         }
+        let write_start = |h: &mut crate::hash::Fnv, start: Start| {
+            h.write_u64(start.level as u64);
+            h.write_u64(start.cols);
+            h.write_u64(start.diag);
+            h.write_u64(start.anti);
+        };
         h.write_u64(self.entries.len() as u64);
         for (index, work) in self.entries.iter().enumerate() {
             h.write_u64(index as u64);
@@ -458,10 +454,7 @@ impl Plan {
                     weight,
                 } => {
                     h.write_u64(u64::from(frame));
-                    h.write_u64(start.level as u64);
-                    h.write_u64(start.cols);
-                    h.write_u64(start.diag);
-                    h.write_u64(start.anti);
+                    write_start(&mut h, start);
                     h.write_u64(u64::from(weight));
                 }
                 Work::HalfTurn { first } => {
@@ -474,10 +467,7 @@ impl Plan {
                 }
                 Work::Constrained { start } => {
                     h.write_u64(4);
-                    h.write_u64(start.level as u64);
-                    h.write_u64(start.cols);
-                    h.write_u64(start.diag);
-                    h.write_u64(start.anti);
+                    write_start(&mut h, start);
                 }
                 Work::Join { unit, weight } => {
                     h.write_u64(3);

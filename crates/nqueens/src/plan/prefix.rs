@@ -67,14 +67,8 @@ pub(super) fn split(
     split_depth: Option<usize>,
     n: usize,
 ) -> Result<(usize, Vec<Root>), PlanError> {
-    if let Some(d) = split_depth
-        && (d < lowest || d > MAX_SPLIT_DEPTH)
-    {
-        return Err(PlanError::SplitDepth {
-            depth: d,
-            lowest,
-            highest: MAX_SPLIT_DEPTH,
-        });
+    if let Some(d) = split_depth {
+        check_depth(d, lowest)?;
     }
     let mut subproblems = roots;
     let mut depth = lowest;
@@ -162,6 +156,18 @@ fn refine(frames: &[Frame], subproblems: Vec<Root>, target: usize) -> Vec<Root> 
     }
 }
 
+/// Refuses a split depth below `lowest`, where the roots already stand, or past the most.
+fn check_depth(depth: usize, lowest: usize) -> Result<(), PlanError> {
+    if depth < lowest || depth > MAX_SPLIT_DEPTH {
+        return Err(PlanError::SplitDepth {
+            depth,
+            lowest,
+            highest: MAX_SPLIT_DEPTH,
+        });
+    }
+    Ok(())
+}
+
 /// How many subproblems [`deepen`] would make.
 fn children(frames: &[Frame], subproblems: &[Root]) -> usize {
     subproblems
@@ -186,13 +192,7 @@ pub(super) fn count_at(
     lowest: usize,
     depth: usize,
 ) -> Result<usize, PlanError> {
-    if depth < lowest || depth > MAX_SPLIT_DEPTH {
-        return Err(PlanError::SplitDepth {
-            depth,
-            lowest,
-            highest: MAX_SPLIT_DEPTH,
-        });
-    }
+    check_depth(depth, lowest)?;
     fn below(frame: &Frame, start: &Start, levels: usize) -> usize {
         if levels == 0 || start.level >= frame.depth {
             return 1;

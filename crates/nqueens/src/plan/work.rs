@@ -141,52 +141,32 @@ impl Family {
 /// What one entry of a plan asks for (a run counts it whole or in slices, [`Subproblem`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Work {
-    /// Complete `start` within `frames[frame]`; every completion stands for `weight` solutions.
+    /// Complete `start`, the state the plan's pre-placed queens leave, within the plan's frame
+    /// `frame` ([`Plan::frame`](super::Plan::frame)); every completion stands for `weight`
+    /// solutions, the size of its orbit under the symmetries the plan uses.
     Complete {
-        /// Which of the plan's frames ([`Plan::frame`](super::Plan::frame)).
         frame: u32,
-        /// The state the plan's pre-placed queens leave.
         start: Start,
-        /// Solutions each completion stands for: the size of its orbit under the symmetries
-        /// the plan uses.
         weight: u8,
     },
-    /// Count the pairs of fitting half-boards of one join unit; each stands for `weight`
-    /// solutions.
-    Join {
-        /// The east rows (and, for odd n, the middle queens).
-        unit: Unit,
-        /// Solutions each pair stands for (orbit size of the unit).
-        weight: u8,
-    },
-    /// Complete a constrained board ([`Plan::board`](super::Plan::board)) from `start`; weight 1.
-    Constrained {
-        /// The state the plan's pre-placed rows leave.
-        start: Start,
-    },
+    /// Count the pairs of fitting half-boards of one join `unit`; each stands for `weight`
+    /// solutions (the unit's orbit size).
+    Join { unit: Unit, weight: u8 },
+    /// Complete a constrained board ([`Plan::board`](super::Plan::board)) from `start`, the
+    /// state the plan's pre-placed rows leave; weight 1.
+    Constrained { start: Start },
     /// Count the solutions a half turn leaves unchanged whose row-0 queen stands in column
     /// `first` (for the unique count).
-    HalfTurn {
-        /// Column of the queen in row 0.
-        first: u8,
-    },
-    /// Count the solutions a quarter turn leaves unchanged whose row-0 queen stands in column
-    /// `first` (for the unique count): a small fraction of a second even at n = 32, so never
-    /// cut into slices.
-    QuarterTurn {
-        /// Column of the queen in row 0.
-        first: u8,
-    },
+    HalfTurn { first: u8 },
+    /// The same for a quarter turn, never cut into slices ([`Work::can_be_cut`]).
+    QuarterTurn { first: u8 },
 }
 
 /// What a count of one subproblem adds to ([`Work::adds_to`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum AddsTo {
     /// The solutions, each count standing for `weight` of them.
-    Solutions {
-        /// Solutions each count stands for.
-        weight: u8,
-    },
+    Solutions { weight: u8 },
     /// The solutions a half turn leaves unchanged (the unique count's searches).
     HalfTurn,
     /// The solutions a quarter turn leaves unchanged.

@@ -104,37 +104,6 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::constraint::PieceKind;
-
-    #[test]
-    fn the_dot_graph_up_to_the_first_solution_says_where_it_stopped() {
-        let board = Board::empty(4, PieceKind::Queen).unwrap();
-        let mut out = Vec::new();
-        let summary = board
-            .write_trace_dot(TraceExtent::FirstSolution, &mut out)
-            .unwrap();
-        let dot = String::from_utf8(out).unwrap();
-        assert_eq!(summary.nodes, 16);
-        let node = |l: &&str| {
-            l.strip_prefix("  n")
-                .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()))
-        };
-        let nodes = dot.lines().filter(node).filter(|l| !l.contains(" -> "));
-        assert_eq!(nodes.count(), 16);
-        assert_eq!(dot.matches(" -> ").count(), 15);
-        assert_eq!(dot.matches("shape=doublecircle").count(), 1);
-        let lines: Vec<&str> = dot.lines().collect();
-        assert_eq!(lines[lines.len() - 1], "}");
-        let label = lines[lines.len() - 2];
-        assert!(
-            label.starts_with("  label=\"4-queens: state-space tree"),
-            "{label}"
-        );
-        assert!(
-            label.ends_with("\\n4-queens: first solution at node 31: 2 4 1 3; the search stops there, 16 nodes generated of the 65 in the tree of permutations\";"),
-            "{label}"
-        );
-    }
 
     #[test]
     fn reasons_wrap_at_spaces_within_the_width() {

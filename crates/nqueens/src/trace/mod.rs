@@ -40,27 +40,8 @@
 //!
 //! The last line is `N-queens: S solutions, T nodes in the tree of
 //! permutations, G generated`, where G counts the node lines printed, root
-//! included (`1 solution` when there is exactly one). The start of the n = 4
-//! trace:
-//!
-//! ```text
-//! trace of 4-queens: plain row-by-row backtracking, nodes numbered depth-first over the tree of permutations
-//! node 1: root
-//!   node 2: row 1, column 1
-//!     node 3: row 2, column 2 -- killed: diagonal with queen at row 1, column 1
-//!     node 8: row 2, column 3
-//!       node 9: row 3, column 2 -- killed: anti-diagonal with queen at row 2, column 3
-//!       node 11: row 3, column 4 -- killed: diagonal with queen at row 2, column 3
-//!     node 13: row 2, column 4
-//!       node 14: row 3, column 2
-//!         node 15: row 4, column 3 -- killed: diagonal with queen at row 3, column 2
-//!       node 16: row 3, column 3 -- killed: diagonal with queen at row 1, column 1
-//!   node 18: row 1, column 2
-//!     ...
-//!         node 31: row 4, column 3 -- solution 1: 2 4 1 3
-//!     ...
-//! 4-queens: 2 solutions, 65 nodes in the tree of permutations, 33 generated
-//! ```
+//! included (`1 solution` when there is exactly one). The trace of n = 4 is in full in the
+//! tests (`tests.rs`), and its start in the user's guide.
 //!
 //! # Up to the first solution
 //!
@@ -74,8 +55,8 @@
 //!
 //! # Constrained boards
 //!
-//! [`write_board_trace`] walks the same tree on a [`Board`] (queens or rooks, up to
-//! [`MAX_TRACE_N`]) and names why each pruned square is pruned: `killed: blocked square`,
+//! [`Board::write_trace`] walks the same tree on a [`Board`] (queens or rooks, up to
+//! [`Board::MAX_TRACE_N`]) and names why each pruned square is pruned: `killed: blocked square`,
 //! `killed: row R holds a pre-placed queen in column C`, `killed: column C holds the pre-placed
 //! queen of row R`, or a diagonal with a queen above or with a pre-placed queen below; on an
 //! empty queens board it prints the trace above. [`walk`] hands the nodes to any visitor (the
@@ -86,9 +67,6 @@ mod dot;
 use std::io::{self, Write};
 
 use crate::constraint::{Board, PieceKind};
-
-/// Largest n that the trace accepts (the tree is too big to read beyond it).
-pub(crate) const MAX_TRACE_N: usize = 8;
 
 /// How much of the tree a trace walks.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -117,32 +95,24 @@ pub struct TraceSummary {
     pub stopped: bool,
 }
 
-/// Why a node is killed: the square is pruned for this reason.
+/// Why a node is killed: the square is pruned for this reason (rows and columns 0-based).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Kill {
-    /// Shares a diagonal (`anti == false`: row - column equal) with the queen of a row above.
+    /// Shares a diagonal with the queen at `row`, `column`: down-left (row + column equal)
+    /// where `anti`, else down-right (row - column equal); a pre-placed queen (below the
+    /// square) where `placed`, else one of the search (above it).
     Attacked {
-        /// Down-left (row + column equal) rather than down-right.
         anti: bool,
-        /// The attacking queen's row (0-based).
         row: usize,
-        /// Its column.
         column: usize,
-        /// Whether it is a pre-placed queen (below the square) rather than one of the search.
         placed: bool,
     },
     /// The square is blocked.
     Blocked,
-    /// The row holds a pre-placed piece in another column.
-    RowTaken {
-        /// Column of the pre-placed piece.
-        column: usize,
-    },
-    /// The column holds the pre-placed piece of another row.
-    ColumnTaken {
-        /// Row of the pre-placed piece.
-        row: usize,
-    },
+    /// The row holds a pre-placed piece in another `column`.
+    RowTaken { column: usize },
+    /// The column holds the pre-placed piece of another `row`.
+    ColumnTaken { row: usize },
 }
 
 /// What became of a node.
@@ -156,64 +126,27 @@ pub(crate) enum Fate {
     Solution(u64),
 }
 
-/// One node the search generates (the root is not passed).
+/// One node the search generates (the root is not passed): its preorder `number` in the tree of
+/// permutations and its `parent`'s (1 for the root), the square of its new piece (0-based),
+/// what became of it, and the columns of the pieces of the rows `above` it.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Node<'a> {
-    /// Preorder number in the tree of permutations.
     pub number: u64,
-    /// The parent's number (1 for the root).
     pub parent: u64,
-    /// Row of the new piece (0-based).
     pub row: usize,
-    /// Column of the new piece (0-based).
     pub column: usize,
-    /// What became of it.
     pub fate: Fate,
-    /// The columns of the pieces of rows `0..row`.
     pub above: &'a [usize],
 }
 
 fn too_large(n: usize) -> io::Error {
     io::Error::new(
         io::ErrorKind::InvalidInput,
-        format!("the trace needs 1 <= n <= {MAX_TRACE_N}, got n = {n}"),
+        format!(
+            "the trace needs 1 <= n <= {}, got n = {n}",
+            Board::MAX_TRACE_N
+        ),
     )
-}
-
-/// Writes the tree of the row-by-row backtracking on `board` (n up to [`MAX_TRACE_N`], queens
-/// or rooks), whole or up to its first solution (`extent`), to `out` in the format of the
-/// module documentation (pass a buffered writer for speed). Errors: `InvalidInput`, nothing
-/// written, for a board wider than [`MAX_TRACE_N`]; or what `out` reports, where it reports it
-/// (the output is then cut short).
-pub fn write_board_trace(
-    board: &Board,
-    extent: TraceExtent,
-    out: &mut impl Write,
-) -> io::Result<TraceSummary> {
-    let n = board.n();
-    if n > MAX_TRACE_N {
-        return Err(too_large(n));
-    }
-    let piece = board.piece().name();
-    if board.is_empty() && board.piece() == PieceKind::Queen {
-        writeln!(
-            out,
-            "trace of {n}-queens: plain row-by-row backtracking, \
-             nodes numbered depth-first over the tree of permutations"
-        )?;
-    } else {
-        let placed = board.placed().iter().flatten().count();
-        let blocked: u32 = board.open().iter().map(|m| n as u32 - m.count_ones()).sum();
-        writeln!(
-            out,
-            "trace of {n}-{piece}s on a constrained board ({placed} pre-placed, {blocked} blocked): \
-             plain row-by-row backtracking, nodes numbered depth-first over the tree of permutations"
-        )?;
-    }
-    writeln!(out, "node 1: root")?;
-    let summary = walk(board, extent, |node| write_node(out, board.piece(), node))?;
-    writeln!(out, "{}", last_line(board, extent, &summary))?;
-    Ok(summary)
 }
 
 /// The trace's last line: the solutions and nodes of the whole walk, or where the first
@@ -293,7 +226,7 @@ pub(crate) fn kill_words(piece: PieceKind, kill: Kill) -> String {
     }
 }
 
-/// Walks the tree on `board` (n ≤ [`MAX_TRACE_N`]), whole or up to its first solution,
+/// Walks the tree on `board` (n ≤ [`Board::MAX_TRACE_N`]), whole or up to its first solution,
 /// handing each generated node to `visit` in preorder; stops at the first error `visit`
 /// returns.
 pub(crate) fn walk(
@@ -302,14 +235,14 @@ pub(crate) fn walk(
     mut visit: impl FnMut(&Node<'_>) -> io::Result<()>,
 ) -> io::Result<TraceSummary> {
     let n = board.n();
-    if n > MAX_TRACE_N {
+    if n > Board::MAX_TRACE_N {
         return Err(too_large(n));
     }
     let sizes = subtree_sizes(n);
     let mut w = Walk {
         board,
         sizes,
-        queens: [0; MAX_TRACE_N],
+        queens: [0; Board::MAX_TRACE_N],
         generated: 1,
         solutions: 0,
         first: None,
@@ -327,8 +260,8 @@ pub(crate) fn walk(
 
 /// `sizes[d]` = number of nodes in the permutation subtree below (and
 /// including) a node with d queens placed; `sizes[0]` is the whole tree.
-fn subtree_sizes(n: usize) -> [u64; MAX_TRACE_N + 1] {
-    let mut sizes = [0u64; MAX_TRACE_N + 1];
+fn subtree_sizes(n: usize) -> [u64; Board::MAX_TRACE_N + 1] {
+    let mut sizes = [0u64; Board::MAX_TRACE_N + 1];
     sizes[n] = 1;
     for d in (0..n).rev() {
         sizes[d] = 1 + (n - d) as u64 * sizes[d + 1];
@@ -336,13 +269,13 @@ fn subtree_sizes(n: usize) -> [u64; MAX_TRACE_N + 1] {
     sizes
 }
 
-/// State of the recursive walk (depth is at most `MAX_TRACE_N`).
+/// State of the recursive walk (depth is at most `Board::MAX_TRACE_N`).
 struct Walk<'a> {
     board: &'a Board,
-    sizes: [u64; MAX_TRACE_N + 1],
+    sizes: [u64; Board::MAX_TRACE_N + 1],
     /// `queens[r]` = 0-based column of the queen in row r, for rows above
     /// the node being expanded.
-    queens: [usize; MAX_TRACE_N],
+    queens: [usize; Board::MAX_TRACE_N],
     generated: u64,
     solutions: u64,
     /// The first solution's node and columns, once found.
@@ -380,7 +313,7 @@ impl Walk<'_> {
                 self.solutions += 1;
                 if self.first.is_none() {
                     let cols = self.queens[..row].iter().chain([&col]);
-                    // Columns are below MAX_TRACE_N, so each fits in a u8.
+                    // Columns are below Board::MAX_TRACE_N, so each fits in a u8.
                     self.first = Some((child, cols.map(|&c| c as u8).collect()));
                 }
                 Fate::Solution(self.solutions)
@@ -446,7 +379,7 @@ impl Walk<'_> {
 impl Board {
     /// The largest board whose search tree [`Board::write_trace`] writes (the tree is too big
     /// to read beyond it).
-    pub const MAX_TRACE_N: usize = MAX_TRACE_N;
+    pub const MAX_TRACE_N: usize = 8;
 
     /// Writes the tree of the row-by-row backtracking on this board (up to
     /// [`Board::MAX_TRACE_N`] squares wide), whole or up to its first solution (`extent`), to
@@ -456,9 +389,32 @@ impl Board {
     pub fn write_trace(
         &self,
         extent: TraceExtent,
-        out: &mut impl std::io::Write,
-    ) -> std::io::Result<TraceSummary> {
-        write_board_trace(self, extent, out)
+        out: &mut impl Write,
+    ) -> io::Result<TraceSummary> {
+        let n = self.n();
+        if n > Board::MAX_TRACE_N {
+            return Err(too_large(n));
+        }
+        let piece = self.piece().name();
+        if self.is_empty() && self.piece() == PieceKind::Queen {
+            writeln!(
+                out,
+                "trace of {n}-queens: plain row-by-row backtracking, \
+                 nodes numbered depth-first over the tree of permutations"
+            )?;
+        } else {
+            let placed = self.placed().iter().flatten().count();
+            let blocked: u32 = self.open().iter().map(|m| n as u32 - m.count_ones()).sum();
+            writeln!(
+                out,
+                "trace of {n}-{piece}s on a constrained board ({placed} pre-placed, {blocked} blocked): \
+                 plain row-by-row backtracking, nodes numbered depth-first over the tree of permutations"
+            )?;
+        }
+        writeln!(out, "node 1: root")?;
+        let summary = walk(self, extent, |node| write_node(out, self.piece(), node))?;
+        writeln!(out, "{}", last_line(self, extent, &summary))?;
+        Ok(summary)
     }
 }
 

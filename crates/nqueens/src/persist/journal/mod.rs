@@ -59,23 +59,18 @@ impl Kind {
     }
 }
 
-/// The contents of a journal file. Its fields are read through methods and changed only
-/// through methods that seal it again ([`Journal::set_counted`], [`Journal::set_meta`]), so
-/// that its checksum stays true.
+/// The contents of a journal file (fields its accessors tell of are not told again here).
+/// Its fields are read through methods and changed only through methods that seal it again
+/// ([`Journal::set_counted`], [`Journal::set_meta`]), so that its checksum stays true.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Journal {
     /// [`Kind::format`] of the file's kind.
     pub(crate) format: String,
-    /// File format version.
     pub(crate) version: u32,
-    /// Board size.
     pub(crate) n: usize,
-    /// Algorithm name.
     pub(crate) algorithm: String,
-    /// The plan's split depth.
     pub(crate) split_depth: usize,
-    /// The plan's hash.
     pub(crate) plan: PlanHash,
     /// Subproblems in the whole plan (format version 1, whose subproblems were numbered by them).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -83,7 +78,6 @@ pub struct Journal {
     /// Entries in the whole plan (from format version 2 on).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) entries: Option<u64>,
-    /// The shard covered, if any.
     pub(crate) shard: Option<Shard>,
     /// Entries counted whole: `[entry, count, nodes]`, sorted by entry (format version 1:
     /// `[id, count, nodes]` by the plan's subproblem ids, the entries where nothing was cut).
@@ -93,7 +87,6 @@ pub struct Journal {
     /// sorted by entry and index.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) slices: Vec<(u64, u64, u64, u128, u64)>,
-    /// Sums over the subproblems (weights applied).
     pub(crate) sums: Sums,
     /// Free-form facts about the run that wrote the file (program version, host, seconds).
     #[serde(default)]
@@ -543,25 +536,19 @@ impl Journal {
     pub fn read_at_most(path: &Path, most: u64) -> Result<Journal, JournalError> {
         let bytes = Journal::size(path)?;
         if bytes > most {
-            return Err(JournalError::Invalid {
-                path: path.to_path_buf(),
-                problem: Problem::TooLarge { bytes, most },
-            });
+            return Err(JournalError::invalid(path)(Problem::TooLarge {
+                bytes,
+                most,
+            }));
         }
-        let text = fs::read(path).map_err(|source| JournalError::Read {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let text = fs::read(path).map_err(JournalError::read(path))?;
         Journal::parse(path, &text)
     }
 
     /// The size of the regular file at `path`: a device or a folder is no journal (and
     /// reading /dev/zero would never end).
     fn size(path: &Path) -> Result<u64, JournalError> {
-        let unreadable = |source| JournalError::Read {
-            path: path.to_path_buf(),
-            source,
-        };
+        let unreadable = JournalError::read(path);
         let meta = fs::metadata(path).map_err(unreadable)?;
         if !meta.is_file() {
             return Err(unreadable(std::io::Error::new(
@@ -583,20 +570,11 @@ impl Journal {
         if bytes <= HEADER_ONLY_ABOVE {
             return Journal::read(path);
         }
-        let invalid = |problem| JournalError::Invalid {
-            path: path.to_path_buf(),
-            problem,
-        };
+        let invalid = JournalError::invalid(path);
         let mut head = Vec::new();
-        let file = fs::File::open(path).map_err(|source| JournalError::Read {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let file = fs::File::open(path).map_err(JournalError::read(path))?;
         std::io::Read::read_to_end(&mut std::io::Read::take(file, HEADER_BYTES), &mut head)
-            .map_err(|source| JournalError::Read {
-                path: path.to_path_buf(),
-                source,
-            })?;
+            .map_err(JournalError::read(path))?;
         let mut j = header(&head).ok_or_else(|| invalid(Problem::Unshaped(bytes)))?;
         j.unread = Some(bytes);
         if j.kind().is_none() {
@@ -639,10 +617,7 @@ impl Journal {
 
     /// Parses and checks the text of the file at `path` ([`Journal::read`]).
     fn parse(path: &Path, bytes: &[u8]) -> Result<Journal, JournalError> {
-        let invalid = |problem| JournalError::Invalid {
-            path: path.to_path_buf(),
-            problem,
-        };
+        let invalid = JournalError::invalid(path);
         let j: Journal = serde_json::from_slice(bytes).map_err(|e| {
             invalid(if bytes.is_empty() {
                 Problem::Empty

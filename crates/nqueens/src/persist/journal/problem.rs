@@ -37,6 +37,22 @@ pub enum JournalError {
 }
 
 impl JournalError {
+    /// What makes a [`JournalError::Read`] of `path` from the system's error.
+    pub(crate) fn read(path: &Path) -> impl Fn(std::io::Error) -> JournalError + Copy + '_ {
+        |source| JournalError::Read {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+
+    /// What makes a [`JournalError::Invalid`] of `path` from its problem.
+    pub(crate) fn invalid(path: &Path) -> impl Fn(Problem) -> JournalError + Copy + '_ {
+        |problem| JournalError::Invalid {
+            path: path.to_path_buf(),
+            problem,
+        }
+    }
+
     /// The file it is about.
     pub fn path(&self) -> &Path {
         match self {
