@@ -32,8 +32,8 @@ pub(super) fn bookkeeping(cut: &Cut, subproblems: usize) -> u64 {
 }
 
 /// Checks a count of `cut` against its [`Budget`]: what its engines keep (the threads'
-/// buffers, [`Engines::bytes`]), the plan and the bookkeeping of the subproblems. A refusal advises fewer
-/// threads, or more shards where the plan's bookkeeping is what does not fit.
+/// buffers, [`Engines::bytes`]), the plan and the bookkeeping of the subproblems. A refusal
+/// advises fewer threads, or more shards where the plan's bookkeeping is what does not fit.
 pub(super) fn fit_budget(cut: &Cut, budget: Budget) -> Result<(), Error> {
     let plan = cut.plan();
     let Budget {

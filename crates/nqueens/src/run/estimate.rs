@@ -317,9 +317,10 @@ struct Sampling<'s> {
 
 /// The stratified total of the times (`(stratum, seconds)`) for strata of `sizes`, its 95%
 /// half-width, and the strata sampled. A stratum sampled fewer than ten times keeps at least
-/// the largest relative spread of the others ([`mean_variance`]); one not sampled at all (the budget ran out) the mean of all samples,
-/// with a spread as large as that mean. With `whole` (the subproblems were timed whole), a stratum
-/// timed in full carries no error (the finite-population correction); otherwise it does.
+/// the largest relative spread of the others ([`mean_variance`]); one not sampled at all (the
+/// budget ran out) the mean of all samples, with a spread as large as that mean. With `whole`
+/// (the subproblems were timed whole), a stratum timed in full carries no error (the
+/// finite-population correction); otherwise it does.
 fn project(sizes: &[usize], times: &[(usize, f64)], whole: bool) -> (f64, f64, usize) {
     let mut by: Vec<Vec<f64>> = vec![Vec::new(); sizes.len()];
     for &(k, t) in times {

@@ -1,13 +1,13 @@
 //! Running a plan: the one pipeline every count goes through, whatever calls it (the one-line
 //! [`crate::count`], the command line, benchmarks, checkpoints, shards).
 //!
-//! A [`Job`] is a plan with the choices of one run: its cut of the entries into slices (a
-//! [`crate::plan::Cut`], whose ids are this run's), the threads, the shard it covers, the subproblems it
-//! resumes from and the checkpoint it keeps. [`Job::run`] counts what is left on a
-//! local pool ([`pool`]), with the engines prepared once ([`engines`]), lets the caller observe
-//! every finished subproblem and cancel between subproblems, and returns an [`Outcome`]: the sums
-//! of every finished subproblem, resumed ones included, from which the [`Counts`] of a whole count
-//! or the result file of a shard are made.
+//! A [`Job`] (`job.rs`) is a plan with the choices of one run: its cut of the entries into
+//! slices (a [`crate::plan::Cut`], whose ids are this run's), the threads, the shard it
+//! covers, the subproblems it resumes from and the checkpoint it keeps. [`Job::run`] counts
+//! what is left on a local pool ([`pool`]), with the engines prepared once ([`engines`]),
+//! lets the caller observe every finished subproblem and cancel between subproblems, and
+//! returns an [`Outcome`]: the sums of every finished subproblem, resumed ones included, from
+//! which the [`Counts`] of a whole count or the result file of a shard are made.
 
 mod allocation;
 mod budget;

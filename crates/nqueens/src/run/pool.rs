@@ -38,7 +38,8 @@ pub struct Control<'a> {
     pub observer: Option<&'a (dyn Fn(&Counted, &Status) + Sync)>,
     /// Called once, from a worker thread, when a periodic save of the checkpoint first fails
     /// (a full disk): the run goes on, the previous file stays as it was, and the next saves
-    /// try again; the last save's error comes back in [`Outcome::unsaved`](super::Outcome::unsaved).
+    /// try again; the last save's error comes back in
+    /// [`Outcome::unsaved`](super::Outcome::unsaved).
     pub save_failed: Option<SaveFailure<'a>>,
 }
 

@@ -1,8 +1,9 @@
 //! The engines behind one trait: the runner asks what it needs of a kind of work (count a
 //! slice of it, time it, its size for the order and the cut, its class, its memory) through
-//! [`Engine`] (`engine.rs`), and never names an engine. One adapter per engine, each with its own measured
-//! figures beside it (`kernel.rs`, `join.rs`, `constrained.rs`, `unique.rs`); this file
-//! alone knows which adapter serves which kind of work ([`Engines::of`]).
+//! [`Engine`] (`engine.rs`), and never names an engine. One adapter per engine, each with
+//! its own measured figures beside it (`kernel.rs`, `join.rs` with the clock of its probe in
+//! `probe.rs`, `constrained.rs`, `unique.rs`); this file alone knows which adapter serves
+//! which kind of work ([`Engines::of`]).
 
 mod constrained;
 mod engine;
