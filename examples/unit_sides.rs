@@ -16,8 +16,6 @@
 //! the peak resident memory of the count (Linux; the unit list is dropped and the peak reset
 //! first, so the figure is the engine's own and the program's few MiB).
 
-mod probe_clock;
-
 use std::io::Write;
 
 use nqueens_engine::join::{self, Geometry, Quadrants, Tables};
@@ -74,13 +72,14 @@ fn main() {
     if file.as_deref() == Some("time") {
         // The estimate's projection of the unit, next to the unit counted whole.
         let q = run_q();
+        let never = std::sync::atomic::AtomicBool::new(false);
         for seed in [id, id + 1, id + 2] {
             let probe = join::Probe {
                 row_sets: 1,
                 bins: 24,
                 seed,
             };
-            let secs = probe_clock::time_unit(&q, &unit, probe);
+            let secs = nqueens::time_join_unit(&q, &unit, probe, &never).expect("never stopped");
             println!(
                 "n = {n}, unit {id}: the estimate's sample (seed {seed}) projects {secs:.2} s"
             );

@@ -4,8 +4,6 @@
 //! each stratum's mean: the figures behind the plan's slices (`STRATUM_SECONDS` in
 //! `crates/nqueens/src/run/engines/join.rs`). `unit_times N [UNITS PER STRATUM]` (default 2).
 
-mod probe_clock;
-
 use std::collections::BTreeMap;
 
 use nqueens_engine::join::{self, Probe, Quadrants};
@@ -28,6 +26,7 @@ fn main() {
     for (stratum, ids) in &strata {
         let mut secs = Vec::new();
         let take = per.min(ids.len());
+        let never = std::sync::atomic::AtomicBool::new(false);
         for k in 0..take {
             // Spread evenly over the stratum (its units are in the order of their east rows,
             // and neighbours are alike), the same units every time.
@@ -37,7 +36,9 @@ fn main() {
                 bins: 24,
                 seed: id,
             };
-            secs.push(probe_clock::time_unit(&q, &units[id].0, probe));
+            secs.push(
+                nqueens::time_join_unit(&q, &units[id].0, probe, &never).expect("never stopped"),
+            );
         }
         let mean = secs.iter().sum::<f64>() / secs.len() as f64;
         let max = secs.iter().copied().fold(0.0, f64::max);

@@ -124,6 +124,9 @@ pub use nqueens_engine::known;
 pub use config::Config;
 pub use error::{Error, MemoryAdvice};
 pub use plan::{Algorithm, Cut, Plan};
+/// The seconds a join unit takes, projected from a probe of it as `--estimate` projects it
+/// (for the measurement tools that time the join's units one by one).
+pub use run::probe_seconds as time_join_unit;
 pub use run::{
     Control, Counts, DamagedFile, Estimate, Job, MemoryNeeds, MergeChecks, Outcome, Recount,
     Recounted, Status, Survey, count, file_rules, most_file_bytes,

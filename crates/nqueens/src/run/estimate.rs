@@ -353,6 +353,28 @@ mod tests {
     use super::*;
     use crate::tests_support::FixedClock;
 
+    /// `job`'s estimate drawn with `seed`, each subproblem taking `cost` seconds of a clock
+    /// that only the timing moves: the sample ends on its own (past a quarter of the count's
+    /// time), never on this machine's clock.
+    fn estimate_costed(
+        job: &Job,
+        seed: u64,
+        cost: &(dyn Fn(&Subproblem) -> f64 + Sync),
+    ) -> Estimate {
+        let clock = FixedClock::default();
+        let known = |_: &Engines, s: &Subproblem, _: &AtomicBool| {
+            let c = cost(s);
+            clock.advance(Duration::from_secs_f64(c));
+            Some(c)
+        };
+        let timing = Timing {
+            clock: &clock,
+            time: &known,
+        };
+        job.estimate_timed(Duration::from_secs(3600), seed, None, &timing)
+            .unwrap()
+    }
+
     #[test]
     fn a_stratified_projection_adds_up_the_strata() {
         // Two strata: 10 subproblems of about 1 s and 100 of about 0.1 s.
@@ -383,20 +405,8 @@ mod tests {
         let budget = engines(2) + probe.cut().bytes() + (engines(3) - engines(2)) / 2;
         let job = Job::new(&crate::Config::new(20).threads(8).memory(budget)).unwrap();
         assert!(job.check_memory().is_err());
-        // Each subproblem timed moves a clock of its own a second: the sample ends on its
-        // own (past a quarter of the count's time), never on this machine's clock.
-        let clock = FixedClock::default();
-        let second = |_: &Engines, _: &Subproblem, _: &AtomicBool| {
-            clock.advance(Duration::from_secs(1));
-            Some(1.0)
-        };
-        let timing = Timing {
-            clock: &clock,
-            time: &second,
-        };
-        let e = job
-            .estimate_timed(Duration::from_secs(3600), 7, None, &timing)
-            .unwrap();
+        // Each subproblem timed takes a second of a clock of its own.
+        let e = estimate_costed(&job, 7, &|_| 1.0);
         assert_eq!((e.threads, e.sample_threads), (8, 2));
         assert_eq!(e.memory.available, Some(budget));
         assert!(e.memory.advice.is_some(), "{e:?}");
@@ -453,17 +463,7 @@ mod tests {
             for threads in [1, 2] {
                 let config = crate::Config::new(12).algorithm(alg).threads(threads);
                 let job = Job::new(&config).unwrap();
-                let clock = FixedClock::default();
-                let quarter = |_: &Engines, _: &Subproblem, _: &AtomicBool| {
-                    clock.advance(Duration::from_millis(250));
-                    Some(0.25)
-                };
-                let timing = Timing {
-                    clock: &clock,
-                    time: &quarter,
-                };
-                let hour = Duration::from_secs(3600);
-                let e = job.estimate_timed(hour, 7, None, &timing).unwrap();
+                let e = estimate_costed(&job, 7, &|_| 0.25);
                 let todo = job.todo().len();
                 assert_eq!(e.subproblems, todo);
                 assert_eq!(e.strata_sampled, e.strata, "{e:?}");
@@ -503,20 +503,9 @@ mod tests {
                 .iter()
                 .map(|&id| cost(&job.cut.subproblem(id)))
                 .sum();
-            let clock = FixedClock::default();
-            let known = |_: &Engines, s: &Subproblem, _: &AtomicBool| {
-                let c = cost(s);
-                clock.advance(Duration::from_secs_f64(c));
-                Some(c)
-            };
-            let timing = Timing {
-                clock: &clock,
-                time: &known,
-            };
-            let hour = Duration::from_secs(3600);
             let held = (0..40)
                 .filter(|&seed| {
-                    let e = job.estimate_timed(hour, seed, None, &timing).unwrap();
+                    let e = estimate_costed(&job, seed, &cost);
                     assert!(e.sampled < e.subproblems, "{e:?}");
                     (e.cpu_seconds - truth).abs() <= e.cpu_margin
                 })

@@ -27,6 +27,7 @@ mod watch;
 pub use budget::MemoryNeeds;
 #[cfg(test)]
 pub(crate) use cost::{CostModel, SLICE_SECONDS};
+pub use engines::probe_seconds;
 #[cfg(test)]
 pub(crate) use engines::solve_one;
 pub use estimate::Estimate;

@@ -27,6 +27,9 @@ impl Constrained {
     }
 }
 
+/// The rank of a constrained board's classes among a plan's ([`Class`]).
+const RANK: u8 = 4;
+
 /// The start of a constrained search.
 fn start_of(work: &Work) -> Start {
     let Work::Constrained { start } = *work else {
@@ -70,7 +73,7 @@ impl Engine for Constrained {
 
     /// Searches whose estimates lie in one half-octave.
     fn class(&self, _: &Work, size: f64) -> Class {
-        Class::new(4, u64::from(half_octave(size)))
+        Class::new(RANK, u64::from(half_octave(size)))
     }
 
     /// A rook board's sum is shared among the pool's threads, up to its parts.

@@ -15,6 +15,7 @@ mod unique;
 use std::sync::atomic::AtomicBool;
 
 pub(crate) use engine::Engine;
+pub use probe::time_unit as probe_seconds;
 
 use crate::plan::{Algorithm, Plan, Slice, Subproblem, Work};
 use crate::tally::Counted;

@@ -8,14 +8,10 @@ use std::time::Instant;
 
 use nqueens_engine::join::{self, Phase, Phases, Probe, Quadrants, Unit};
 
-/// The seconds counting `unit` takes on this thread, projected from counting the portion of it
-/// that `probe` says ([`join::probe_unit`]); `None` if `stop` rose first.
-pub(super) fn time_unit(
-    q: &Quadrants,
-    unit: &Unit,
-    probe: Probe,
-    stop: &AtomicBool,
-) -> Option<f64> {
+/// The seconds counting join unit `unit` takes on this thread, projected from counting the
+/// portion of it that `probe` says ([`join::probe_unit`]), as `--estimate` times a unit;
+/// `None` if `stop` rose first. Public for the measurement tools in `examples/`.
+pub fn time_unit(q: &Quadrants, unit: &Unit, probe: Probe, stop: &AtomicBool) -> Option<f64> {
     let mut clock = PhaseClock::default();
     join::probe_unit(q, unit, probe, &mut clock, stop)?;
     Some(clock.projected)

@@ -17,6 +17,10 @@ pub(super) struct HalfTurn(pub usize);
 #[derive(Debug)]
 pub(super) struct QuarterTurn(pub usize);
 
+/// The ranks of the half-turn and quarter-turn searches' classes among a plan's ([`Class`]).
+const HALF_TURN_RANK: u8 = 2;
+const QUARTER_TURN_RANK: u8 = 3;
+
 /// The first column of a search of the unique count.
 fn first(work: &Work) -> usize {
     match *work {
@@ -40,7 +44,7 @@ impl Engine for HalfTurn {
     }
 
     fn class(&self, _: &Work, _: f64) -> Class {
-        Class::new(2, 0)
+        Class::new(HALF_TURN_RANK, 0)
     }
 }
 
@@ -60,7 +64,7 @@ impl Engine for QuarterTurn {
     }
 
     fn class(&self, _: &Work, _: f64) -> Class {
-        Class::new(3, 0)
+        Class::new(QUARTER_TURN_RANK, 0)
     }
 }
 
