@@ -57,6 +57,13 @@ fn by_size<'a>(one: &'a [u64], other: &'a [u64]) -> (&'a [u64], &'a [u64]) {
     }
 }
 
+/// The work of [`count_fitting`] of `one` and `other` where it is sieved ([`sieve::Work`]);
+/// `None` where the sides are matched without a sieve.
+pub fn matching_work(one: &[u64], other: &[u64], bits: usize) -> Option<sieve::Work> {
+    let (small, large) = by_size(one, other);
+    sieved(small.len(), large.len()).then(|| sieve::work(large, small, bits))
+}
+
 /// Whether the matching of sides of `small` and `large` patterns is sieved.
 pub(super) fn sieved(small: usize, large: usize) -> bool {
     #[cfg(test)]

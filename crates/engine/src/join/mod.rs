@@ -76,10 +76,11 @@ mod x86;
 
 pub use super::Slice;
 pub use geometry::Geometry;
-pub use matching::count_fitting;
+pub use matching::{count_fitting, matching_work};
 pub use memory::{Layout, MAX_JOIN_N, MAX_LISTED_N, memory_needed};
 pub use probe::{Phase, Phases, Probe};
 pub use quadrant::Quadrants;
+pub use sieve::Work;
 pub use stream::SLICES_A_BLOCK;
 pub use tables::Tables;
 pub use units::{Middle, Stratum, Unit, for_each_unit, stratum, units};

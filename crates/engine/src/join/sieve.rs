@@ -119,6 +119,65 @@ pub(super) fn count(
     count_bins((table, queries), bits, split, t, stop, part, None).map(|(c, _)| c)
 }
 
+/// What a whole sieved matching does, counted without matching (for the roofline of
+/// `examples/roofline.rs`): the candidate pairs (a table pattern and a query of bins that share
+/// no sieve bit), the queries run against tables (one per table bin each fits), the table
+/// words they OR and the table words built, over the [`Shape`]s [`count`] would give each
+/// table bin. Bins of under [`PAIRWISE_BIN`] patterns, matched pair by pair, add pairs only.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Work {
+    /// Candidate pairs: a table pattern and a query of bins that share no sieve bit.
+    pub pairs: u128,
+    /// Queries run against tables, one per table bin each fits.
+    pub queries: u128,
+    /// Table words the queries OR.
+    pub words_ored: u128,
+    /// Table words built.
+    pub words_built: u128,
+    /// The sieve's bins.
+    pub bins: usize,
+    /// The chunks of the tables.
+    pub chunks: usize,
+    /// The chunk width of the tables, in bits.
+    pub width: usize,
+}
+
+/// The [`Work`] of [`count`] of `table` against `queries`.
+pub(super) fn work(table: &[u64], queries: &[u64], bits: usize) -> Work {
+    let split = Split::choose(&Stats::of(table), &Stats::of(queries), bits);
+    let never = AtomicBool::new(false);
+    let (mut t, mut q) = (Tables::default(), Tables::default());
+    sort_by_bin(table, &split, (&mut t.table, &mut t.table_starts), &never).expect("never stopped");
+    sort_by_bin(
+        queries,
+        &split,
+        (&mut q.queries, &mut q.query_starts),
+        &never,
+    )
+    .expect("never stopped");
+    let (mut rows, mut runs) = (Vec::new(), Vec::new());
+    let starts = (&t.table_starts[..], &q.queries[..], &q.query_starts[..]);
+    let m = Matching::new(&split, starts, None, (&mut rows, &mut runs));
+    let (all, mut w) = (split.bins() - 1, Work::default());
+    w.bins = split.bins();
+    w.width = m.width;
+    w.chunks = Shape::new(m.rest, m.width, 1).chunks;
+    for a in 0..split.bins() {
+        let (len, fits) = (
+            t.table_starts[a + 1] - t.table_starts[a],
+            m.fitting[all & !a],
+        );
+        w.pairs += len as u128 * u128::from(fits);
+        if len >= PAIRWISE_BIN {
+            let shape = Shape::new(m.rest, m.width, len);
+            w.queries += u128::from(fits);
+            w.words_ored += u128::from(fits) * (shape.chunks * shape.words) as u128;
+            w.words_built += shape.size() as u128;
+        }
+    }
+    w
+}
+
 /// Which slice of a matching to count, and whether the tables already hold both sides
 /// sorted by bin (the same sides as the last call's, which counted another slice).
 #[derive(Clone, Copy, Debug)]
@@ -492,6 +551,33 @@ mod tests {
             (0..bits).step_by(3).collect(),
             (0..bits.min(MAX_SIEVE)).rev().collect(),
         ]
+    }
+
+    #[test]
+    fn the_work_of_a_matching_is_the_pairs_of_bins_that_fit() {
+        let mut next = xorshift();
+        let (bits, mask) = (42, (1u64 << 42) - 1);
+        let mut side =
+            |len: usize| -> Vec<u64> { (0..len).map(|_| next() & next() & mask).collect() };
+        let (table, queries) = (side(30_000), side(700));
+        let w = work(&table, &queries, bits);
+        let split = Split::choose(&Stats::of(&table), &Stats::of(&queries), bits);
+        let by_bin = |s: &[u64]| {
+            let mut c = vec![0u128; split.bins()];
+            s.iter().for_each(|&p| c[split.bin(p)] += 1);
+            c
+        };
+        let (tb, qb) = (by_bin(&table), by_bin(&queries));
+        let mut pairs = 0;
+        for (a, t) in tb.iter().enumerate() {
+            for (b, q) in qb.iter().enumerate() {
+                pairs += if a & b == 0 { t * q } else { 0 };
+            }
+        }
+        assert!(w.bins == split.bins() && w.bins > 1 && w.chunks > 0);
+        assert_eq!(w.pairs, pairs);
+        assert!(w.pairs >= u128::from(count_pairwise(&table, &queries)));
+        assert!(w.words_ored > 0 && w.words_built > 0);
     }
 
     #[test]

@@ -35,6 +35,9 @@ fn unit_of(work: &Work) -> Unit {
     unit
 }
 
+/// Units (or slices) a probe projects under this many seconds are timed whole by the estimate.
+const WHOLE_BELOW: f64 = 0.5;
+
 /// The rank of the join's classes among a plan's ([`Class`]).
 const RANK: u8 = 0;
 
@@ -59,19 +62,24 @@ impl Engine for Join {
 
     /// A unit timed on a share of its work ([`super::probe::time_unit`]): a few of its row
     /// sets, a few bins of its matching, the engine marking the phases of its work and the
-    /// runner's clock timing them.
+    /// runner's clock timing them. A unit the share projects under [`WHOLE_BELOW`] seconds is
+    /// then counted whole and timed instead: on such small units the share's projection erred
+    /// high by 13-19% at n = 22 (`results/estimate-calibration.md`), and counting them whole
+    /// costs the sample little.
     fn time(&self, work: &Work, slice: Slice, seed: u64, stop: &AtomicBool) -> Option<f64> {
         let probe = join::Probe {
             row_sets: 4,
             bins: 24,
             seed: seed as usize,
         };
-        super::probe::time_unit(
-            self.prepared(),
-            &join_unit(unit_of(work), slice),
-            probe,
-            stop,
-        )
+        let unit = join_unit(unit_of(work), slice);
+        let projected = super::probe::time_unit(self.prepared(), &unit, probe, stop)?;
+        if projected >= WHOLE_BELOW {
+            return Some(projected);
+        }
+        let begun = std::time::Instant::now();
+        join::count_unit_until(self.prepared(), &unit, stop)?;
+        Some(begun.elapsed().as_secs_f64())
     }
 
     fn times_whole(&self) -> bool {
