@@ -212,7 +212,7 @@ fn human(e: &Estimate, shard: Option<Shard>, hours: f64) -> String {
         None => format!("n = {}", e.n),
     };
     let (lo, hi) = e.wall_range();
-    let share = 100.0 * e.cpu_margin / e.cpu_seconds.max(f64::MIN_POSITIVE);
+    let share = 100.0 * e.margin() / e.cpu_seconds.max(f64::MIN_POSITIVE);
     let threads = things(e.threads as u64, "thread", "threads");
     let peak = e.peak_memory.map_or(String::new(), |p| {
         format!(" (this sample peaked at {})", Bytes(p))
@@ -380,7 +380,7 @@ fn json(
         wall_seconds_low: (!thin).then_some(lo),
         wall_seconds_high: (!thin).then_some(hi),
         cpu_hours: e.cpu_seconds / 3600.0,
-        cpu_hours_margin: (!thin).then_some(e.cpu_margin / 3600.0),
+        cpu_hours_margin: (!thin).then_some(e.margin() / 3600.0),
         too_thin_for_a_margin: thin,
         setup_seconds: e.setup_seconds,
         memory_bytes: e.memory_needed,

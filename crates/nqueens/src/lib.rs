@@ -128,8 +128,8 @@ pub use plan::{Algorithm, Cut, Plan};
 /// (for the measurement tools that time the join's units one by one).
 pub use run::probe_seconds as time_join_unit;
 pub use run::{
-    Control, Counts, DamagedFile, Estimate, Job, MemoryNeeds, MergeChecks, Outcome, Recount,
-    Recounted, Status, Survey, count, file_rules, most_file_bytes,
+    Control, Counts, DamagedFile, Estimate, Job, MACHINE_SPREAD, MemoryNeeds, MergeChecks, Outcome,
+    Recount, Recounted, Status, Survey, count, file_rules, most_file_bytes,
 };
 pub use system::Bytes;
 pub use tally::{Counted, Sums};

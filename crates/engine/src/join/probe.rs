@@ -16,6 +16,17 @@ pub struct Probe {
     pub seed: usize,
 }
 
+impl Probe {
+    /// The whole unit: every row set, the matching in one slice. Each phase it settles
+    /// stands for itself once, but the partitions, which stand for none (a run makes them
+    /// once for the units that share them): the seconds of a unit as a run spends them.
+    pub const WHOLE: Probe = Probe {
+        row_sets: u32::MAX,
+        bins: usize::MAX,
+        seed: 0,
+    };
+}
+
 /// The phases of a probe's work, each scaled apart to the whole unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {

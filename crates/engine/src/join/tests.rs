@@ -195,3 +195,40 @@ fn units_counted_with_quarter_turns_are_not_the_plain_ones() {
         .count();
     assert!(differ > 10, "{differ}");
 }
+
+#[test]
+fn a_whole_probe_counts_the_unit_and_stands_for_itself() {
+    // What `Probe::WHOLE` finds is the unit's count, and every scale it settles is 1 (none
+    // for the partitions), so that timing it times the unit as a run counts it.
+    #[derive(Default)]
+    struct Scales(Vec<(Phase, f64)>);
+    impl Phases for Scales {
+        fn begin(&mut self, _: Phase) {}
+        fn settle(&mut self, scales: &[(Phase, f64)]) {
+            self.0.extend_from_slice(scales);
+        }
+    }
+    let never = AtomicBool::new(false);
+    let mut sieved = 0;
+    for (n, turning) in [
+        (15, false),
+        (16, false),
+        (16, true),
+        (17, false),
+        (18, true),
+    ] {
+        let q = Quadrants::bounded_turning(n, 1 << 20, turning);
+        let all = units(n);
+        for (u, _) in all.iter().step_by((all.len() / 12).max(1)) {
+            let mut scales = Scales::default();
+            let found = probe_unit(&q, u, Probe::WHOLE, &mut scales, &never).expect("never");
+            assert_eq!(found, count_unit(&q, u), "n = {n}, {u:?}");
+            for &(phase, scale) in &scales.0 {
+                assert_ne!(phase, Phase::Partitions, "n = {n}, {u:?}");
+                assert!((scale - 1.0).abs() < 1e-9, "n = {n}, {u:?}: {:?}", scales.0);
+                sieved += usize::from(phase == Phase::Queries);
+            }
+        }
+    }
+    assert!(sieved >= 4, "only {sieved} row sets were sieved");
+}

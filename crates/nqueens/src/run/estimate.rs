@@ -30,6 +30,13 @@ use nqueens_engine::random::{Reservoir, XorShift, shuffle};
 /// Samples drawn from one stratum at most.
 const PER_STRATUM: usize = 256;
 
+/// The relative standard deviation of a count's time between runs of the same work on the
+/// same machine: the pooled spread of 13 counts of four shards of n = 22 to 25, each counted
+/// three or four times on a shared 2-core VM (`results/estimate-calibration.md`). The time a
+/// sample measures varies as much as the count's, so the interval of what a count takes
+/// holds it twice over ([`Estimate::margin`]).
+pub const MACHINE_SPREAD: f64 = 0.06;
+
 /// How an estimate reads the time: the clock its sampling is measured by, and how it times one
 /// subproblem. An estimate times on this machine ([`Job::estimate`]); the unit tests give
 /// times of their own, so that what the estimate makes of them is checked exactly.
@@ -69,7 +76,8 @@ pub struct Estimate {
     pub strata_sampled: usize,
     /// Projected CPU seconds of the whole count (all threads together).
     pub cpu_seconds: f64,
-    /// Half-width of the 95% interval of `cpu_seconds`.
+    /// Half-width of the 95% interval of `cpu_seconds` from the sampling alone: the spread
+    /// between the subproblems timed ([`Estimate::margin`] adds the machine's).
     pub cpu_margin: f64,
     /// Seconds spent before the subproblems start (building what the engines share, such as
     /// lists), measured.
@@ -92,12 +100,21 @@ impl Estimate {
         self.setup_seconds + self.cpu_seconds / self.threads as f64
     }
 
-    /// The 95% interval of [`Estimate::wall_seconds`].
+    /// Half-width of the 95% interval of the CPU seconds a count will take: the sampling's
+    /// ([`Estimate::cpu_margin`]) and the machine's, whose time for the same work varies from
+    /// run to run by [`MACHINE_SPREAD`], both in the sample and in the count.
+    pub fn margin(&self) -> f64 {
+        let sampling = self.cpu_margin / 1.96;
+        let machine = MACHINE_SPREAD * self.cpu_seconds;
+        1.96 * (sampling * sampling + 2.0 * machine * machine).sqrt()
+    }
+
+    /// The 95% interval of [`Estimate::wall_seconds`], from [`Estimate::margin`].
     pub fn wall_range(&self) -> (f64, f64) {
-        let t = self.threads as f64;
+        let (t, margin) = (self.threads as f64, self.margin());
         (
-            self.setup_seconds + (self.cpu_seconds - self.cpu_margin).max(0.0) / t,
-            self.setup_seconds + (self.cpu_seconds + self.cpu_margin) / t,
+            self.setup_seconds + (self.cpu_seconds - margin).max(0.0) / t,
+            self.setup_seconds + (self.cpu_seconds + margin) / t,
         )
     }
 
@@ -109,7 +126,7 @@ impl Estimate {
         if per_shard <= 0.0 {
             return u64::MAX;
         }
-        let work = (self.cpu_seconds + self.cpu_margin) / t;
+        let work = (self.cpu_seconds + self.margin()) / t;
         ((work / per_shard).ceil() as u64).max(1)
     }
 }
@@ -447,7 +464,14 @@ mod tests {
             spent: Duration::ZERO,
         };
         assert_eq!(e.wall_seconds(), 36000.0);
-        assert_eq!(e.shards(1.0), 11);
+        // ±4 h from the sampling and 6% of 40 h twice over from the machine: ±7.76 h, so
+        // 11.94 h a thread at the upper end.
+        assert!(
+            (e.margin() / 3600.0 - 7.762).abs() < 0.001,
+            "{}",
+            e.margin()
+        );
+        assert_eq!(e.shards(1.0), 12);
         assert_eq!(e.shards(100.0), 1);
         let (lo, hi) = e.wall_range();
         assert!(lo < e.wall_seconds() && hi > e.wall_seconds());

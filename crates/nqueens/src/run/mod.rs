@@ -30,7 +30,7 @@ pub(crate) use cost::{CostModel, SLICE_SECONDS};
 pub use engines::probe_seconds;
 #[cfg(test)]
 pub(crate) use engines::solve_one;
-pub use estimate::Estimate;
+pub use estimate::{Estimate, MACHINE_SPREAD};
 pub use job::Job;
 pub use outcome::{Counts, Outcome};
 pub use pool::Control;
