@@ -57,7 +57,7 @@ fn by_size<'a>(one: &'a [u64], other: &'a [u64]) -> (&'a [u64], &'a [u64]) {
     }
 }
 
-/// The work of [`count_fitting`] of `one` and `other` where it is sieved ([`sieve::Work`]);
+/// The work of [`count_fitting`] of `one` and `other` where it is sieved ([`super::Work`]);
 /// `None` where the sides are matched without a sieve.
 pub fn matching_work(one: &[u64], other: &[u64], bits: usize) -> Option<sieve::Work> {
     let (small, large) = by_size(one, other);

@@ -122,8 +122,8 @@ pub(super) fn count(
 /// What a whole sieved matching does, counted without matching (for the roofline of
 /// `examples/roofline.rs`): the candidate pairs (a table pattern and a query of bins that share
 /// no sieve bit), the queries run against tables (one per table bin each fits), the table
-/// words they OR and the table words built, over the [`Shape`]s [`count`] would give each
-/// table bin. Bins of under [`PAIRWISE_BIN`] patterns, matched pair by pair, add pairs only.
+/// words they OR and the table words built, over the table shapes a count would give each
+/// table bin. The smallest bins, matched pair by pair, add pairs only.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Work {
     /// Candidate pairs: a table pattern and a query of bins that share no sieve bit.
