@@ -541,7 +541,10 @@ impl<'a> Share<'a> {
             stream::count_streamed(sides, ordered, sizes, t, stop, how)?;
         let nodes = (t.table_starts.last().copied().unwrap_or(0)
             + t.query_starts.last().copied().unwrap_or(0)) as u64;
-        self.settle(phases, matching, &read_scales(groups, slice.of as f64));
+        // The reads stand for the blocks the run deals the unit's slices in (its cut,
+        // `self.matching`), not for the probe's share of the matching.
+        let reads = read_scales(groups, self.matching.of as f64);
+        self.settle(phases, matching, &reads);
         Some((Found { count, nodes }, Some(west_table)))
     }
 }

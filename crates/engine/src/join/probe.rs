@@ -17,7 +17,8 @@ pub struct Probe {
 }
 
 impl Probe {
-    /// The whole unit: every row set, the matching in one slice. Each phase it settles
+    /// The whole unit (one not cut into slices): every row set, the matching in one slice.
+    /// A slice of a unit probed with it matches the whole unit's pairs. Each phase it settles
     /// stands for itself once, but the partitions, which stand for none (a run makes them
     /// once for the units that share them): the seconds of a unit as a run spends them.
     pub const WHOLE: Probe = Probe {

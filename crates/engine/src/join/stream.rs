@@ -214,8 +214,8 @@ mod tests {
 
     use super::super::tests::streaming;
     use super::super::{
-        Phase, Phases, Probe, Quadrants, SCRATCH, Slice, Unit, count_unit, count_unit_with,
-        matching, sieve, unit_sides, units,
+        Phase, Phases, Probe, Quadrants, SCRATCH, SLICES_A_BLOCK, Slice, Unit, count_unit,
+        count_unit_with, matching, sieve, unit_sides, units,
     };
 
     /// The scales a probe settled its row sets with.
@@ -280,5 +280,57 @@ mod tests {
             }
         }
         assert!(checked >= 4, "only {checked} probes held a fitting pair");
+    }
+
+    #[test]
+    fn a_probe_of_a_slice_reads_for_its_share_of_the_runs_blocks() {
+        // A run deals the 64 slices of a streamed unit in blocks of 16, each reading the
+        // sides: 4 reads, of which a probe of one slice stands for a 64th, whatever share of
+        // the matching the probe itself matches.
+        let never = AtomicBool::new(false);
+        let mut checked = 0;
+        for n in [16, 18] {
+            let q = Quadrants::bounded(n, 1 << 20);
+            let all = units(n);
+            for (u, _) in all.iter().step_by(all.len() / 9) {
+                let (east, west) = unit_sides(&q, u);
+                let (small, large) = (east.len().min(west.len()), east.len().max(west.len()));
+                if u.span != 1 || !matching::sieved(small, large) {
+                    continue;
+                }
+                let of = 64;
+                let unit = Unit {
+                    slice: Slice { index: 5, of },
+                    ..*u
+                };
+                for bins in [1, 3] {
+                    let probe = Probe {
+                        row_sets: 1,
+                        bins,
+                        seed: 0,
+                    };
+                    let mut settled = Settled::default();
+                    streaming(Some((0, 1 << 10)), || {
+                        SCRATCH.with(|s| {
+                            let how = (Some(probe), &mut settled as &mut dyn Phases);
+                            count_unit_with(&q, &unit, &mut s.borrow_mut(), &never, how)
+                        })
+                    })
+                    .expect("never stopped");
+                    let [scales] = &settled.0[..] else {
+                        panic!("one row set, settled once: {:?}", settled.0);
+                    };
+                    let reading = scales.iter().find(|s| s.0 == Phase::Reading).map(|s| s.1);
+                    let blocks = of.div_ceil(SLICES_A_BLOCK as u64) as f64;
+                    assert_eq!(
+                        reading,
+                        Some(blocks / of as f64),
+                        "n = {n}, {u:?}, bins {bins}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked >= 4, "only {checked} probes checked");
     }
 }

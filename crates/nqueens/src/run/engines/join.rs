@@ -62,8 +62,8 @@ impl Engine for Join {
 
     /// A unit timed on a share of its work ([`super::probe::time_unit`]): a few of its row
     /// sets, a few bins of its matching, the engine marking the phases of its work and the
-    /// runner's clock timing them. A unit the share projects under [`WHOLE_BELOW`] seconds is
-    /// then probed whole ([`join::Probe::WHOLE`]) and timed instead: on such small units the
+    /// runner's clock timing them. A whole unit the share projects under [`WHOLE_BELOW`]
+    /// seconds is then probed whole ([`join::Probe::WHOLE`]) and timed instead: on such small units the
     /// share's projection erred high by 13-19% at n = 22, and probing them whole costs the
     /// sample little (`results/estimate-calibration-d0f27bf.md`). A whole probe, like a share,
     /// leaves out the partitions that a run makes once for the units sharing them: a unit
@@ -77,7 +77,9 @@ impl Engine for Join {
         };
         let unit = join_unit(unit_of(work), slice);
         let projected = super::probe::time_unit(self.prepared(), &unit, probe, stop)?;
-        if projected >= WHOLE_BELOW {
+        // A slice of a unit (n = 25 on) keeps the share's projection: a whole probe matches
+        // the whole unit, not the slice (at n = 28 it projected 17 times the cost).
+        if projected >= WHOLE_BELOW || unit.slice.of > 1 {
             return Some(projected);
         }
         super::probe::time_unit(self.prepared(), &unit, join::Probe::WHOLE, stop)
