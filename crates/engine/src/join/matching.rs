@@ -307,7 +307,8 @@ mod tests {
         #[cfg(target_arch = "x86_64")]
         if !Isa::Avx512.supported() {
             crate::tests_support::skip(
-                "this processor cannot run the Avx512 build of the tables: the portable one alone was checked",
+                "this processor cannot run the Avx512 build of the tables: \
+                 the portable one alone was checked",
             );
         }
     }

@@ -109,10 +109,10 @@ pub fn count_unit_until(q: &Quadrants, unit: &Unit, stop: &AtomicBool) -> Option
 
 /// Runs `f` with this thread's units streamed from `stream_above` candidate pairs on, in
 /// table groups of at most `group` patterns, in place of the engine's own limits
-/// (`STREAM_ABOVE` and `GROUP_PATTERNS`, 2^25 pairs and 2^24 patterns): so that the streamed path can be checked
-/// on units it would hold (`examples/second_opinion.rs`). Only units of one row set stream.
-/// The counts are the same; no slice counted inside starts from half-boards held outside, or
-/// the other way round.
+/// (`STREAM_ABOVE` and `GROUP_PATTERNS`, 2^25 pairs and 2^24 patterns): so that the streamed
+/// path can be checked on units it would hold (`examples/second_opinion.rs`). Only units of
+/// one row set stream. The counts are the same; no slice counted inside starts from
+/// half-boards held outside, or the other way round.
 #[doc(hidden)]
 pub fn with_stream_limits<T>((stream_above, group): (u64, usize), f: impl FnOnce() -> T) -> T {
     let set = |limits| {

@@ -63,12 +63,12 @@ impl Engine for Join {
     /// A unit timed on a share of its work ([`super::probe::time_unit`]): a few of its row
     /// sets, a few bins of its matching, the engine marking the phases of its work and the
     /// runner's clock timing them. A whole unit the share projects under [`WHOLE_BELOW`]
-    /// seconds is then probed whole ([`join::Probe::WHOLE`]) and timed instead: on such small units the
-    /// share's projection erred high by 13-19% at n = 22, and probing them whole costs the
-    /// sample little (`results/estimate-calibration-d0f27bf.md`). A whole probe, like a share,
-    /// leaves out the partitions that a run makes once for the units sharing them: a unit
-    /// counted whole in the sample's random order paid for them alone and erred high by up to
-    /// 17% at n = 23 (`results/estimate-calibration-fa058cb.md`).
+    /// seconds is then probed whole ([`join::Probe::WHOLE`]) and timed instead: on such small
+    /// units the share's projection erred high by 13-19% at n = 22, and probing them whole
+    /// costs the sample little (`results/estimate-calibration-d0f27bf.md`). A whole probe, like
+    /// a share, leaves out the partitions that a run makes once for the units sharing them: a
+    /// unit counted whole in the sample's random order paid for them alone and erred high by
+    /// up to 17% at n = 23 (`results/estimate-calibration-fa058cb.md`).
     fn time(&self, work: &Work, slice: Slice, seed: u64, stop: &AtomicBool) -> Option<f64> {
         let probe = join::Probe {
             row_sets: 4,
