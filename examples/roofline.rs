@@ -7,7 +7,7 @@
 //! cache), 8,191 queries a call (too few to be sieved), repeated for about SECONDS (default
 //! 5); prints candidate pairs and table words ORed per second.
 //! `roofline unit N NORTH [K] [STEP]`: the matching of one unit of an even board (the K-th of
-//! the stratum with NORTH east rows in the north half, as `unit_sides` picks it), every
+//! the stratum with NORTH east rows in the north half, `join::unit_in_stratum`), every
 //! STEP-th pattern of each side (default all), on one thread: its sieve's work
 //! (`join::matching_work`: pairs, queries, words ORed and built) and its time, so pairs and
 //! words per second of the whole matching (sorting and table building included; `perf`
@@ -76,16 +76,8 @@ fn peak(bits: usize, words: usize, seconds: f64) {
 
 /// The matching of one unit on one thread: its sieve's work and its time.
 fn unit(n: usize, north: u32, k: f64, step: usize) {
-    let units = join::units(n);
-    let ids: Vec<usize> = (0..units.len())
-        .filter(|&i| u32::from(join::stratum(n, &units[i].0).north_rows) == north)
-        .collect();
-    assert!(
-        !ids.is_empty(),
-        "no unit has {north} east rows in the north half"
-    );
-    let unit = units[ids[(k as usize * 7919 + 13) % ids.len()]].0;
-    drop(units);
+    let (_, unit) = join::unit_in_stratum(n, north, k as usize)
+        .unwrap_or_else(|| panic!("no unit has {north} east rows in the north half"));
     let (east, west) = join::unit_sides(&Quadrants::bounded(n, 0), &unit);
     let every = |side: Vec<u64>| -> Vec<u64> { side.into_iter().step_by(step.max(1)).collect() };
     let (east, west) = (every(east), every(west));

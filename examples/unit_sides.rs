@@ -36,19 +36,10 @@ fn main() {
     let file = args.next();
     let step: usize = args.next().map_or(1, |s| s.parse().expect(usage));
     let q = Quadrants::bounded(n, 0);
-    let units = join::units(n);
-    let ids: Vec<usize> = (0..units.len())
-        .filter(|&i| u32::from(join::stratum(n, &units[i].0).north_rows) == north)
-        .collect();
-    assert!(
-        !ids.is_empty(),
-        "no unit has {north} east rows in the north half"
-    );
-    let id = ids[(k * 7919 + 13) % ids.len()];
-    let unit = units[id].0;
-    // The unit list is the tool's own: dropped, and the peak reset, so that the peak printed
-    // after a slice is what counting the unit held.
-    drop(units);
+    let (id, unit) = join::unit_in_stratum(n, north, k)
+        .unwrap_or_else(|| panic!("no unit has {north} east rows in the north half"));
+    // The unit list was the tool's own, and is gone: the peak is reset, so that the peak
+    // printed after a slice is what counting the unit held.
     reset_peak();
     // Counted as a run counts it (streamed where a run streams it), with the partitions kept
     // as a run keeps them.

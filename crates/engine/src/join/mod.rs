@@ -166,6 +166,19 @@ pub fn partition_sizes(n: usize) -> (usize, usize) {
     (largest, total)
 }
 
+/// The `k`-th unit of board `n`'s stratum with `north` east rows in the north half, with its
+/// place in [`units`]: unit `(7919 k + 13) mod` the stratum's size, in the order of east rows
+/// (the units of `results/join-log.md`, sections 18 and 19, for the tools in `examples/`);
+/// `None` where no unit has that many.
+pub fn unit_in_stratum(n: usize, north: u32, k: usize) -> Option<(usize, Unit)> {
+    let units = units(n);
+    let ids: Vec<usize> = (0..units.len())
+        .filter(|&i| u32::from(stratum(n, &units[i].0).north_rows) == north)
+        .collect();
+    let id = *ids.get((k * 7919 + 13) % ids.len().max(1))?;
+    Some((id, units[id].0))
+}
+
 /// The two sides (east, west half-board patterns) of a unit of an even board, made in the
 /// memory-bounded layout as a count makes them (for the tools in `examples/` that measure the
 /// matching).

@@ -146,27 +146,26 @@ pub struct Work {
 pub(super) fn work(table: &[u64], queries: &[u64], bits: usize) -> Work {
     let split = Split::choose(&Stats::of(table), &Stats::of(queries), bits);
     let never = AtomicBool::new(false);
-    let (mut t, mut q) = (Tables::default(), Tables::default());
-    sort_by_bin(table, &split, (&mut t.table, &mut t.table_starts), &never).expect("never stopped");
-    sort_by_bin(
-        queries,
-        &split,
-        (&mut q.queries, &mut q.query_starts),
-        &never,
-    )
-    .expect("never stopped");
-    let (mut rows, mut runs) = (Vec::new(), Vec::new());
-    let starts = (&t.table_starts[..], &q.queries[..], &q.query_starts[..]);
-    let m = Matching::new(&split, starts, None, (&mut rows, &mut runs));
-    let (all, mut w) = (split.bins() - 1, Work::default());
-    w.bins = split.bins();
-    w.width = m.width;
-    w.chunks = Shape::new(m.rest, m.width, 1).chunks;
-    for a in 0..split.bins() {
-        let (len, fits) = (
-            t.table_starts[a + 1] - t.table_starts[a],
-            m.fitting[all & !a],
-        );
+    let mut t = Tables::default();
+    let sorted =
+        sort_by_bin(table, &split, (&mut t.table, &mut t.table_starts), &never).and_then(|()| {
+            sort_by_bin(
+                queries,
+                &split,
+                (&mut t.queries, &mut t.query_starts),
+                &never,
+            )
+        });
+    sorted.expect("never stopped");
+    let starts = (&t.table_starts[..], &t.queries[..], &t.query_starts[..]);
+    let m = Matching::new(&split, starts, None, (&mut t.rows, &mut t.runs));
+    let mut w = Work {
+        bins: split.bins(),
+        width: m.width,
+        chunks: Shape::new(m.rest, m.width, 1).chunks,
+        ..Work::default()
+    };
+    for (len, fits) in m.bins_and_fits() {
         w.pairs += len as u128 * u128::from(fits);
         if len >= PAIRWISE_BIN {
             let shape = Shape::new(m.rest, m.width, len);
@@ -347,21 +346,26 @@ impl<'a> Matching<'a> {
     /// The modelled cost of the whole matching with tables in chunks of `width` bits, in its
     /// two parts: the table rows written for every bin, and every fitting query run.
     fn model_parts(&self, width: usize) -> (f64, f64) {
-        let bins = self.table_starts.len() - 1;
-        let all = bins - 1;
-        let fitting = &self.fitting;
-        (0..bins).fold((0.0, 0.0), |(build, query), a| {
-            let len = self.table_starts[a + 1] - self.table_starts[a];
-            let fits = fitting[all & !a];
-            if len == 0 || fits == 0 {
-                return (build, query);
-            }
-            let shape = Shape::new(self.rest, width, len);
-            (
-                build + shape.size() as f64,
-                query + fits as f64 * query_cost(len, shape.chunks),
-            )
-        })
+        self.bins_and_fits()
+            .fold((0.0, 0.0), |(build, query), (len, fits)| {
+                if len == 0 || fits == 0 {
+                    return (build, query);
+                }
+                let shape = Shape::new(self.rest, width, len);
+                (
+                    build + shape.size() as f64,
+                    query + fits as f64 * query_cost(len, shape.chunks),
+                )
+            })
+    }
+
+    /// Each table bin's patterns and the queries that fit it, bin by bin.
+    fn bins_and_fits(&self) -> impl Iterator<Item = (usize, u64)> + '_ {
+        let all = self.table_starts.len() - 2;
+        let sizes = self.table_starts.windows(2).map(|w| w[1] - w[0]);
+        sizes
+            .enumerate()
+            .map(move |(a, len)| (len, self.fitting[all & !a]))
     }
 
     /// The chunk width of the tables whose modelled cost is least: wider chunks mean fewer

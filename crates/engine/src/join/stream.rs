@@ -229,56 +229,70 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_probe_matches_the_slice_it_stands_for() {
-        // Units streamed in table groups of 2^10 patterns: a probe gathers the bins it
-        // matches in one read of the table side and must match exactly the pairs of the
-        // slice it stands for (its offset of `stride`); its reads stand for a whole unit's,
-        // its half-boards (read, never made) for none.
-        let never = AtomicBool::new(false);
-        let mut checked = 0;
+    /// Some units of n = 16 and 18 whose sides are sieved, each with its board's quadrants
+    /// and the size of its larger side.
+    fn sieved_units(mut each: impl FnMut(usize, &Quadrants, &Unit, usize)) {
         for n in [16, 18] {
             let q = Quadrants::bounded(n, 1 << 20);
             let all = units(n);
             for (u, _) in all.iter().step_by(all.len() / 9) {
                 let (east, west) = unit_sides(&q, u);
                 let (small, large) = (east.len().min(west.len()), east.len().max(west.len()));
-                if !matching::sieved(small, large) {
-                    continue;
-                }
-                let bins = 3;
-                let stride = (sieve::bins_for(large) / bins).max(1);
-                for seed in [0, 7] {
-                    let probe = Probe {
-                        row_sets: 1,
-                        bins,
-                        seed,
-                    };
-                    let mut settled = Settled::default();
-                    let got = streaming(Some((0, 1 << 10)), || {
-                        SCRATCH.with(|s| {
-                            let how = (Some(probe), &mut settled as &mut dyn Phases);
-                            count_unit_with(&q, u, &mut s.borrow_mut(), &never, how)
-                        })
-                    });
-                    let found = got.expect("never stopped");
-                    let [scales] = &settled.0[..] else {
-                        panic!("one row set, settled once: {:?}", settled.0);
-                    };
-                    let of = |p| scales.iter().find(|s| s.0 == p).map_or(0.0, |s| s.1);
-                    assert_eq!(of(Phase::Reading), 1.0, "{scales:?}");
-                    assert!(of(Phase::Gathering) >= 1.0, "{scales:?}");
-                    assert_eq!(of(Phase::Sides) + of(Phase::Partitions), 0.0, "{scales:?}");
-                    let slice = Slice {
-                        index: (seed % stride) as u64,
-                        of: stride as u64,
-                    };
-                    let want = count_unit(&q, &Unit { slice, ..*u }).count;
-                    assert_eq!(found.count, want, "n = {n}, {u:?}, seed {seed}");
-                    checked += usize::from(want > 0);
+                if matching::sieved(small, large) {
+                    each(n, &q, u, large);
                 }
             }
         }
+    }
+
+    /// `probe` of `unit`, streamed in table groups of 2^10 patterns: the pairs it found and
+    /// the scales its one row set settled with.
+    fn probe_streamed(q: &Quadrants, unit: &Unit, probe: Probe) -> (u64, Vec<(Phase, f64)>) {
+        let never = AtomicBool::new(false);
+        let mut settled = Settled::default();
+        let got = streaming(Some((0, 1 << 10)), || {
+            SCRATCH.with(|s| {
+                let how = (Some(probe), &mut settled as &mut dyn Phases);
+                count_unit_with(q, unit, &mut s.borrow_mut(), &never, how)
+            })
+        });
+        let found = got.expect("never stopped");
+        let [scales] = &settled.0[..] else {
+            panic!("one row set, settled once: {:?}", settled.0);
+        };
+        (found.count, scales.clone())
+    }
+
+    #[test]
+    fn a_probe_matches_the_slice_it_stands_for() {
+        // Units streamed in table groups of 2^10 patterns: a probe gathers the bins it
+        // matches in one read of the table side and must match exactly the pairs of the
+        // slice it stands for (its offset of `stride`); its reads stand for a whole unit's,
+        // its half-boards (read, never made) for none.
+        let mut checked = 0;
+        sieved_units(|n, q, u, large| {
+            let bins = 3;
+            let stride = (sieve::bins_for(large) / bins).max(1);
+            for seed in [0, 7] {
+                let probe = Probe {
+                    row_sets: 1,
+                    bins,
+                    seed,
+                };
+                let (found, scales) = probe_streamed(q, u, probe);
+                let of = |p| scales.iter().find(|s| s.0 == p).map_or(0.0, |s| s.1);
+                assert_eq!(of(Phase::Reading), 1.0, "{scales:?}");
+                assert!(of(Phase::Gathering) >= 1.0, "{scales:?}");
+                assert_eq!(of(Phase::Sides) + of(Phase::Partitions), 0.0, "{scales:?}");
+                let slice = Slice {
+                    index: (seed % stride) as u64,
+                    of: stride as u64,
+                };
+                let want = count_unit(q, &Unit { slice, ..*u }).count;
+                assert_eq!(found, want, "n = {n}, {u:?}, seed {seed}");
+                checked += usize::from(want > 0);
+            }
+        });
         assert!(checked >= 4, "only {checked} probes held a fitting pair");
     }
 
@@ -287,50 +301,33 @@ mod tests {
         // A run deals the 64 slices of a streamed unit in blocks of 16, each reading the
         // sides: 4 reads, of which a probe of one slice stands for a 64th, whatever share of
         // the matching the probe itself matches.
-        let never = AtomicBool::new(false);
         let mut checked = 0;
-        for n in [16, 18] {
-            let q = Quadrants::bounded(n, 1 << 20);
-            let all = units(n);
-            for (u, _) in all.iter().step_by(all.len() / 9) {
-                let (east, west) = unit_sides(&q, u);
-                let (small, large) = (east.len().min(west.len()), east.len().max(west.len()));
-                if u.span != 1 || !matching::sieved(small, large) {
-                    continue;
-                }
-                let of = 64;
-                let unit = Unit {
-                    slice: Slice { index: 5, of },
-                    ..*u
-                };
-                for bins in [1, 3] {
-                    let probe = Probe {
-                        row_sets: 1,
-                        bins,
-                        seed: 0,
-                    };
-                    let mut settled = Settled::default();
-                    streaming(Some((0, 1 << 10)), || {
-                        SCRATCH.with(|s| {
-                            let how = (Some(probe), &mut settled as &mut dyn Phases);
-                            count_unit_with(&q, &unit, &mut s.borrow_mut(), &never, how)
-                        })
-                    })
-                    .expect("never stopped");
-                    let [scales] = &settled.0[..] else {
-                        panic!("one row set, settled once: {:?}", settled.0);
-                    };
-                    let reading = scales.iter().find(|s| s.0 == Phase::Reading).map(|s| s.1);
-                    let blocks = of.div_ceil(SLICES_A_BLOCK as u64) as f64;
-                    assert_eq!(
-                        reading,
-                        Some(blocks / of as f64),
-                        "n = {n}, {u:?}, bins {bins}"
-                    );
-                    checked += 1;
-                }
+        sieved_units(|n, q, u, _| {
+            if u.span != 1 {
+                return;
             }
-        }
+            let of = 64;
+            let unit = Unit {
+                slice: Slice { index: 5, of },
+                ..*u
+            };
+            for bins in [1, 3] {
+                let probe = Probe {
+                    row_sets: 1,
+                    bins,
+                    seed: 0,
+                };
+                let (_, scales) = probe_streamed(q, &unit, probe);
+                let reading = scales.iter().find(|s| s.0 == Phase::Reading).map(|s| s.1);
+                let blocks = of.div_ceil(SLICES_A_BLOCK as u64) as f64;
+                assert_eq!(
+                    reading,
+                    Some(blocks / of as f64),
+                    "n = {n}, {u:?}, bins {bins}"
+                );
+                checked += 1;
+            }
+        });
         assert!(checked >= 4, "only {checked} probes checked");
     }
 }
