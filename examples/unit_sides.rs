@@ -9,9 +9,10 @@
 //! after the two counts; with FILE `-`, only the sizes are printed; with FILE `time`, the
 //! estimate's projection of the unit (three samples) is printed before the unit is counted
 //! as a run counts it (streamed where a run streams it) and timed.
-//! `unit_sides N thread K OF` counts slice 0 of OF of units 0..K of every stratum one after
-//! another on one thread, as a thread of a run goes from unit to unit (its buffers and
-//! partition cache kept), and prints the peak resident memory after each.
+//! `unit_sides N thread K OF [CACHE]` counts slice 0 of OF of units 0..K of every stratum one
+//! after another on one thread, as a thread of a run goes from unit to unit (its buffers and
+//! a partition cache of CACHE MiB kept, 256 by default, as a run allows at most), and prints
+//! the peak resident memory after each.
 //! `unit_sides N NORTH K slice I OF` counts slice I of OF of the unit as a run does and prints
 //! the peak resident memory of the count (Linux; the unit list is dropped and the peak reset
 //! first, so the figure is the engine's own and the program's few MiB).
@@ -22,14 +23,15 @@ use nqueens_engine::join::{self, Geometry, Quadrants, Tables};
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let usage =
-        "usage: unit_sides N NORTH [K] [FILE [STEP]] | N NORTH K slice I OF | N thread K OF";
+    let usage = "usage: unit_sides N NORTH [K] [FILE [STEP]] | N NORTH K slice I OF \
+                 | N thread K OF [CACHE]";
     let n: usize = args.next().and_then(|s| s.parse().ok()).expect(usage);
     let mut args = args.peekable();
     if args.next_if(|a| a == "thread").is_some() {
         let k: usize = args.next().and_then(|s| s.parse().ok()).expect(usage);
         let of: u64 = args.next().and_then(|s| s.parse().ok()).expect(usage);
-        return one_thread(n, k, of);
+        let cache_mib: usize = args.next().map_or(256, |s| s.parse().expect(usage));
+        return one_thread(n, k, of, cache_mib << 20);
     }
     let north: u32 = args.next().and_then(|s| s.parse().ok()).expect(usage);
     let k: usize = args.next().map_or(0, |s| s.parse().expect(usage));
@@ -117,8 +119,9 @@ fn main() {
     }
 }
 
-/// The `thread` mode: units 0..k of every stratum, slice 0 of `of` each, on this thread.
-fn one_thread(n: usize, k: usize, of: u64) {
+/// The `thread` mode: units 0..k of every stratum, slice 0 of `of` each, on this thread, with
+/// a partition cache of `cache` bytes.
+fn one_thread(n: usize, k: usize, of: u64, cache: usize) {
     let units = join::units(n);
     let geo = Geometry::new(n);
     let mut chosen = Vec::new();
@@ -132,7 +135,7 @@ fn one_thread(n: usize, k: usize, of: u64) {
     }
     drop(units);
     reset_peak();
-    let q = Quadrants::bounded(n, 256 << 20);
+    let q = Quadrants::bounded(n, cache);
     for (north, unit) in chosen {
         let slice = join::Slice { index: 0, of };
         let begun = std::time::Instant::now();

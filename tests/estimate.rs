@@ -1,7 +1,8 @@
 //! `--estimate` as a user meets it: Ctrl-C stops the sampling with exit 130 and the projection
 //! of what was timed, a sample too thin for a margin says so instead of printing an interval,
 //! and nothing but the report reaches a pipe (the bar is for terminals: `tests/terminal.rs`).
-//! The memory it reports under a limit is tested in `tests/limits.rs`.
+//! The memory it reports under a limit is tested in `tests/limits.rs`. `scripts/counted-sample`,
+//! which checks the estimate against counted shards, is tried here on a small board.
 
 mod common;
 
@@ -116,4 +117,78 @@ fn a_margin_is_printed_where_the_sample_holds_one() {
         row["wall_seconds_high"].as_f64(),
     );
     assert!(lo.is_some() && hi.is_some() && lo < hi, "{row}");
+}
+
+/// The raw lines of a `scripts/counted-sample` report: `(shard, CPU seconds, partial sum)` of
+/// each counted shard, and the number of estimate lines.
+fn counted_sample_lines(raw: &str) -> (Vec<(String, f64, u64)>, usize) {
+    let (mut counts, mut estimates) = (Vec::new(), 0);
+    for line in raw.lines() {
+        let r: serde_json::Value = serde_json::from_str(line).unwrap();
+        if r["command"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|a| a == "--estimate")
+        {
+            estimates += 1;
+            continue;
+        }
+        let shard = r["command"][2].as_str().unwrap().to_string();
+        let found = r["json"]["partial_solutions"].as_u64().unwrap();
+        counts.push((shard, r["cpu"].as_f64().unwrap(), found));
+    }
+    counts.sort_by(|a, b| a.0.cmp(&b.0));
+    (counts, estimates)
+}
+
+/// `scripts/counted-sample` with as many blocks as shards counts each shard once, two at a
+/// time: their partial sums add up to the board's total. Run again on its own raw file with
+/// `--estimate-each`, it counts nothing anew and sets an estimate beside each shard.
+#[test]
+fn counted_sample_counts_a_shard_a_block_and_reuses_its_counts() {
+    if common::lacks(
+        "python3",
+        "python3 is not installed; it runs scripts/counted-sample",
+    ) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let run = |name: &str, extra: &[&str]| {
+        let script =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/counted-sample");
+        let out = std::process::Command::new(script)
+            .args(["12", "4", "4", "--threads", "1", "--jobs", "2", "--bin"])
+            .arg(assert_cmd::cargo::cargo_bin("nqueens-count"))
+            .arg("--out")
+            .arg(dir.path().join(format!("{name}.md")))
+            .args(extra)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{err}");
+        let raw = std::fs::read_to_string(dir.path().join(format!("{name}.jsonl"))).unwrap();
+        let report = std::fs::read_to_string(dir.path().join(format!("{name}.md"))).unwrap();
+        (counted_sample_lines(&raw), report)
+    };
+    let ((counts, estimates), report) = run("first", &[]);
+    let shards: Vec<&str> = counts.iter().map(|c| c.0.as_str()).collect();
+    assert_eq!(shards, ["0/4", "1/4", "2/4", "3/4"]);
+    assert_eq!(counts.iter().map(|c| c.2).sum::<u64>(), 14_200);
+    assert_eq!(estimates, 0);
+    assert!(
+        report.contains("**Projected from the counted shards: "),
+        "{report}"
+    );
+    let reused = dir.path().join("first.jsonl");
+    let ((again, estimates), report) = run(
+        "second",
+        &["--estimate-each", "1", "--reuse", reused.to_str().unwrap()],
+    );
+    assert_eq!(again, counts, "the counts are taken, not made anew");
+    assert_eq!(estimates, 4);
+    assert!(
+        report.contains("The shards' own estimates held their counted CPU time "),
+        "{report}"
+    );
 }
