@@ -192,3 +192,46 @@ fn counted_sample_counts_a_shard_a_block_and_reuses_its_counts() {
         "{report}"
     );
 }
+
+/// A count that fails stops `scripts/counted-sample` with exit 1 and the program's error, and
+/// the shard counting beside it is stopped rather than waited for (here a stand-in program
+/// that fails on shard 0 and would mark the others done after 10 s).
+#[test]
+fn counted_sample_stops_the_other_counts_when_one_fails() {
+    if common::lacks(
+        "python3",
+        "python3 is not installed; it runs scripts/counted-sample",
+    ) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let bin = dir.path().join("stand-in");
+    let body = format!(
+        "#!/bin/sh\ncase \"$3\" in\n  0/*) echo 'error: planted failure' >&2; exit 3;;\nesac\n\
+         sleep 10\ntouch '{}/done'\n",
+        dir.path().display()
+    );
+    std::fs::write(&bin, body).unwrap();
+    let mut perms = std::fs::metadata(&bin).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(&bin, perms).unwrap();
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/counted-sample");
+    let out = std::process::Command::new(script)
+        .args(["12", "4", "4", "--threads", "1", "--jobs", "2", "--bin"])
+        .arg(&bin)
+        .arg("--out")
+        .arg(dir.path().join("r.md"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("planted failure"), "{err}");
+    assert!(
+        !dir.path().join("done").exists(),
+        "another shard was counted to its end"
+    );
+    assert!(
+        !dir.path().join("r.md").exists(),
+        "no report of a failed sample"
+    );
+}
