@@ -11,8 +11,8 @@
 //! as a run counts it (streamed where a run streams it) and timed.
 //! `unit_sides N thread K OF [CACHE]` counts slice 0 of OF of units 0..K of every stratum one
 //! after another on one thread, as a thread of a run goes from unit to unit (its buffers and
-//! a partition cache of CACHE MiB kept, 256 by default, as a run allows at most), and prints
-//! the peak resident memory after each.
+//! a partition cache of CACHE MiB kept: 256 by default, what the join's memory table was
+//! measured with; a run keeps at most 64), and prints the peak resident memory after each.
 //! `unit_sides N NORTH K slice I OF` counts slice I of OF of the unit as a run does and prints
 //! the peak resident memory of the count (Linux; the unit list is dropped and the peak reset
 //! first, so the figure is the engine's own and the program's few MiB).

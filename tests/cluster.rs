@@ -77,17 +77,14 @@ fn gnu_parallel(dir: &std::path::Path) -> (Option<i32>, String, String, Vec<Stri
     let bin = assert_cmd::cargo::cargo_bin("nqueens-count");
     let log = dir.join("calls.log");
     let wrapper = dir.join("nqueens-wrapper");
-    std::fs::write(
+    common::write_script(
         &wrapper,
-        format!(
-            "#!/bin/sh\necho \"$1\" >> '{}'\nexec '{}' \"$@\"\n",
+        &format!(
+            "echo \"$1\" >> '{}'\nexec '{}' \"$@\"",
             log.display(),
             bin.display()
         ),
-    )
-    .unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    );
     let script = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/scripts/cluster/gnu-parallel.sh"
@@ -173,13 +170,6 @@ fn which(name: &str) -> String {
     String::from_utf8(out.stdout).unwrap().trim().to_string()
 }
 
-/// Writes an executable shell script.
-fn write_script(path: &std::path::Path, body: &str) {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::write(path, format!("#!/bin/sh\n{body}\n")).unwrap();
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
-}
-
 /// A copy of the repository's `scripts/container-image`, `Dockerfile` and
 /// `Containerfile.scratch` in a folder of its own, run with a PATH of only `tools` (name, shell
 /// script), the text and file tools it uses and a `file` that calls every binary static, and
@@ -207,12 +197,12 @@ fn container_image_with(
     ] {
         std::os::unix::fs::symlink(which(name), bin.join(name)).unwrap();
     }
-    write_script(
+    common::write_script(
         &bin.join("file"),
         "echo 'ELF 64-bit LSB pie executable, x86-64, static-pie linked'",
     );
     for (name, script) in tools {
-        write_script(&bin.join(name), script);
+        common::write_script(&bin.join(name), script);
     }
     edit(repo.path());
     let out = std::process::Command::new(which("bash"))
@@ -415,7 +405,7 @@ fn the_dockerfile_builds_locked_and_runs_unprivileged() {
 fn fake_counter(dir: &std::path::Path, finish: &str) -> std::path::PathBuf {
     let path = dir.join("fake-nqueens-count");
     let log = dir.join("calls");
-    write_script(
+    common::write_script(
         &path,
         &format!(
             r#"log='{log}'

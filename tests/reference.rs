@@ -138,10 +138,7 @@ fn compare_stops_when_the_totals_differ() {
     }
     let dir = tempfile::tempdir().unwrap();
     let wrong = dir.path().join("wrong-count");
-    std::fs::write(&wrong, "#!/bin/sh\necho '{\"solutions_str\":\"93\"}'\n").unwrap();
-    let mut perms = std::fs::metadata(&wrong).unwrap().permissions();
-    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
-    std::fs::set_permissions(&wrong, perms).unwrap();
+    common::write_script(&wrong, "echo '{\"solutions_str\":\"93\"}'");
     let out = Command::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/compare"))
         .args(["8", "--runs", "1", "--bin"])
         .arg(&wrong)
