@@ -36,8 +36,7 @@ pub fn run(
         Err(e) => return Err(exit::error(&e)),
     };
     let hours = args.shard_hours.unwrap_or(1.0);
-    let share = e.cpu_margin / e.cpu_seconds.max(f64::MIN_POSITIVE);
-    let sampled = (e.strata_sampled, e.strata);
+    let sample = Sample::of(&e);
     let interrupted = cancel.load(Ordering::SeqCst);
     // An interrupted sample is as thin as the time it had.
     let had = if interrupted {
@@ -45,7 +44,7 @@ pub fn run(
     } else {
         args.estimate_seconds as f64
     };
-    let needed = thin(sampled, share, had);
+    let needed = thin(sample, had);
     out(&if args.json {
         json(&e, shard, hours, needed, interrupted)
     } else {
@@ -63,12 +62,30 @@ pub fn run(
         ));
     }
     if let Some(seconds) = needed {
-        let share = 100.0 * share;
-        say(format!(
-            "warning: a thin sample ({} of {} strata, ±{share:.0}%): the projection may be far \
-             off; sample for about {} (--estimate-seconds {}) for a margin within {:.0}%",
+        let mut why = format!(
+            "{} of {} strata, ±{:.0}%",
             e.strata_sampled,
             e.strata,
+            100.0 * sample.share
+        );
+        if sample.skew > SKEW_AT_MOST {
+            why += &format!(
+                ", skewed {:.2}: a few costly subproblems carry the spread, and a sample this \
+                 small mostly misses them",
+                sample.skew
+            );
+        }
+        if sample.guessed > GUESSED_AT_MOST {
+            why += &format!(
+                ", {:.0}% of the projection from strata timed fewer than 10 times, whose \
+                 spread is guessed",
+                100.0 * sample.guessed
+            );
+        }
+        say(format!(
+            "warning: a thin sample ({why}): the projection may be far off and its margin \
+             may not hold; sample for about {} (--estimate-seconds {}) for a margin within \
+             {:.0}% on measured spreads",
             span(seconds),
             seconds.ceil() as u64,
             100.0 * TRUSTED_MARGIN
@@ -181,18 +198,71 @@ fn memory_lines(m: &MemoryNeeds, is_shard: bool, shards: Option<u64>, peak: Stri
 /// shards (`results/large-n.md`).
 const TRUSTED_MARGIN: f64 = 0.25;
 
-/// The seconds of sampling a trustworthy estimate would need, where a sample of `budget`
-/// seconds that reached `(sampled, strata)` strata with a margin of `share` of the CPU time
-/// is thin: a stratum not sampled, or a margin past [`TRUSTED_MARGIN`]. The margin shrinks as
-/// the square root of the subproblems timed, and every stratum needs its share; at least twice
-/// the budget. `None` where the sample is not thin.
-fn thin((sampled, strata): (usize, usize), share: f64, budget: f64) -> Option<f64> {
-    if sampled >= strata && share <= TRUSTED_MARGIN {
+/// The largest share of the projection that may come from strata whose spread is guessed
+/// ([`Estimate::guessed_share`]) before a sample is called thin. At n = 28 a 300-s sample
+/// timed about nine subproblems a stratum: its margins, on guessed spreads, held the cost of
+/// counted work 3 times in 6 (`results/large-n.md`).
+const GUESSED_AT_MOST: f64 = 0.25;
+
+/// The largest skewness of the projection ([`Estimate::skewness`]) whose normal interval is
+/// trusted: Cochran's rule for a mean of `k` from a population of skewness `G1`, `k > 25 G1^2`,
+/// says the same of one stratum (the skewness of its mean is `G1 / sqrt(k)`).
+const SKEW_AT_MOST: f64 = 0.2;
+
+/// What tells whether an estimate's sample is thin.
+#[derive(Clone, Copy, Debug)]
+struct Sample {
+    /// Strata sampled, of all.
+    strata: (usize, usize),
+    /// The sampling's margin, as a share of the CPU time.
+    share: f64,
+    /// [`Estimate::guessed_share`].
+    guessed: f64,
+    /// Subproblems timed.
+    timed: usize,
+    /// [`Estimate::short_of_trusted`].
+    short: usize,
+    /// [`Estimate::skewness`].
+    skew: f64,
+}
+
+impl Sample {
+    fn of(e: &Estimate) -> Sample {
+        Sample {
+            strata: (e.strata_sampled, e.strata),
+            share: e.cpu_margin / e.cpu_seconds.max(f64::MIN_POSITIVE),
+            guessed: e.guessed_share,
+            timed: e.sampled,
+            short: e.short_of_trusted,
+            skew: e.skewness,
+        }
+    }
+}
+
+/// The seconds of sampling a trustworthy estimate would need, where a sample `s` of `budget`
+/// seconds is thin: a stratum not sampled, a margin past [`TRUSTED_MARGIN`], more than
+/// [`GUESSED_AT_MOST`] of the projection from strata whose spread is guessed, or a skewness
+/// past [`SKEW_AT_MOST`]. The margin and the skewness shrink as the square root of the
+/// subproblems timed, every stratum needs its share, and the guessed strata their
+/// subproblems short of ten; at least twice the budget. `None` where the sample is not thin.
+fn thin(s: Sample, budget: f64) -> Option<f64> {
+    let (sampled, strata) = s.strata;
+    if sampled >= strata
+        && s.share <= TRUSTED_MARGIN
+        && s.guessed <= GUESSED_AT_MOST
+        && s.skew <= SKEW_AT_MOST
+    {
         return None;
     }
     let strata = strata as f64 / sampled.max(1) as f64;
-    let margin = (share / TRUSTED_MARGIN).powi(2);
-    Some(budget.max(1.0) * strata.max(margin).max(2.0))
+    let margin = (s.share / TRUSTED_MARGIN).powi(2);
+    let guessed = if s.guessed > GUESSED_AT_MOST {
+        (s.timed + s.short) as f64 / s.timed.max(1) as f64
+    } else {
+        1.0
+    };
+    let skew = (s.skew / SKEW_AT_MOST).powi(2);
+    Some(budget.max(1.0) * strata.max(margin).max(guessed).max(skew).max(2.0))
 }
 
 /// A duration in the largest unit that keeps it readable.
@@ -298,6 +368,13 @@ struct Row {
     cpu_hours: f64,
     cpu_hours_margin: Option<f64>,
     too_thin_for_a_margin: bool,
+    /// The share of the projection from strata timed fewer than ten times, their spread
+    /// guessed from the others'.
+    guessed_share: f64,
+    /// The subproblems more those strata need to be timed ten times each.
+    short_of_trusted: usize,
+    /// The projection's skewness; past 0.2 its interval is not trusted.
+    skewness: f64,
     setup_seconds: f64,
     memory_bytes: u64,
     peak_memory_bytes: Option<u64>,
@@ -382,6 +459,9 @@ fn json(
         cpu_hours: e.cpu_seconds / 3600.0,
         cpu_hours_margin: (!thin).then_some(e.margin() / 3600.0),
         too_thin_for_a_margin: thin,
+        guessed_share: e.guessed_share,
+        short_of_trusted: e.short_of_trusted,
+        skewness: e.skewness,
         setup_seconds: e.setup_seconds,
         memory_bytes: e.memory_needed,
         peak_memory_bytes: e.peak_memory,
@@ -397,22 +477,52 @@ fn json(
 
 #[cfg(test)]
 mod tests {
-    use super::{TRUSTED_MARGIN, in_hours, thin, thin_for_a_margin};
+    use super::{
+        GUESSED_AT_MOST, SKEW_AT_MOST, Sample, TRUSTED_MARGIN, in_hours, thin, thin_for_a_margin,
+    };
 
     #[test]
     fn a_thin_sample_says_how_long_a_trustworthy_one_takes() {
-        assert_eq!(thin((16, 16), 0.1, 60.0), None);
-        assert_eq!(thin((16, 16), TRUSTED_MARGIN, 60.0), None);
+        // A sample of 100 subproblems in `strata`, at a margin of `share`.
+        let s = |strata, share| Sample {
+            strata,
+            share,
+            guessed: 0.0,
+            timed: 100,
+            short: 0,
+            skew: 0.0,
+        };
+        assert_eq!(thin(s((16, 16), 0.1), 60.0), None);
+        assert_eq!(thin(s((16, 16), TRUSTED_MARGIN), 60.0), None);
         // Three of sixteen strata at ±114% (n = 28 with 20 s): 21 times the budget for the
         // margin, 5.3 for the strata.
-        let needed = thin((3, 16), 1.14, 20.0).unwrap();
+        let needed = thin(s((3, 16), 1.14), 20.0).unwrap();
         assert!(
             (needed - 20.0 * (1.14f64 / 0.25).powi(2)).abs() < 1e-6,
             "{needed}"
         );
         // Every stratum sampled but a wide margin: at least twice the budget.
-        assert_eq!(thin((4, 4), 0.26, 60.0), Some(120.0));
-        assert_eq!(thin((2, 8), 0.1, 60.0), Some(240.0));
+        assert_eq!(thin(s((4, 4), 0.26), 60.0), Some(120.0));
+        assert_eq!(thin(s((2, 8), 0.1), 60.0), Some(240.0));
+        // A narrow margin, but most of the projection from strata whose spread is guessed
+        // (n = 28 with 300 s: 144 subproblems in 16 strata): thin, until those strata have
+        // their 10 each; a quarter of it guessed is still trusted.
+        let guessed = |guessed, short| Sample {
+            guessed,
+            short,
+            ..s((16, 16), 0.2)
+        };
+        assert_eq!(thin(guessed(0.6, 60), 300.0), Some(300.0 * 2.0));
+        assert_eq!(thin(guessed(0.6, 400), 300.0), Some(300.0 * 5.0));
+        assert_eq!(thin(guessed(GUESSED_AT_MOST, 400), 300.0), None);
+        // A narrow margin from a skewed sample: thin, until the skewness would fall to 0.2.
+        let skewed = |skew| Sample {
+            skew,
+            ..s((16, 16), 0.2)
+        };
+        assert_eq!(thin(skewed(SKEW_AT_MOST), 300.0), None);
+        assert_eq!(thin(skewed(0.25), 300.0), Some(600.0));
+        assert!((thin(skewed(0.4), 300.0).unwrap() - 1200.0).abs() < 1e-9);
     }
 
     #[test]

@@ -135,7 +135,7 @@ pub(super) fn mean_variance(xs: &[f64], all_mean: f64, spread: f64) -> (f64, f64
 /// narrow margin: with synthetic costs whose spread is known, the 95% interval held the true
 /// total 19 times in 40 where every spread of two samples on was trusted
 /// (`run::estimate`'s test of the interval).
-const TRUSTED: usize = 10;
+pub(super) const TRUSTED: usize = 10;
 
 #[cfg(test)]
 mod tests {

@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::Job;
-use super::allocation::{Allocation, largest_spread, mean_variance};
+use super::allocation::{Allocation, TRUSTED, largest_spread, mean_variance};
 use super::budget::MemoryNeeds;
 use super::class::Class;
 use super::engines::Engines;
@@ -77,8 +77,23 @@ pub struct Estimate {
     /// Projected CPU seconds of the whole count (all threads together).
     pub cpu_seconds: f64,
     /// Half-width of the 95% interval of `cpu_seconds` from the sampling alone: the spread
-    /// between the subproblems timed ([`Estimate::margin`] adds the machine's).
+    /// between the subproblems timed, with Student's t for the degrees of freedom the strata's
+    /// spreads were measured with ([`Estimate::margin`] adds the machine's).
     pub cpu_margin: f64,
+    /// The share of `cpu_seconds` projected from strata timed fewer than ten times, whose
+    /// spread is not measured but guessed from the others' (0 to 1). Where it is large, the
+    /// margin rests on guesses: at n = 28 such margins held the cost of counted work 3 times
+    /// in 6 (`results/large-n.md`).
+    pub guessed_share: f64,
+    /// The subproblems more those strata need to be timed ten times each.
+    pub short_of_trusted: usize,
+    /// The skewness of the projection itself, from the third moments of the strata timed at
+    /// least three times. The normal (or t) interval of a mean wants it under about 0.2: a
+    /// sample of `k` from one population of skewness `G1` holds Cochran's rule `k > 25 G1^2`
+    /// (*Sampling Techniques*, 3rd ed., section 2.15). Where a few costly subproblems carry
+    /// the spread, a small sample mostly misses them: its spread, and so its margin, comes out
+    /// too small (the units of n = 28 have a skewness near 1.6, `results/large-n.md`).
+    pub skewness: f64,
     /// Seconds spent before the subproblems start (building what the engines share, such as
     /// lists), measured.
     pub setup_seconds: f64,
@@ -104,9 +119,8 @@ impl Estimate {
     /// ([`Estimate::cpu_margin`]) and the machine's, whose time for the same work varies from
     /// run to run by [`MACHINE_SPREAD`], both in the sample and in the count.
     pub fn margin(&self) -> f64 {
-        let sampling = self.cpu_margin / 1.96;
-        let machine = MACHINE_SPREAD * self.cpu_seconds;
-        1.96 * (sampling * sampling + 2.0 * machine * machine).sqrt()
+        let machine = 1.96 * MACHINE_SPREAD * self.cpu_seconds;
+        (self.cpu_margin * self.cpu_margin + 2.0 * machine * machine).sqrt()
     }
 
     /// The 95% interval of [`Estimate::wall_seconds`], from [`Estimate::margin`].
@@ -204,7 +218,7 @@ impl Job {
             });
         }
         let whole = engines.times_whole();
-        let (cpu_seconds, cpu_margin, sampled_strata) = project(&sizes, &times, whole);
+        let p = project(&sizes, &times, whole);
         Ok(Estimate {
             n: plan.n(),
             algorithm: plan.algorithm(),
@@ -212,9 +226,12 @@ impl Job {
             subproblems: todo,
             sampled: times.len(),
             strata,
-            strata_sampled: sampled_strata,
-            cpu_seconds,
-            cpu_margin,
+            strata_sampled: p.sampled,
+            cpu_seconds: p.total,
+            cpu_margin: p.margin,
+            guessed_share: p.guessed,
+            short_of_trusted: p.short,
+            skewness: p.skew,
             setup_seconds,
             sample_threads,
             memory_needed: memory.run(),
@@ -332,13 +349,33 @@ struct Sampling<'s> {
     timing: &'s Timing<'s>,
 }
 
-/// The stratified total of the times (`(stratum, seconds)`) for strata of `sizes`, its 95%
-/// half-width, and the strata sampled. A stratum sampled fewer than ten times keeps at least
-/// the largest relative spread of the others ([`mean_variance`]); one not sampled at all (the
-/// budget ran out) the mean of all samples, with a spread as large as that mean. With `whole`
-/// (the subproblems were timed whole), a stratum timed in full carries no error (the
-/// finite-population correction); otherwise it does.
-fn project(sizes: &[usize], times: &[(usize, f64)], whole: bool) -> (f64, f64, usize) {
+/// What a sample projects ([`project`]).
+#[derive(Debug, PartialEq)]
+struct Projection {
+    /// The stratified total, in seconds.
+    total: f64,
+    /// The half-width of its 95% interval.
+    margin: f64,
+    /// The strata sampled.
+    sampled: usize,
+    /// [`Estimate::guessed_share`].
+    guessed: f64,
+    /// [`Estimate::short_of_trusted`].
+    short: usize,
+    /// [`Estimate::skewness`].
+    skew: f64,
+}
+
+/// The stratified total of the times (`(stratum, seconds)`) for strata of `sizes`, with its
+/// 95% interval. A stratum sampled fewer than [`TRUSTED`] times keeps at least the largest
+/// relative spread of the others ([`mean_variance`]); one not sampled at all (the budget ran
+/// out) the mean of all samples, with a spread as large as that mean. With `whole` (the
+/// subproblems were timed whole), a stratum timed in full carries no error (the
+/// finite-population correction); otherwise it does. The interval takes Student's t, not the
+/// normal 1.96, for the degrees of freedom of the spreads by Satterthwaite's approximation
+/// (Cochran, *Sampling Techniques*, 3rd ed., section 5.4): a total whose variance comes from
+/// a few strata sampled a few times each is known less well than the normal interval says.
+fn project(sizes: &[usize], times: &[(usize, f64)], whole: bool) -> Projection {
     let mut by: Vec<Vec<f64>> = vec![Vec::new(); sizes.len()];
     for &(k, t) in times {
         by[k].push(t);
@@ -346,6 +383,7 @@ fn project(sizes: &[usize], times: &[(usize, f64)], whole: bool) -> (f64, f64, u
     let all_mean = times.iter().map(|t| t.1).sum::<f64>() / times.len().max(1) as f64;
     let spread = largest_spread(&by);
     let (mut total, mut variance, mut sampled) = (0.0, 0.0, 0);
+    let (mut guessed, mut short, mut df_terms, mut third) = (0.0, 0, 0.0, 0.0);
     for (xs, &size) in by.iter().zip(sizes) {
         let size = size as f64;
         let (mean, var) = mean_variance(xs, all_mean, spread);
@@ -360,9 +398,60 @@ fn project(sizes: &[usize], times: &[(usize, f64)], whole: bool) -> (f64, f64, u
         } else {
             1.0
         };
-        variance += size * size * var / k * fpc;
+        let v = size * size * var / k * fpc;
+        variance += v;
+        // A spread from fewer than two samples is borrowed whole: one degree of freedom.
+        df_terms += v * v / (k - 1.0).max(1.0);
+        // The third cumulant of the stratum's share, its k-statistic k3 scaled as the share's
+        // (N^3 k3 / k^2), with the finite population's correction (1 - f)(1 - 2f).
+        if xs.len() >= 3 {
+            let m3 =
+                xs.iter().map(|x| (x - mean).powi(3)).sum::<f64>() * k / ((k - 1.0) * (k - 2.0));
+            let f = if whole { (k / size).min(1.0) } else { 0.0 };
+            third += size.powi(3) * m3 / (k * k) * ((1.0 - f) * (1.0 - 2.0 * f)).max(0.0);
+        }
+        if xs.len() < TRUSTED && fpc > 0.0 {
+            guessed += size * mean;
+            short += TRUSTED - xs.len();
+        }
     }
-    (total, 1.96 * variance.sqrt(), sampled)
+    let df = if df_terms > 0.0 {
+        variance * variance / df_terms
+    } else {
+        f64::INFINITY
+    };
+    Projection {
+        total,
+        margin: t_975(df) * variance.sqrt(),
+        sampled,
+        guessed: if total > 0.0 { guessed / total } else { 0.0 },
+        short,
+        skew: if variance > 0.0 {
+            third / variance.powf(1.5)
+        } else {
+            0.0
+        },
+    }
+}
+
+/// The 97.5% point of Student's t with `df` degrees of freedom (the half-width of a 95%
+/// interval in standard errors): exact for one and two, else the Cornish-Fisher expansion
+/// in 1/df (Abramowitz and Stegun 26.7.5), within 0.004 from three on; 1.96 at infinity.
+fn t_975(df: f64) -> f64 {
+    const Z: f64 = 1.959_964;
+    if df < 1.5 {
+        return 12.706;
+    }
+    if df < 2.5 {
+        return 4.303;
+    }
+    let z2 = Z * Z;
+    let g1 = Z * (z2 + 1.0) / 4.0;
+    let g2 = Z * ((5.0 * z2 + 16.0) * z2 + 3.0) / 96.0;
+    let g3 = Z * (((3.0 * z2 + 19.0) * z2 + 17.0) * z2 - 15.0) / 384.0;
+    let g4 = Z * ((((79.0 * z2 + 776.0) * z2 + 1482.0) * z2 - 1920.0) * z2 - 945.0) / 92160.0;
+    let r = 1.0 / df;
+    Z + r * (g1 + r * (g2 + r * (g3 + r * g4)))
 }
 
 #[cfg(test)]
@@ -396,21 +485,89 @@ mod tests {
     fn a_stratified_projection_adds_up_the_strata() {
         // Two strata: 10 subproblems of about 1 s and 100 of about 0.1 s.
         let times = [(0, 0.9), (0, 1.1), (1, 0.1), (1, 0.1), (1, 0.1)];
-        let (total, margin, sampled) = project(&[10, 100], &times, true);
-        assert!((total - 20.0).abs() < 1e-9, "{total}");
-        assert!(margin > 0.0 && margin < 10.0, "{margin}");
-        assert_eq!(sampled, 2);
-        // A stratum sampled whole carries no error.
-        let (total, margin, _) = project(&[2], &[(0, 1.0), (0, 3.0)], true);
-        assert_eq!((total, margin), (4.0, 0.0));
+        let p = project(&[10, 100], &times, true);
+        assert!((p.total - 20.0).abs() < 1e-9, "{p:?}");
+        assert_eq!(p.sampled, 2);
+        // Both spreads are guessed (the largest relative spread, at least 0.5): variances of
+        // 100 * 0.25 / 2 * (1 - 2/10) = 10 and 10^4 * 0.0025 / 3 * (1 - 3/100); from
+        // 2.47 degrees of freedom, t = 4.303 standard errors.
+        let (v0, v1) = (10.0, 1e4 * 0.0025 / 3.0 * 0.97);
+        let df = (v0 + v1) * (v0 + v1) / (v0 * v0 + v1 * v1 / 2.0);
+        assert!(df > 1.5 && df < 2.5, "{df}");
+        assert!(
+            (p.margin - 4.303 * f64::sqrt(v0 + v1)).abs() < 1e-9,
+            "{p:?}"
+        );
+        assert_eq!((p.guessed, p.short), (1.0, 8 + 7));
+        // A stratum sampled whole carries no error, nor a guess.
+        let p = project(&[2], &[(0, 1.0), (0, 3.0)], true);
+        assert_eq!((p.total, p.margin, p.guessed, p.short), (4.0, 0.0, 0.0, 0));
         // Unless the subproblems were timed on a share of their work.
-        let (_, margin, _) = project(&[2], &[(0, 1.0), (0, 3.0)], false);
-        assert!(margin > 0.0);
+        let p = project(&[2], &[(0, 1.0), (0, 3.0)], false);
+        assert!(p.margin > 0.0 && p.guessed == 1.0, "{p:?}");
         // An unsampled stratum is counted at the mean, with a wide margin.
-        let (total, margin, sampled) = project(&[1, 10], &[(0, 2.0)], true);
-        assert_eq!(total, 22.0);
-        assert!(margin > 10.0);
-        assert_eq!(sampled, 1);
+        let p = project(&[1, 10], &[(0, 2.0)], true);
+        assert_eq!(p.total, 22.0);
+        assert!(p.margin > 10.0);
+        assert_eq!(p.sampled, 1);
+    }
+
+    #[test]
+    fn strata_timed_ten_times_or_more_are_trusted() {
+        // Stratum 0 timed 40 times (its own spread), stratum 1 four times of its 50 (guessed).
+        let mut times: Vec<(usize, f64)> = (0..40).map(|i| (0, 1.0 + (i % 4) as f64)).collect();
+        times.extend([(1, 1.0), (1, 1.0), (1, 1.0), (1, 1.0)]);
+        let p = project(&[1000, 50], &times, false);
+        assert!((p.total - 2550.0).abs() < 1e-9, "{p:?}");
+        assert!((p.guessed - 50.0 / 2550.0).abs() < 1e-12, "{p:?}");
+        assert_eq!(p.short, 6);
+        // Stratum 0's own variance, 50/39, over 40 samples; stratum 1's guessed, (0.5 * 1)^2
+        // over 4: nearly all the variance has 39 degrees of freedom, and t is 2.02.
+        let (v0, v1) = (1e6 * (50.0 / 39.0) / 40.0, 2500.0 * 0.25 / 4.0);
+        let df = (v0 + v1) * (v0 + v1) / (v0 * v0 / 39.0 + v1 * v1 / 3.0);
+        assert!(df > 39.0 && df < 40.0, "{df}");
+        assert!(
+            (p.margin - t_975(df) * f64::sqrt(v0 + v1)).abs() < 1e-9,
+            "{p:?}"
+        );
+        assert!((t_975(df) - 2.02).abs() < 0.005);
+    }
+
+    #[test]
+    fn the_skewness_is_the_projections_own() {
+        // One stratum of 1000 timed 10 times, one of them costly: the projection's skewness
+        // is the sample's, k3 / s^3, over the square root of the sample's size.
+        let xs = [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 10.0];
+        let times: Vec<(usize, f64)> = xs.iter().map(|&x| (0, x)).collect();
+        let p = project(&[1000], &times, false);
+        let (k, m) = (10.0, 1.9);
+        let s2 = xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (k - 1.0);
+        let k3 = xs.iter().map(|x| f64::powi(x - m, 3)).sum::<f64>() * k / ((k - 1.0) * (k - 2.0));
+        let g1 = k3 / s2.powf(1.5);
+        assert!((p.skew - g1 / k.sqrt()).abs() < 1e-9, "{p:?} {g1}");
+        // Cochran's rule: k > 25 G1^2 wants 251 of these, so the projection is skewed.
+        assert!(p.skew > 0.2 && 25.0 * g1 * g1 > 250.0, "{p:?} {g1}");
+        // Alike or symmetric costs, none; a stratum timed whole, none.
+        let even: Vec<(usize, f64)> = (0..12).map(|i| (0, [1.0, 2.0, 3.0][i % 3])).collect();
+        assert!(project(&[1000], &even, false).skew.abs() < 1e-9);
+        assert_eq!(project(&[10], &times, true).skew, 0.0);
+    }
+
+    #[test]
+    fn t_points_match_the_tables() {
+        // Student's t, 97.5% points (Fisher and Yates' tables).
+        for (df, t) in [
+            (1.0, 12.706),
+            (2.0, 4.303),
+            (3.0, 3.182),
+            (5.0, 2.571),
+            (10.0, 2.228),
+            (30.0, 2.042),
+            (120.0, 1.980),
+        ] {
+            assert!((t_975(df) - t).abs() < 0.004, "{df}: {}", t_975(df));
+        }
+        assert_eq!(t_975(f64::INFINITY), 1.959_964);
     }
 
     #[test]
@@ -446,6 +603,9 @@ mod tests {
             strata_sampled: 3,
             cpu_seconds: 4.0 * 3600.0 * 10.0,
             cpu_margin: 4.0 * 3600.0,
+            guessed_share: 0.0,
+            short_of_trusted: 0,
+            skewness: 0.0,
             setup_seconds: 0.0,
             sample_threads: 4,
             memory_needed: 1,
