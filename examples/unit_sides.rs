@@ -122,21 +122,10 @@ fn main() {
 /// The `thread` mode: units 0..k of every stratum, slice 0 of `of` each, on this thread, with
 /// a partition cache of `cache` bytes.
 fn one_thread(n: usize, k: usize, of: u64, cache: usize) {
-    let units = join::units(n);
-    let geo = Geometry::new(n);
-    let mut chosen = Vec::new();
-    for north in 0..=geo.h as u32 {
-        let ids: Vec<usize> = (0..units.len())
-            .filter(|&i| u32::from(join::stratum(n, &units[i].0).north_rows) == north)
-            .collect();
-        if !ids.is_empty() {
-            chosen.extend((0..k).map(|k| (north, units[ids[(k * 7919 + 13) % ids.len()]].0)));
-        }
-    }
-    drop(units);
+    let chosen = join::picked_units(n, k);
     reset_peak();
     let q = Quadrants::bounded(n, cache);
-    for (north, unit) in chosen {
+    for (north, _, unit) in chosen {
         let slice = join::Slice { index: 0, of };
         let begun = std::time::Instant::now();
         join::count_unit(&q, &join::Unit { slice, ..unit });

@@ -45,7 +45,8 @@ fn counted_sample(bin: &std::path::Path, out: &std::path::Path, extra: &[&str]) 
 
 /// `scripts/counted-sample` with as many blocks as shards counts each shard once, two at a
 /// time: their partial sums add up to the board's total. Run again on its own raw file with
-/// `--estimate-each`, it counts nothing anew and sets an estimate beside each shard.
+/// `--estimate-each`, it counts nothing anew and sets an estimate beside each shard; with
+/// `--pool`, it projects from its shards and another sample's together.
 #[test]
 fn counted_sample_counts_a_shard_a_block_and_reuses_its_counts() {
     if common::lacks(
@@ -82,6 +83,33 @@ fn counted_sample_counts_a_shard_a_block_and_reuses_its_counts() {
     assert_eq!(estimates, 4);
     assert!(
         report.contains("The shards' own estimates held their counted CPU time "),
+        "{report}"
+    );
+    assert!(report.contains("The shards' skewness G1 = "), "{report}");
+    // Pooled with another sample of the same shards, planted at 1,000 to 4,000 CPU-s: the
+    // eight shards' mean, some 1,250 s, times the 4 shards is 1.389 CPU-hours.
+    let planted = dir.path().join("planted.jsonl");
+    let lines: String = (1..=4)
+        .map(|i| {
+            format!(
+                "{{\"command\": [\"12\", \"--shard\", \"{}/4\"], \"cpu\": {}}}\n",
+                i - 1,
+                1000 * i
+            )
+        })
+        .collect();
+    std::fs::write(&planted, lines).unwrap();
+    let (_, report) = run(
+        "third",
+        &[
+            "--reuse",
+            reused.to_str().unwrap(),
+            "--pool",
+            planted.to_str().unwrap(),
+        ],
+    );
+    assert!(
+        report.contains("(8 shards in 2 independent samples): 1.389 CPU-hours ± "),
         "{report}"
     );
 }

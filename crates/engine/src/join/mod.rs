@@ -167,16 +167,31 @@ pub fn partition_sizes(n: usize) -> (usize, usize) {
 }
 
 /// The `k`-th unit of board `n`'s stratum with `north` east rows in the north half, with its
-/// place in [`units`]: unit `(7919 k + 13) mod` the stratum's size, in the order of east rows
-/// (the units of `results/join-log.md`, sections 18 and 19, for the tools in `examples/`);
-/// `None` where no unit has that many.
+/// place in [`units`] ([`picked_units`]); `None` where no unit has that many.
 pub fn unit_in_stratum(n: usize, north: u32, k: usize) -> Option<(usize, Unit)> {
+    picked_units(n, k + 1)
+        .into_iter()
+        .filter(|p| p.0 == north)
+        .nth(k)
+        .map(|(_, id, unit)| (id, unit))
+}
+
+/// Units `0..k` of each stratum of board `n` by its east rows in the north half, as
+/// `(north rows, place in [`units`], unit)`: the `j`-th is unit `(7919 j + 13) mod` the
+/// stratum's size, in the order of east rows (the units of `results/join-log.md`, sections 18
+/// and 19, for the tools in `examples/`).
+pub fn picked_units(n: usize, k: usize) -> Vec<(u32, usize, Unit)> {
     let units = units(n);
-    let ids: Vec<usize> = (0..units.len())
-        .filter(|&i| u32::from(stratum(n, &units[i].0).north_rows) == north)
-        .collect();
-    let id = *ids.get((k * 7919 + 13) % ids.len().max(1))?;
-    Some((id, units[id].0))
+    let mut by: std::collections::BTreeMap<u32, Vec<usize>> = Default::default();
+    for (i, u) in units.iter().enumerate() {
+        by.entry(stratum(n, &u.0).north_rows.into())
+            .or_default()
+            .push(i);
+    }
+    by.into_iter()
+        .flat_map(|(north, ids)| (0..k).map(move |j| (north, ids[(j * 7919 + 13) % ids.len()])))
+        .map(|(north, id)| (north, id, units[id].0))
+        .collect()
 }
 
 /// The two sides (east, west half-board patterns) of a unit of an even board, made in the
