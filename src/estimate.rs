@@ -199,9 +199,8 @@ fn memory_lines(m: &MemoryNeeds, is_shard: bool, shards: Option<u64>, peak: Stri
 const TRUSTED_MARGIN: f64 = 0.25;
 
 /// The largest share of the projection that may come from strata whose spread is guessed
-/// ([`Estimate::guessed_share`]) before a sample is called thin. At n = 28 a 300-s sample
-/// timed about nine subproblems a stratum: its margins, on guessed spreads, held the cost of
-/// counted work 3 times in 6 (`results/large-n.md`).
+/// ([`Estimate::guessed_share`]) before a sample is called thin: beyond it, the margin is
+/// more guess than measurement.
 const GUESSED_AT_MOST: f64 = 0.25;
 
 /// The largest skewness of the projection ([`Estimate::skewness`]) whose normal interval is

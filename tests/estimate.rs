@@ -81,10 +81,27 @@ fn a_sample_too_thin_for_a_margin_says_so_instead_of_an_interval() {
         "{text}"
     );
     assert!(!text.contains("0.0 s to"), "{text}");
+    // Every stratum timed fewer than ten times: the whole projection rests on guessed spreads.
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            "100% of the projection from strata timed fewer than 10 times, whose spread is guessed"
+        ),
+        "{err}"
+    );
     let out = cmd().args(args).arg("--json").output().unwrap();
     assert!(out.status.success());
     let row: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(row["too_thin_for_a_margin"], true, "{row}");
+    assert!(
+        row["guessed_share"].as_f64().is_some_and(|g| g > 0.999),
+        "{row}"
+    );
+    assert!(
+        row["short_of_trusted"].as_u64().is_some_and(|s| s > 100),
+        "{row}"
+    );
+    assert!(row["skewness"].as_f64().is_some(), "{row}");
     assert!(row["wall_seconds_low"].is_null() && row["wall_seconds_high"].is_null());
     assert!(row["cpu_hours_margin"].is_null(), "{row}");
     assert!(

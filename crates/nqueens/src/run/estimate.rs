@@ -82,8 +82,8 @@ pub struct Estimate {
     pub cpu_margin: f64,
     /// The share of `cpu_seconds` projected from strata timed fewer than ten times, whose
     /// spread is not measured but guessed from the others' (0 to 1). Where it is large, the
-    /// margin rests on guesses: at n = 28 such margins held the cost of counted work 3 times
-    /// in 6 (`results/large-n.md`).
+    /// margin rests on guesses (a 20-s sample of n = 25 `--shard 0/32768`: all of it; of
+    /// n = 28 in 300 s: 1 to 4%, `results/large-n.md`).
     pub guessed_share: f64,
     /// The subproblems more those strata need to be timed ten times each.
     pub short_of_trusted: usize,
