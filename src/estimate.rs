@@ -84,11 +84,8 @@ pub fn run(
         }
         say(format!(
             "warning: a thin sample ({why}): the projection may be far off and its margin \
-             may not hold; sample for about {} (--estimate-seconds {}) for a margin within \
-             {:.0}% on measured spreads",
-            span(seconds),
-            seconds.ceil() as u64,
-            100.0 * TRUSTED_MARGIN
+             may not hold; {}",
+            advice(seconds, e.ran_dry)
         ));
     }
     if interrupted {
@@ -264,6 +261,23 @@ fn thin(s: Sample, budget: f64) -> Option<f64> {
     Some(budget.max(1.0) * strata.max(margin).max(guessed).max(skew).max(2.0))
 }
 
+/// What a thin sample's warning advises: `seconds` of sampling; or, where the sample `dry`
+/// timed every subproblem drawn for it, that more seconds would not help.
+fn advice(seconds: f64, dry: bool) -> String {
+    if dry {
+        return "every subproblem drawn for the sample (at most 256 a stratum) was timed, so \
+                sampling longer would not help"
+            .to_string();
+    }
+    format!(
+        "sample for about {} (--estimate-seconds {}) for a margin within {:.0}% on measured \
+         spreads",
+        span(seconds),
+        seconds.ceil() as u64,
+        100.0 * TRUSTED_MARGIN
+    )
+}
+
 /// A duration in the largest unit that keeps it readable.
 fn span(seconds: f64) -> String {
     match seconds {
@@ -382,8 +396,11 @@ struct Row {
     shard_hours: f64,
     shards: Option<u64>,
     estimate_seconds: f64,
-    /// The sampling seconds a trustworthy estimate needs, where this sample is thin.
+    /// The sampling seconds a trustworthy estimate needs, where this sample is thin (null
+    /// where the sample ran dry: more seconds would time no more).
     thin_sample_needs_seconds: Option<f64>,
+    /// Every subproblem drawn for the sample was timed.
+    sample_ran_dry: bool,
     /// Ctrl-C (or SIGTERM) ended the sampling early.
     interrupted: bool,
 }
@@ -468,7 +485,8 @@ fn json(
         shard_hours: hours,
         shards,
         estimate_seconds: e.spent.as_secs_f64(),
-        thin_sample_needs_seconds: needed,
+        thin_sample_needs_seconds: needed.filter(|_| !e.ran_dry),
+        sample_ran_dry: e.ran_dry,
         interrupted,
     };
     serde_json::to_string(&row).expect("rows serialise")
@@ -477,7 +495,8 @@ fn json(
 #[cfg(test)]
 mod tests {
     use super::{
-        GUESSED_AT_MOST, SKEW_AT_MOST, Sample, TRUSTED_MARGIN, in_hours, thin, thin_for_a_margin,
+        GUESSED_AT_MOST, SKEW_AT_MOST, Sample, TRUSTED_MARGIN, advice, in_hours, thin,
+        thin_for_a_margin,
     };
 
     #[test]
@@ -534,6 +553,19 @@ mod tests {
         assert!(thin_for_a_margin(3, 1.0, 1.0));
         assert!(!thin_for_a_margin(2, 1.0, 0.99));
         assert!(!thin_for_a_margin(103, 1.0, 0.16));
+    }
+
+    #[test]
+    fn a_sample_that_ran_dry_asks_for_no_more_seconds() {
+        assert_eq!(
+            advice(1079.0, false),
+            "sample for about 18.0 min (--estimate-seconds 1079) for a margin within 25% on \
+             measured spreads"
+        );
+        // n = 27 given 1,079 s: every drawn subproblem timed after 499 s.
+        let dry = advice(5910.0, true);
+        assert!(dry.contains("sampling longer would not help"), "{dry}");
+        assert!(!dry.contains("--estimate-seconds"), "{dry}");
     }
 
     #[test]

@@ -58,6 +58,11 @@ impl Allocation {
         self.in_flight[k] -= 1;
     }
 
+    /// Whether every sample id was handed out: sampling longer would time no more.
+    pub(super) fn dry(&self) -> bool {
+        self.queues.iter().all(Vec::is_empty)
+    }
+
     /// The stratum to sample next.
     fn pick(&self) -> Option<usize> {
         let open = |k: usize| !self.queues[k].is_empty();
@@ -196,7 +201,10 @@ mod tests {
             got.push(p);
         }
         assert_eq!(got, [(0, 1), (1, 2), (1, 3)]);
+        assert!(a.dry());
         a.abandon(1);
         assert_eq!(a.next(), None);
+        let fresh = Allocation::new(&[3], vec![vec![1]], vec![0]);
+        assert!(!fresh.dry());
     }
 }

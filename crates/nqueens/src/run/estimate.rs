@@ -94,6 +94,9 @@ pub struct Estimate {
     /// the spread, a small sample mostly misses them: its spread, and so its margin, comes out
     /// too small (the units of n = 28 have a skewness near 1.6, `results/large-n.md`).
     pub skewness: f64,
+    /// Every subproblem drawn for the sample (at most 256 a stratum) was timed
+    /// before the budget ran out: sampling longer would time no more.
+    pub ran_dry: bool,
     /// Seconds spent before the subproblems start (building what the engines share, such as
     /// lists), measured.
     pub setup_seconds: f64,
@@ -217,6 +220,7 @@ impl Job {
                 }
             });
         }
+        let ran_dry = allocation.lock().is_ok_and(|a| a.dry());
         let whole = engines.times_whole();
         let p = project(&sizes, &times, whole);
         Ok(Estimate {
@@ -232,6 +236,7 @@ impl Job {
             guessed_share: p.guessed,
             short_of_trusted: p.short,
             skewness: p.skew,
+            ran_dry,
             setup_seconds,
             sample_threads,
             memory_needed: memory.run(),
@@ -606,6 +611,7 @@ mod tests {
             guessed_share: 0.0,
             short_of_trusted: 0,
             skewness: 0.0,
+            ran_dry: false,
             setup_seconds: 0.0,
             sample_threads: 4,
             memory_needed: 1,
