@@ -29,6 +29,14 @@ fn counted_sample_lines(raw: &str) -> (Vec<(String, f64, u64)>, usize) {
     (counts, estimates)
 }
 
+/// Whether python3, which runs the script, is missing (the test is then skipped).
+fn lacks_python() -> bool {
+    common::lacks(
+        "python3",
+        "python3 is not installed; it runs scripts/counted-sample",
+    )
+}
+
 /// `scripts/counted-sample 12 4 4 --threads 1 --jobs 2` with program `bin`, its report at
 /// `out`, and `extra` arguments.
 fn counted_sample(bin: &std::path::Path, out: &std::path::Path, extra: &[&str]) -> Output {
@@ -49,10 +57,7 @@ fn counted_sample(bin: &std::path::Path, out: &std::path::Path, extra: &[&str]) 
 /// `--pool`, it projects from its shards and another sample's together.
 #[test]
 fn counted_sample_counts_a_shard_a_block_and_reuses_its_counts() {
-    if common::lacks(
-        "python3",
-        "python3 is not installed; it runs scripts/counted-sample",
-    ) {
+    if lacks_python() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -119,10 +124,7 @@ fn counted_sample_counts_a_shard_a_block_and_reuses_its_counts() {
 /// that fails on shard 0 and would mark the others done after 10 s).
 #[test]
 fn counted_sample_stops_the_other_counts_when_one_fails() {
-    if common::lacks(
-        "python3",
-        "python3 is not installed; it runs scripts/counted-sample",
-    ) {
+    if lacks_python() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
