@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::halves::{each_half, halves, halves_even, halves_onto, side_pairs};
-use super::matching::{count_part_until, count_unsieved, count_unsieved_streamed, probe_fitting};
+use super::matching::{count_few, count_few_streamed, count_part_until, probe_fitting};
 use super::partition::{Cache, Partition, Spec};
 use super::probe::{Phase, Phases, Probe};
 use super::quadrant::{Lists, View};
@@ -62,10 +62,7 @@ fn ties(
 ) -> Option<u64> {
     let (east_below, east_at) = east.split_at(below.0);
     let west_at = &west[below.1..];
-    Some(
-        count_unsieved(west_at, east_below, bits, t, stop)?
-            + count_unsieved(east_at, west, bits, t, stop)?,
-    )
+    Some(count_few(west_at, east_below, bits, t, stop)? + count_few(east_at, west, bits, t, stop)?)
 }
 
 /// [`ties`] of a streamed unit: the half-boards at `c` (few) are held, the others read
@@ -87,8 +84,8 @@ fn streamed_ties(
     let (east_at, west_at) = (held(east)?, held(west)?);
     east.sides.1 = Band::Below(c);
     west.sides.1 = Band::UpTo(c);
-    let count = count_unsieved_streamed(&west_at, east, bits, t, stop)?
-        + count_unsieved_streamed(&east_at, west, bits, t, stop)?;
+    let count = count_few_streamed(&west_at, east, bits, t, stop)?
+        + count_few_streamed(&east_at, west, bits, t, stop)?;
     west.sides.1 = Band::Below(c);
     Some(count)
 }
@@ -99,6 +96,9 @@ pub(super) struct Scratch {
     pub(super) east: Vec<u64>,
     pub(super) west: Vec<u64>,
     pub(super) tables: Tables,
+    /// The buffers of the ties' matchings ([`ties`]), apart from `tables`, which may hold the
+    /// sides sorted for the unit's next slice.
+    pub(super) ties: Tables,
     /// Even n: a south quadrant group made from the north-west list.
     pub(super) south: Vec<u64>,
     /// Odd n: the quadrant lists filtered by the current middle-queen pair, that pair, and the
@@ -179,13 +179,14 @@ impl Scratch {
         release_above(&mut self.east, limit);
         release_above(&mut self.west, limit);
         release_above(&mut self.south, limit);
-        let t = &mut self.tables;
-        release_above(&mut t.rows, limit);
-        release_above(&mut t.table, limit);
-        release_above(&mut t.queries, limit);
-        release_above(&mut t.table_starts, limit);
-        release_above(&mut t.query_starts, limit);
-        release_above(&mut t.runs, limit);
+        for t in [&mut self.tables, &mut self.ties] {
+            release_above(&mut t.rows, limit);
+            release_above(&mut t.table, limit);
+            release_above(&mut t.queries, limit);
+            release_above(&mut t.table_starts, limit);
+            release_above(&mut t.query_starts, limit);
+            release_above(&mut t.runs, limit);
+        }
         release_above(self.parts.search_buffer(), limit);
     }
 }
@@ -385,18 +386,19 @@ impl<'a> Share<'a> {
         sorted: bool,
         phases: &mut dyn Phases,
     ) -> Option<Found> {
-        let (east, west, below, t) = (&s.east[..], &s.west[..], s.below, &mut s.tables);
+        let (east, west, below) = (&s.east[..], &s.west[..], s.below);
+        let (t, tied) = (&mut s.tables, &mut s.ties);
         let (bits, stop) = (self.bits, self.stop);
         let halves = (&east[..below.0], &west[..below.1]);
         let nodes = (east.len() + west.len()) as u64;
         let times = if value.is_some() { 2 } else { 1 };
         let Some(probe) = self.probe else {
             // A matching that ends has left the sides sorted wherever it sieves them; one
-            // that stopped may not have. The ties (counted with the first slice) build plain
-            // tables only, which leaves the sorted sides as they are.
+            // that stopped may not have. The ties (counted with the first slice) are matched
+            // on buffers of their own, which leaves the sorted sides as they are.
             let mut count = 0;
             if value.is_some() && self.matching.index == 0 {
-                count += ties((east, west), below, bits, t, stop)?;
+                count += ties((east, west), below, bits, tied, stop)?;
             }
             let part = Part {
                 slice: self.matching,
@@ -411,7 +413,7 @@ impl<'a> Share<'a> {
         let mut count = times * count;
         if value.is_some() {
             phases.begin(Phase::Matching);
-            count += ties((east, west), below, bits, t, stop)?;
+            count += ties((east, west), below, bits, tied, stop)?;
         }
         self.settle(phases, matching, &[(Phase::Sides, 1.0)]);
         Some(Found { count, nodes })
@@ -451,7 +453,11 @@ impl<'a> Share<'a> {
         let below = value.map_or(Band::All, Band::Below);
         let (east_side, west_side) = ((rows.0, self.cols.0), (rows.1, self.cols.1));
         let Scratch {
-            east, west, tables, ..
+            east,
+            west,
+            tables,
+            ties: tied,
+            ..
         } = &mut *s;
         let source = |sides, rows_cols, buf| HalfSource {
             q,
@@ -468,7 +474,7 @@ impl<'a> Share<'a> {
         let times = if value.is_some() { 2 } else { 1 };
         let mut count = times * found.count;
         if let Some(c) = value.filter(|_| self.probe.is_none() && self.matching.index == 0) {
-            count += streamed_ties(e, w, c, bits, tables, stop)?;
+            count += streamed_ties(e, w, c, bits, tied, stop)?;
         }
         if let Some(west_table) = reusable {
             s.streamed = Some((got, west_table));

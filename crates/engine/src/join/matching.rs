@@ -162,6 +162,61 @@ pub(super) fn count_unsieved_streamed(
     (!stopped).then_some(total)
 }
 
+/// Queries [`count_few`] sorts by bin at a time: 16 MiB of them, and their sorted copy (a
+/// few thousand in the tests, so that they cross blocks).
+const FEW_BLOCK: usize = if cfg!(test) { 1 << 12 } else { 1 << 21 };
+
+/// Below this many table patterns, [`count_few`] matches without a sieve.
+const FEW_SIEVE: usize = 1024;
+
+/// The fitting pairs of `table`, a side of a few half-boards (the ties of the quarter turns,
+/// [`super::quarter`]), and `queries`, however many: sieved with `table` as the sieve's
+/// table side whatever the sizes ([`sieve::count`]), a block of [`FEW_BLOCK`] queries at a
+/// time; without a sieve ([`count_unsieved`]) where either side is small. Unsieved, each
+/// query ORs one row per chunk of 6 bits over every word of the table: at n = 28, where the
+/// ties of a unit run to tens of thousands of half-boards against hundreds of millions of
+/// queries, that was over half the time of a shard (`results/join-log.md`, section 27).
+pub(super) fn count_few(
+    table: &[u64],
+    queries: &[u64],
+    bits: usize,
+    scratch: &mut Tables,
+    stop: &AtomicBool,
+) -> Option<u64> {
+    if table.len() < FEW_SIEVE || queries.len() < FEW_SIEVE {
+        return count_unsieved(table, queries, bits, scratch, stop);
+    }
+    let whole = Part::fresh(Slice::WHOLE);
+    queries
+        .chunks(FEW_BLOCK)
+        .map(|block| sieve::count(table, block, bits, None, scratch, stop, whole))
+        .sum()
+}
+
+/// [`count_few`] with queries read buffer by buffer from `queries` (a side too large to
+/// hold, [`super::stream`]), gathered into blocks of [`FEW_BLOCK`].
+pub(super) fn count_few_streamed(
+    table: &[u64],
+    queries: &mut dyn Source,
+    bits: usize,
+    scratch: &mut Tables,
+    stop: &AtomicBool,
+) -> Option<u64> {
+    if table.len() < FEW_SIEVE {
+        return count_unsieved_streamed(table, queries, bits, scratch, stop);
+    }
+    let (mut block, mut total) = (Vec::new(), Some(0));
+    queries.each(&mut |buffer| {
+        block.extend_from_slice(buffer);
+        if block.len() >= FEW_BLOCK {
+            let count = count_few(table, &block, bits, scratch, stop);
+            total = total.zip(count).map(|(a, b)| a + b);
+            block.clear();
+        }
+    })?;
+    Some(total? + count_few(table, &block, bits, scratch, stop)?)
+}
+
 /// Below this many candidate pairs, testing every pair beats building tables (the tables of
 /// one group of 512 candidates take some 3000 word writes; `results/join-log.md`, section 4).
 const PAIRWISE_LIMIT: usize = 16 * 1024;
@@ -188,6 +243,8 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     use super::super::x86;
     use super::*;
+
+    static NEVER: AtomicBool = AtomicBool::new(false);
 
     /// The crate's deterministic test generator, as a closure.
     fn xorshift() -> impl FnMut() -> u64 {
@@ -310,6 +367,61 @@ mod tests {
                 "this processor cannot run the Avx512 build of the tables: \
                  the portable one alone was checked",
             );
+        }
+    }
+
+    /// A side held whole, handed over in buffers of `.1` patterns.
+    struct Buffers<'a>(&'a [u64], usize);
+
+    impl Source for Buffers<'_> {
+        fn each(&mut self, f: &mut dyn FnMut(&[u64])) -> Option<()> {
+            self.0.chunks(self.1).for_each(f);
+            Some(())
+        }
+    }
+
+    /// A few table patterns against many queries, held and streamed, sieved or not, in one
+    /// block or several: as many pairs as testing each.
+    #[test]
+    fn a_few_table_patterns_count_as_pairwise_tests() {
+        let mut next = xorshift();
+        let mut scratch = Tables::default();
+        let (bits, mask) = (46, (1u64 << 46) - 1);
+        for (t_len, q_len) in [(0, 50), (7, 3000), (1023, 2000), (1024, 10), (3000, 10_000)] {
+            let t: Vec<u64> = (0..t_len).map(|_| next() & next() & mask).collect();
+            let q: Vec<u64> = (0..q_len).map(|_| next() & next() & mask).collect();
+            let want = count_pairwise(&t, &q);
+            let got = count_few(&t, &q, bits, &mut scratch, &NEVER);
+            assert_eq!(got, Some(want), "{t_len} x {q_len}");
+            for buffer in [1000, FEW_BLOCK + 5] {
+                let mut source = Buffers(&q, buffer);
+                let got = count_few_streamed(&t, &mut source, bits, &mut scratch, &NEVER);
+                assert_eq!(got, Some(want), "{t_len} x {q_len}, buffers of {buffer}");
+            }
+        }
+        let stop = AtomicBool::new(true);
+        let t: Vec<u64> = (0..2000).map(|_| next() & mask).collect();
+        assert_eq!(count_few(&t, &t, bits, &mut scratch, &stop), None);
+    }
+
+    /// The builds of the loop for sieve bins of at most 8 patterns, over runs of queries of
+    /// every length around the vector of 8, against each pair tested.
+    #[test]
+    fn the_builds_for_bins_of_a_few_patterns_match_pairwise_tests() {
+        let mut next = xorshift();
+        let queries: Vec<u64> = (0..400).map(|_| next() & next() & next()).collect();
+        let mut runs = Vec::new();
+        let mut at = 0;
+        for len in (0..18).chain([40, 77]) {
+            runs.push((at, at + len));
+            at += len + 3;
+        }
+        for t_len in 0..=8 {
+            let table: Vec<u64> = (0..t_len).map(|_| next() & next()).collect();
+            let pairs = |&(from, to): &(usize, usize)| count_pairwise(&table, &queries[from..to]);
+            let want: u64 = runs.iter().map(pairs).sum();
+            assert_eq!(few_any(&table, &queries, &runs), want, "{t_len} patterns");
+            assert_eq!(query_few(&table, &queries, &runs), want, "{t_len} patterns");
         }
     }
 

@@ -12,7 +12,7 @@ use super::deal::{Cursor, Dealer, bin_weight, deal, fitting_queries};
 use super::probe::{Phase, Phases, mark};
 use super::rows::{CHUNK, MAX_WIDTH, Shape, words_for};
 use super::split::{MAX_SIEVE, Split, Stats};
-use super::tables::{Tables, build_tables, query_until};
+use super::tables::{Tables, build_tables, query_few, query_until};
 use crate::Slice;
 
 pub(super) use super::split::{bins_for, pays};
@@ -491,16 +491,11 @@ impl<'a> Matching<'a> {
             }
         };
         if ts.len() < PAIRWISE_BIN {
-            for &(from, to) in self.runs.iter() {
-                let qs = &self.queries[from..to];
-                if mine(qs) {
-                    for &q in qs {
-                        total += ts.iter().map(|&p| u64::from(p & q == 0)).sum::<u64>();
-                    }
-                    self.model.1 += qs.len() as f64 * query_cost(ts.len(), 1);
-                }
-            }
-            return Some(total);
+            let queries = self.queries;
+            self.runs.retain(|&(from, to)| mine(&queries[from..to]));
+            let owned: usize = self.runs.iter().map(|&(from, to)| to - from).sum();
+            self.model.1 += owned as f64 * query_cost(ts.len(), 1);
+            return Some(query_few(ts, queries, self.runs));
         }
         let shape = Shape::new(self.rest, self.width, ts.len());
         if self.rows.len() < shape.size() {

@@ -124,3 +124,24 @@ pub(super) fn query(shape: Shape, queries: &[u64], tables: &[u64]) -> u64 {
         Isa::Portable => query_any(shape, queries, tables),
     }
 }
+
+/// The pairs of `table`, at most 8 patterns (a sieve bin too small for tables), and the
+/// queries of `runs` (ranges of `queries`) that share no bit, in the best build this processor
+/// can run.
+pub(super) fn query_few(table: &[u64], queries: &[u64], runs: &[(usize, usize)]) -> u64 {
+    match isa() {
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => {
+            // SAFETY: `isa()` picks `Avx512` only where the processor has `avx512f`.
+            unsafe { x86::few_avx512(table, queries, runs) }
+        }
+        _ => few_any(table, queries, runs),
+    }
+}
+
+/// [`query_few`] for any processor: each query against each table pattern.
+pub(super) fn few_any(table: &[u64], queries: &[u64], runs: &[(usize, usize)]) -> u64 {
+    let fitting = |q: u64| table.iter().map(|&p| u64::from(p & q == 0)).sum::<u64>();
+    let run = |&(from, to): &(usize, usize)| queries[from..to].iter().map(|&q| fitting(q));
+    runs.iter().flat_map(run).sum()
+}

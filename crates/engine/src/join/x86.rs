@@ -3,12 +3,14 @@
 //! processor's features first ([`super::tables`] chooses once per process).
 
 use std::arch::x86_64::{
-    __m256i, __m512i, _mm256_add_epi8, _mm256_add_epi64, _mm256_and_si256, _mm256_loadu_si256,
-    _mm256_maskload_epi64, _mm256_or_si256, _mm256_sad_epu8, _mm256_set1_epi8, _mm256_setr_epi8,
-    _mm256_setr_epi64x, _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_srli_epi16,
-    _mm256_storeu_si256, _mm512_add_epi64, _mm512_loadu_si512, _mm512_mask_storeu_epi64,
-    _mm512_maskz_loadu_epi64, _mm512_or_si512, _mm512_popcnt_epi64, _mm512_reduce_add_epi64,
-    _mm512_setzero_si512, _mm512_storeu_si512,
+    __m256i, __m512i, _MM_HINT_T0, _mm_prefetch, _mm256_add_epi8, _mm256_add_epi64,
+    _mm256_and_si256, _mm256_loadu_si256, _mm256_maskload_epi64, _mm256_or_si256, _mm256_sad_epu8,
+    _mm256_set1_epi8, _mm256_setr_epi8, _mm256_setr_epi64x, _mm256_setzero_si256,
+    _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_storeu_si256, _mm512_add_epi64,
+    _mm512_loadu_si512, _mm512_mask_add_epi64, _mm512_mask_storeu_epi64,
+    _mm512_mask_testn_epi64_mask, _mm512_maskz_loadu_epi64, _mm512_or_si512, _mm512_popcnt_epi64,
+    _mm512_reduce_add_epi64, _mm512_set1_epi64, _mm512_setzero_si512, _mm512_storeu_si512,
+    _mm512_testn_epi64_mask,
 };
 
 use super::rows::{Shape, fill_rows, one_bit_rows, row_offsets};
@@ -31,7 +33,8 @@ fn query512<const C: usize>(queries: &[u64], tables: &[u64], shape: Shape) -> u6
     let mask = ((1u32 << tail) - 1) as u8;
     let base = tables.as_ptr();
     let mut set = _mm512_setzero_si512();
-    for &p in queries {
+    for (i, &p) in queries.iter().enumerate() {
+        _mm_prefetch::<_MM_HINT_T0>(queries.as_ptr().wrapping_add(i + AHEAD).cast());
         // Checks that every row `[at[j], at[j] + words)` lies inside `tables`.
         let at = row_offsets::<C>(tables, p, shape);
         let mut acc = _mm512_setzero_si512();
@@ -60,6 +63,54 @@ fn query512<const C: usize>(queries: &[u64], tables: &[u64], shape: Shape) -> u6
         set = _mm512_add_epi64(set, acc);
     }
     (queries.len() * words * 64) as u64 - _mm512_reduce_add_epi64(set) as u64
+}
+
+/// Queries ahead of the one matched that the loops ask the caches for: the runs of queries
+/// fitting a table bin lie far apart in the sorted side, gigabytes at n = 28, and the
+/// processor's own prefetching finds each run late (`results/join-log.md`, section 27).
+const AHEAD: usize = 64;
+
+/// # Safety
+/// The processor must support `avx512f`.
+#[target_feature(enable = "avx512f")]
+pub(super) unsafe fn few_avx512(table: &[u64], queries: &[u64], runs: &[(usize, usize)]) -> u64 {
+    few512(table, queries, runs)
+}
+
+/// The pairs of `table`, at most 8 patterns, and the queries of `runs` (ranges of `queries`)
+/// that share no bit: 8 queries a vector, each table pattern tested against them
+/// (`vptestnmq`) and the fitting lanes counted.
+#[target_feature(enable = "avx512f")]
+fn few512(table: &[u64], queries: &[u64], runs: &[(usize, usize)]) -> u64 {
+    assert!(table.len() <= 8);
+    let ts = std::array::from_fn::<_, 8, _>(|i| {
+        _mm512_set1_epi64(table.get(i).copied().unwrap_or(0) as i64)
+    });
+    let ts = &ts[..table.len()];
+    let one = _mm512_set1_epi64(1);
+    let mut acc = _mm512_setzero_si512();
+    for &(from, to) in runs {
+        let mut blocks = queries[from..to].chunks_exact(8);
+        for block in blocks.by_ref() {
+            _mm_prefetch::<_MM_HINT_T0>(block.as_ptr().wrapping_add(AHEAD).cast());
+            // SAFETY: `block` is 8 readable words; no alignment needed.
+            let q = unsafe { _mm512_loadu_si512(block.as_ptr().cast()) };
+            for &t in ts {
+                acc = _mm512_mask_add_epi64(acc, _mm512_testn_epi64_mask(q, t), acc, one);
+            }
+        }
+        let rest = blocks.remainder();
+        if !rest.is_empty() {
+            let lanes = ((1u32 << rest.len()) - 1) as u8;
+            // SAFETY: the mask reads only the `rest.len()` words of `rest`.
+            let q = unsafe { _mm512_maskz_loadu_epi64(lanes, rest.as_ptr().cast()) };
+            for &t in ts {
+                let fit = _mm512_mask_testn_epi64_mask(lanes, q, t);
+                acc = _mm512_mask_add_epi64(acc, fit, acc, one);
+            }
+        }
+    }
+    _mm512_reduce_add_epi64(acc) as u64
 }
 
 /// # Safety
@@ -168,7 +219,8 @@ fn query256<const C: usize>(queries: &[u64], tables: &[u64], shape: Shape) -> u6
         0,
     );
     let mut lanes = zero;
-    for &p in queries {
+    for (i, &p) in queries.iter().enumerate() {
+        _mm_prefetch::<_MM_HINT_T0>(queries.as_ptr().wrapping_add(i + AHEAD).cast());
         // Checks that every row `[at[j], at[j] + words)` lies inside `tables`.
         let at = row_offsets::<C>(tables, p, shape);
         for b in 0..vectors {
