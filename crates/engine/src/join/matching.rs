@@ -277,15 +277,20 @@ mod tests {
                 .map(|a| t.iter().filter(|&&b| a & b == 0).count() as u64)
                 .sum();
             assert_eq!(count_fitting(&t, &q, bits, &mut scratch), want);
-            // Whole words, and rows longer than the table needs; chunks of every width the
-            // sieve may choose.
+            // Whole words, and rows longer than the table needs, with queries fetched ahead
+            // and not; chunks of every width the sieve may choose.
             for width in CHUNK..=MAX_WIDTH {
                 if bits.div_ceil(width) > MAX_CHUNKS {
                     continue;
                 }
                 let whole = Shape::new(bits, width, t_len);
-                for words in [whole.words, whole.words + 3] {
-                    let shape = Shape { words, ..whole };
+                let fetched = [(0, whole.words), (AHEAD, whole.words + 3), (AHEAD, 1)];
+                for (ahead, words) in fetched.into_iter().chain([(0, whole.words + 3)]) {
+                    let shape = Shape {
+                        words: words.max(whole.words),
+                        ahead,
+                        ..whole
+                    };
                     let mut tables = vec![0; shape.size()];
                     build_tables(&t, shape, &mut tables);
                     assert_eq!(
@@ -421,7 +426,10 @@ mod tests {
             let pairs = |&(from, to): &(usize, usize)| count_pairwise(&table, &queries[from..to]);
             let want: u64 = runs.iter().map(pairs).sum();
             assert_eq!(few_any(&table, &queries, &runs), want, "{t_len} patterns");
-            assert_eq!(query_few(&table, &queries, &runs), want, "{t_len} patterns");
+            for far in [false, true] {
+                let got = query_few(&table, &queries, &runs, far);
+                assert_eq!(got, want, "{t_len} patterns");
+            }
         }
     }
 

@@ -22,7 +22,16 @@ pub(super) struct Shape {
     pub(super) chunks: usize,
     pub(super) width: usize,
     pub(super) words: usize,
+    /// How many queries ahead of the one matched the query loops ask the caches for: [`AHEAD`]
+    /// where the sorted queries are too large for the caches, 0 (nothing fetched ahead) where
+    /// they sit in them, as fetching ahead there only displaces the tables.
+    pub(super) ahead: usize,
 }
+
+/// [`Shape::ahead`] for a side of queries too large for the caches: the runs of queries that
+/// fit a table bin lie far apart in it (gigabytes at n = 28), and the processor's own
+/// prefetching finds each run late (`results/join-log.md`, section 27).
+pub(super) const AHEAD: usize = 64;
 
 impl Shape {
     /// The tables of `len` patterns of `bits` bits in chunks of `width` bits.
@@ -33,6 +42,7 @@ impl Shape {
             chunks,
             width,
             words: words_for(len),
+            ahead: 0,
         }
     }
 
@@ -48,7 +58,8 @@ impl Shape {
 }
 
 /// Calls `$f::<C>(args)` with the chunk count `$c` as a constant (1 to [`MAX_CHUNKS`]), so that
-/// each matching loop is compiled with its per-chunk loop unrolled.
+/// each matching loop is compiled with its per-chunk loop unrolled; `$f::<S>(args)` calls
+/// `$f::<C, S>(args)`, `S` a literal.
 macro_rules! by_chunks {
     ($c:expr, $f:ident($($arg:expr),* $(,)?)) => {
         match $c {
@@ -63,6 +74,21 @@ macro_rules! by_chunks {
             9 => $f::<9>($($arg),*),
             10 => $f::<10>($($arg),*),
             _ => $f::<{ $crate::join::rows::MAX_CHUNKS }>($($arg),*),
+        }
+    };
+    ($c:expr, $f:ident::<$s:literal>($($arg:expr),* $(,)?)) => {
+        match $c {
+            1 => $f::<1, $s>($($arg),*),
+            2 => $f::<2, $s>($($arg),*),
+            3 => $f::<3, $s>($($arg),*),
+            4 => $f::<4, $s>($($arg),*),
+            5 => $f::<5, $s>($($arg),*),
+            6 => $f::<6, $s>($($arg),*),
+            7 => $f::<7, $s>($($arg),*),
+            8 => $f::<8, $s>($($arg),*),
+            9 => $f::<9, $s>($($arg),*),
+            10 => $f::<10, $s>($($arg),*),
+            _ => $f::<{ $crate::join::rows::MAX_CHUNKS }, $s>($($arg),*),
         }
     };
 }

@@ -10,12 +10,17 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::deal::{Cursor, Dealer, bin_weight, deal, fitting_queries};
 use super::probe::{Phase, Phases, mark};
-use super::rows::{CHUNK, MAX_WIDTH, Shape, words_for};
+use super::rows::{AHEAD, CHUNK, MAX_WIDTH, Shape, words_for};
 use super::split::{MAX_SIEVE, Split, Stats};
 use super::tables::{Tables, build_tables, query_few, query_until};
 use crate::Slice;
 
 pub(super) use super::split::{bins_for, pays};
+
+/// Sorted queries past this many (32 MiB, the size of the last-level cache here) are fetched
+/// ahead ([`Shape::ahead`]); fewer sit in the caches, where fetching ahead cost the odd boards
+/// of n = 19 and 23 some 8% (`results/join-log.md`, section 27).
+const FAR_QUERIES: usize = 1 << 22;
 
 /// Below this many table patterns a bin is matched pair by pair, without tables.
 const PAIRWISE_BIN: usize = 8;
@@ -391,6 +396,11 @@ impl<'a> Matching<'a> {
         best.1
     }
 
+    /// Whether the sorted queries are too large for the caches ([`Shape::ahead`]).
+    fn far(&self) -> bool {
+        self.queries.len() > FAR_QUERIES
+    }
+
     /// The weight of the pairs of table bin `a`.
     fn weight(&self, a: usize) -> u128 {
         if self.dealer.is_none() {
@@ -478,6 +488,7 @@ impl<'a> Matching<'a> {
     fn bin(&mut self, a: usize, ts: &[u64], stop: &AtomicBool) -> Option<u64> {
         let mut total = 0;
         fitting_runs(a, self.k, self.query_starts, self.runs);
+        let far = self.far();
         let dealer = self.dealer;
         let (before, at) = (&mut self.before, &mut self.at);
         // Whether the run `qs` is matched here (and where the next run starts).
@@ -495,9 +506,13 @@ impl<'a> Matching<'a> {
             self.runs.retain(|&(from, to)| mine(&queries[from..to]));
             let owned: usize = self.runs.iter().map(|&(from, to)| to - from).sum();
             self.model.1 += owned as f64 * query_cost(ts.len(), 1);
-            return Some(query_few(ts, queries, self.runs));
+            return Some(query_few(ts, queries, self.runs, far));
         }
-        let shape = Shape::new(self.rest, self.width, ts.len());
+        let ahead = if far { AHEAD } else { 0 };
+        let shape = Shape {
+            ahead,
+            ..Shape::new(self.rest, self.width, ts.len())
+        };
         if self.rows.len() < shape.size() {
             self.rows.resize(shape.size(), 0);
         }

@@ -126,12 +126,13 @@ pub(super) fn query(shape: Shape, queries: &[u64], tables: &[u64]) -> u64 {
 }
 
 /// The pairs of `table`, at most 8 patterns (a sieve bin too small for tables), and the
-/// queries of `runs` (ranges of `queries`) that share no bit, in the best build this processor
-/// can run.
-pub(super) fn query_few(table: &[u64], queries: &[u64], runs: &[(usize, usize)]) -> u64 {
+/// queries of `runs` (ranges of `queries`) that share no bit: where `queries` are too large for
+/// the caches ([`super::rows::Shape::ahead`]), 8 a vector and fetched ahead where the
+/// processor can; each pair tested otherwise.
+pub(super) fn query_few(table: &[u64], queries: &[u64], runs: &[(usize, usize)], far: bool) -> u64 {
     match isa() {
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx512 => {
+        Isa::Avx512 if far => {
             // SAFETY: `isa()` picks `Avx512` only where the processor has `avx512f`.
             unsafe { x86::few_avx512(table, queries, runs) }
         }
@@ -141,7 +142,11 @@ pub(super) fn query_few(table: &[u64], queries: &[u64], runs: &[(usize, usize)])
 
 /// [`query_few`] for any processor: each query against each table pattern.
 pub(super) fn few_any(table: &[u64], queries: &[u64], runs: &[(usize, usize)]) -> u64 {
-    let fitting = |q: u64| table.iter().map(|&p| u64::from(p & q == 0)).sum::<u64>();
-    let run = |&(from, to): &(usize, usize)| queries[from..to].iter().map(|&q| fitting(q));
-    runs.iter().flat_map(run).sum()
+    let mut total = 0;
+    for &(from, to) in runs {
+        for &q in &queries[from..to] {
+            total += table.iter().map(|&p| u64::from(p & q == 0)).sum::<u64>();
+        }
+    }
+    total
 }

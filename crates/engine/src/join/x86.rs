@@ -13,20 +13,23 @@ use std::arch::x86_64::{
     _mm512_testn_epi64_mask,
 };
 
-use super::rows::{Shape, fill_rows, one_bit_rows, row_offsets};
+use super::rows::{AHEAD, Shape, fill_rows, one_bit_rows, row_offsets};
 
 /// # Safety
 /// The processor must support `avx512f`, `avx512vpopcntdq` and `popcnt`.
 #[target_feature(enable = "avx512f,avx512vpopcntdq,popcnt")]
 pub(super) unsafe fn query_avx512(shape: Shape, q: &[u64], t: &[u64]) -> u64 {
-    by_chunks!(shape.chunks, query512(q, t, shape))
+    match shape.ahead {
+        0 => by_chunks!(shape.chunks, query512::<false>(q, t, shape)),
+        _ => by_chunks!(shape.chunks, query512::<true>(q, t, shape)),
+    }
 }
 
 /// The loop of the portable `query_words` written with 512-bit operations: one load and OR per
 /// chunk and vector of 8 words, one `vpopcntq` per vector; the words past the last whole vector
 /// are loaded under a mask.
 #[target_feature(enable = "avx512f,avx512vpopcntdq,popcnt")]
-fn query512<const C: usize>(queries: &[u64], tables: &[u64], shape: Shape) -> u64 {
+fn query512<const C: usize, const F: bool>(queries: &[u64], tables: &[u64], shape: Shape) -> u64 {
     let words = shape.words;
     let vectors = words / 8;
     let tail = words % 8;
@@ -34,7 +37,9 @@ fn query512<const C: usize>(queries: &[u64], tables: &[u64], shape: Shape) -> u6
     let base = tables.as_ptr();
     let mut set = _mm512_setzero_si512();
     for (i, &p) in queries.iter().enumerate() {
-        _mm_prefetch::<_MM_HINT_T0>(queries.as_ptr().wrapping_add(i + AHEAD).cast());
+        if F {
+            _mm_prefetch::<_MM_HINT_T0>(queries.as_ptr().wrapping_add(i + AHEAD).cast());
+        }
         // Checks that every row `[at[j], at[j] + words)` lies inside `tables`.
         let at = row_offsets::<C>(tables, p, shape);
         let mut acc = _mm512_setzero_si512();
@@ -64,11 +69,6 @@ fn query512<const C: usize>(queries: &[u64], tables: &[u64], shape: Shape) -> u6
     }
     (queries.len() * words * 64) as u64 - _mm512_reduce_add_epi64(set) as u64
 }
-
-/// Queries ahead of the one matched that the loops ask the caches for: the runs of queries
-/// fitting a table bin lie far apart in the sorted side, gigabytes at n = 28, and the
-/// processor's own prefetching finds each run late (`results/join-log.md`, section 27).
-const AHEAD: usize = 64;
 
 /// # Safety
 /// The processor must support `avx512f`.
@@ -183,7 +183,10 @@ fn fill512(shape: Shape, t: &mut [u64]) {
 /// The processor must support `avx2` and `popcnt`.
 #[target_feature(enable = "avx2,popcnt")]
 pub(super) unsafe fn query_avx2(shape: Shape, q: &[u64], t: &[u64]) -> u64 {
-    by_chunks!(shape.chunks, query256(q, t, shape))
+    match shape.ahead {
+        0 => by_chunks!(shape.chunks, query256::<false>(q, t, shape)),
+        _ => by_chunks!(shape.chunks, query256::<true>(q, t, shape)),
+    }
 }
 
 /// The loop of the portable `query_words` with one 256-bit OR per chunk and vector of 4 words,
@@ -193,7 +196,7 @@ pub(super) unsafe fn query_avx2(shape: Shape, q: &[u64], t: &[u64]) -> u64 {
 /// 64-bit lanes, added up once at the end (Muła, Kurz and Lemire, "Faster population counts
 /// using AVX2 instructions", 2018).
 #[target_feature(enable = "avx2,popcnt")]
-fn query256<const C: usize>(queries: &[u64], tables: &[u64], shape: Shape) -> u64 {
+fn query256<const C: usize, const F: bool>(queries: &[u64], tables: &[u64], shape: Shape) -> u64 {
     let words = shape.words;
     let vectors = words / 4;
     let base = tables.as_ptr();
@@ -220,7 +223,9 @@ fn query256<const C: usize>(queries: &[u64], tables: &[u64], shape: Shape) -> u6
     );
     let mut lanes = zero;
     for (i, &p) in queries.iter().enumerate() {
-        _mm_prefetch::<_MM_HINT_T0>(queries.as_ptr().wrapping_add(i + AHEAD).cast());
+        if F {
+            _mm_prefetch::<_MM_HINT_T0>(queries.as_ptr().wrapping_add(i + AHEAD).cast());
+        }
         // Checks that every row `[at[j], at[j] + words)` lies inside `tables`.
         let at = row_offsets::<C>(tables, p, shape);
         for b in 0..vectors {
