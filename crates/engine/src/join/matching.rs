@@ -175,7 +175,7 @@ const FEW_SIEVE: usize = 1024;
 /// time; without a sieve ([`count_unsieved`]) where either side is small. Unsieved, each
 /// query ORs one row per chunk of 6 bits over every word of the table: at n = 28, where the
 /// ties of a unit run to tens of thousands of half-boards against hundreds of millions of
-/// queries, that was over half the time of a shard (`results/join-log.md`, section 27).
+/// queries, that was a quarter of a shard's time (`results/join-log.md`, section 27).
 pub(super) fn count_few(
     table: &[u64],
     queries: &[u64],
