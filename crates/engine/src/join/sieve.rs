@@ -75,9 +75,7 @@ fn sort_by_bin(
         if stop.load(Ordering::Relaxed) {
             return None;
         }
-        for &p in step {
-            starts[split.bin(p) + 1] += 1;
-        }
+        split.count(step, starts);
     }
     for c in 1..=bins {
         starts[c] += starts[c - 1];
@@ -96,11 +94,7 @@ fn sort_by_bin(
         if stop.load(Ordering::Relaxed) {
             return None;
         }
-        for &p in step {
-            let c = split.bin(p);
-            out[next[c]] = split.rest(p);
-            next[c] += 1;
-        }
+        split.scatter::<true>(step, 0, &mut next, out);
     }
     Some(())
 }

@@ -17,19 +17,30 @@ const MIN_SIEVE: usize = 8192;
 /// How a unit's patterns are sieved: `k` sieve bits make the bin (bin bit `i` is pattern
 /// bit `sieve[i]`), and the other bits that both sides use make the rest, in order; bits that
 /// one side never sets cannot clash and are dropped. Both are gathered a byte at a time
-/// through tables.
+/// through tables, or, where the processor has a fast `pext`, by it ([`Pext`]).
 #[derive(Clone, Debug)]
 pub(super) struct Split {
     pub(super) k: usize,
     rest_bits: usize,
     bin_lut: Box<[[u32; 256]; 8]>,
     rest_lut: Box<[[u64; 256]; 8]>,
+    #[cfg(target_arch = "x86_64")]
+    pext: Option<Pext>,
 }
 
 impl Split {
     /// The split with bin bits `sieve` (bin bit `i` is pattern bit `sieve[i]`) and, as the
     /// rest, the other bits of `keep` in increasing order.
     pub(super) fn new(sieve: &[usize], keep: u64) -> Split {
+        Split::with(sieve, keep, fast_pext())
+    }
+
+    /// [`Split::new`], its bins and rests found by `pext` if `pext` (only where the processor
+    /// has `bmi2`) and the sieve bits are at most [`MAX_SIEVE`] (more are made in tests
+    /// only), else through the byte tables.
+    fn with(sieve: &[usize], keep: u64, pext: bool) -> Split {
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = pext;
         let sieve_mask = sieve.iter().fold(0u64, |m, &b| m | 1 << b);
         let rest = keep & !sieve_mask;
         let mut bin_lut = Box::new([[0u32; 256]; 8]);
@@ -61,6 +72,8 @@ impl Split {
             rest_bits: rest.count_ones() as usize,
             bin_lut,
             rest_lut,
+            #[cfg(target_arch = "x86_64")]
+            pext: (pext && sieve.len() <= 2 * ORDER_BITS).then(|| Pext::new(sieve, rest)),
         }
     }
 
@@ -106,9 +119,166 @@ impl Split {
         r
     }
 
+    /// Adds each of `patterns` to its bin's count, `starts[bin + 1]`.
+    pub(super) fn count(&self, patterns: &[u64], starts: &mut [usize]) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(x) = &self.pext {
+            // SAFETY: a `Pext` is made only where the processor has `bmi2` (`fast_pext`).
+            return unsafe { x.count(patterns, starts) };
+        }
+        count_with(patterns, starts, |p| self.bin(p));
+    }
+
+    /// Writes the rest of each of `patterns` whose bin `c` is in `lo..lo + next.len()` to
+    /// `out[next[c - lo]]` and moves that place on; bins whose place is `usize::MAX` are
+    /// passed over, as are bins out of the range. `ALL`: every pattern's bin is in the range
+    /// and has a place (a whole side sorted), so neither is checked.
+    pub(super) fn scatter<const ALL: bool>(
+        &self,
+        patterns: &[u64],
+        lo: usize,
+        next: &mut [usize],
+        out: &mut [u64],
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(x) = &self.pext {
+            // SAFETY: a `Pext` is made only where the processor has `bmi2` (`fast_pext`).
+            return unsafe { x.scatter::<ALL>(patterns, lo, next, out) };
+        }
+        scatter_with::<ALL>(patterns, (lo, next, out), |p| self.bin(p), |p| self.rest(p));
+    }
+
     /// Bits in a rest.
     pub(super) fn rest_bits(&self) -> usize {
         self.rest_bits
+    }
+}
+
+/// The counting loop of [`Split::count`], for either way of finding a bin.
+#[inline(always)]
+fn count_with(patterns: &[u64], starts: &mut [usize], bin: impl Fn(u64) -> usize) {
+    for &p in patterns {
+        starts[bin(p) + 1] += 1;
+    }
+}
+
+/// The loop of [`Split::scatter`], for either way of finding a bin and a rest.
+#[inline(always)]
+fn scatter_with<const ALL: bool>(
+    patterns: &[u64],
+    (lo, next, out): (usize, &mut [usize], &mut [u64]),
+    bin: impl Fn(u64) -> usize,
+    rest: impl Fn(u64) -> u64,
+) {
+    for &p in patterns {
+        let c = bin(p).wrapping_sub(lo);
+        if ALL || next.get(c).is_some_and(|&at| at != usize::MAX) {
+            out[next[c]] = rest(p);
+            next[c] += 1;
+        }
+    }
+}
+
+/// Whether this processor has a fast `pext` (BMI2): every one that has it but AMD's and
+/// Hygon's before Zen 3 (family 19h), where it is microcoded, hundreds of cycles, far slower
+/// than the byte tables (AMD's *Software Optimization Guide for Family 17h*, instruction
+/// latencies). Found once.
+fn fast_pext() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        static FAST: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        *FAST.get_or_init(|| {
+            use std::arch::x86_64::__cpuid;
+            if !std::arch::is_x86_feature_detected!("bmi2") {
+                return false;
+            }
+            let v = __cpuid(0);
+            let vendor = [v.ebx, v.edx, v.ecx].map(u32::to_le_bytes).concat();
+            if vendor != b"AuthenticAMD" && vendor != b"HygonGenuine" {
+                return true;
+            }
+            let f = __cpuid(1).eax;
+            let base = (f >> 8) & 0xf;
+            let family = if base == 0xf {
+                base + ((f >> 20) & 0xff)
+            } else {
+                base
+            };
+            family >= 0x19
+        })
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
+/// A split's bins and rests by `pext`: the rest is the kept bits other than the sieve bits
+/// in increasing order, which is what `pext` gathers; the bin numbers the sieve bits in the
+/// sieve's order (densest first, not by place), so the sieve bits gathered by `pext` are
+/// renumbered through two tables of 10 bits each. Made only where `bmi2` is there.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Debug)]
+struct Pext {
+    sieve: u64,
+    rest: u64,
+    order: Box<[[u32; 1 << ORDER_BITS]; 2]>,
+}
+
+/// The sieve bits each of [`Pext`]'s renumbering tables takes: two cover [`MAX_SIEVE`].
+#[cfg(target_arch = "x86_64")]
+const _: () = assert!(2 * ORDER_BITS >= MAX_SIEVE);
+#[cfg(target_arch = "x86_64")]
+const ORDER_BITS: usize = 10;
+
+#[cfg(target_arch = "x86_64")]
+impl Pext {
+    fn new(sieve: &[usize], rest: u64) -> Pext {
+        let mask = sieve.iter().fold(0u64, |m, &b| m | 1 << b);
+        // Bit `j` of the gathered sieve bits is the `j`-th lowest sieve bit: its bin bit.
+        let place: Vec<usize> = (0..64)
+            .filter(|&b| mask >> b & 1 == 1)
+            .map(|b| sieve.iter().position(|&s| s == b).expect("a sieve bit"))
+            .collect();
+        let mut order = Box::new([[0u32; 1 << ORDER_BITS]; 2]);
+        for (h, table) in order.iter_mut().enumerate() {
+            for (v, slot) in table.iter_mut().enumerate() {
+                *slot = (0..ORDER_BITS)
+                    .filter(|&t| v >> t & 1 == 1)
+                    .filter_map(|t| place.get(ORDER_BITS * h + t))
+                    .fold(0, |o, &i| o | 1 << i);
+            }
+        }
+        Pext {
+            sieve: mask,
+            rest,
+            order,
+        }
+    }
+
+    #[inline]
+    #[target_feature(enable = "bmi2")]
+    fn bin(&self, p: u64) -> usize {
+        use std::arch::x86_64::_pext_u64;
+        let v = _pext_u64(p, self.sieve) as usize;
+        let low = self.order[0][v & ((1 << ORDER_BITS) - 1)];
+        (low | self.order[1][v >> ORDER_BITS]) as usize
+    }
+
+    #[target_feature(enable = "bmi2")]
+    fn count(&self, patterns: &[u64], starts: &mut [usize]) {
+        count_with(patterns, starts, |p| self.bin(p));
+    }
+
+    #[target_feature(enable = "bmi2")]
+    fn scatter<const ALL: bool>(
+        &self,
+        patterns: &[u64],
+        lo: usize,
+        next: &mut [usize],
+        out: &mut [u64],
+    ) {
+        use std::arch::x86_64::_pext_u64;
+        let rest = |p| _pext_u64(p, self.rest);
+        scatter_with::<ALL>(patterns, (lo, next, out), |p| self.bin(p), rest);
     }
 }
 
@@ -251,6 +421,80 @@ mod tests {
             }
         }
         s
+    }
+
+    /// `Split::count` and `Split::scatter` place every pattern as `bin` and `rest` say, with
+    /// the byte tables and (where the processor has `bmi2`) with `pext`: sieve bits in any
+    /// order and up to the most, whole sides and ranges of bins with gaps.
+    #[test]
+    fn counts_and_scatters_by_tables_and_by_pext_agree_with_bin_and_rest() {
+        let mut rng = crate::random::XorShift::new(0x0bad_5eed_1234_5678);
+        let pext = cfg!(target_arch = "x86_64") && std::arch::is_x86_feature_detected!("bmi2");
+        for k in [0, 1, 5, 10, 11, MAX_SIEVE] {
+            let keep = rng.next() | rng.next() | ((1 << 40) - 1);
+            let mut bits: Vec<usize> = (0..64).filter(|&b| keep >> b & 1 == 1).collect();
+            // A random order of the sieve bits, as `choose` orders them by density.
+            for i in (1..bits.len()).rev() {
+                bits.swap(i, (rng.next() % (i as u64 + 1)) as usize);
+            }
+            bits.truncate(k);
+            let patterns: Vec<u64> = (0..3000).map(|_| rng.next() & rng.next() & keep).collect();
+            let plain = Split::with(&bits, keep, false);
+            let mut want_starts = vec![0; plain.bins() + 1];
+            for &p in &patterns {
+                want_starts[plain.bin(p) + 1] += 1;
+            }
+            let begin: Vec<usize> = (want_starts.iter())
+                .scan(0, |sum, &n| {
+                    *sum += n;
+                    Some(*sum)
+                })
+                .take(plain.bins())
+                .collect();
+            let (lo, hi) = (plain.bins() / 3, plain.bins() - plain.bins() / 4);
+            let mut ways = vec![plain.clone()];
+            if pext {
+                ways.push(Split::with(&bits, keep, true));
+            }
+            for split in &ways {
+                let mut starts = vec![0; split.bins() + 1];
+                split.count(&patterns, &mut starts);
+                assert_eq!(starts, want_starts, "{k} bits");
+                // A whole side sorted; then bins `lo..hi` but every third.
+                let mut next = begin.clone();
+                let mut out = vec![0; patterns.len()];
+                let mut want = out.clone();
+                split.scatter::<true>(&patterns, 0, &mut next, &mut out);
+                let mut some: Vec<usize> = (lo..hi)
+                    .map(|c| {
+                        if c.is_multiple_of(3) {
+                            usize::MAX
+                        } else {
+                            begin[c]
+                        }
+                    })
+                    .collect();
+                let mut some_out = vec![0; out.len()];
+                let mut some_want = some_out.clone();
+                split.scatter::<false>(&patterns, lo, &mut some, &mut some_out);
+                let mut at = begin.clone();
+                for &p in &patterns {
+                    let c = plain.bin(p);
+                    want[at[c]] = plain.rest(p);
+                    if (lo..hi).contains(&c) && !c.is_multiple_of(3) {
+                        some_want[at[c]] = plain.rest(p);
+                    }
+                    at[c] += 1;
+                }
+                assert!(out == want && next == at, "{k} bits, whole");
+                assert!(some_out == some_want, "{k} bits, bins {lo}..{hi}");
+            }
+        }
+        if !pext {
+            crate::tests_support::skip(
+                "this processor has no bmi2: the byte tables alone were checked",
+            );
+        }
     }
 
     #[test]

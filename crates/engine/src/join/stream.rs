@@ -72,13 +72,7 @@ pub(super) fn count_streamed(
         out.clear();
         out.resize(*starts.last().expect("a start per bin and one"), 0);
         let mut next = starts[..split.bins()].to_vec();
-        queries.each(&mut |buffer| {
-            for &p in buffer {
-                let c = split.bin(p);
-                out[next[c]] = split.rest(p);
-                next[c] += 1;
-            }
-        })?;
+        queries.each(&mut |buffer| split.scatter::<true>(buffer, 0, &mut next, out))?;
         t.split = Some(split);
     }
     mark(&mut phases, Phase::Matching);
@@ -164,26 +158,14 @@ fn gather(
         }
         out.resize(at + starts[r.end] - starts[r.start], 0);
     }
-    table.each(&mut |buffer| {
-        for &p in buffer {
-            let c = split.bin(p);
-            if (lo..hi).contains(&c) && next[c - lo] != usize::MAX {
-                out[next[c - lo]] = split.rest(p);
-                next[c - lo] += 1;
-            }
-        }
-    })
+    table.each(&mut |buffer| split.scatter::<false>(buffer, lo, &mut next, out))
 }
 
 /// The bin counts of a streamed side as starts: bin `c` is `starts[c]..starts[c + 1]`.
 fn count_by_bin(side: &mut dyn Source, split: &Split, starts: &mut Vec<usize>) -> Option<()> {
     starts.clear();
     starts.resize(split.bins() + 1, 0);
-    side.each(&mut |buffer| {
-        for &p in buffer {
-            starts[split.bin(p) + 1] += 1;
-        }
-    })?;
+    side.each(&mut |buffer| split.count(buffer, starts))?;
     for c in 1..starts.len() {
         starts[c] += starts[c - 1];
     }
