@@ -73,7 +73,8 @@ impl Split {
             bin_lut,
             rest_lut,
             #[cfg(target_arch = "x86_64")]
-            pext: (pext && sieve.len() <= 2 * ORDER_BITS).then(|| Pext::new(sieve, rest)),
+            pext: (pext && sieve.len() <= 2 * ORDER_BITS)
+                .then(|| Pext::new(sieve, sieve_mask, rest)),
         }
     }
 
@@ -225,14 +226,14 @@ struct Pext {
 
 /// The sieve bits each of [`Pext`]'s renumbering tables takes: two cover [`MAX_SIEVE`].
 #[cfg(target_arch = "x86_64")]
-const _: () = assert!(2 * ORDER_BITS >= MAX_SIEVE);
-#[cfg(target_arch = "x86_64")]
 const ORDER_BITS: usize = 10;
+#[cfg(target_arch = "x86_64")]
+const _: () = assert!(2 * ORDER_BITS >= MAX_SIEVE);
 
 #[cfg(target_arch = "x86_64")]
 impl Pext {
-    fn new(sieve: &[usize], rest: u64) -> Pext {
-        let mask = sieve.iter().fold(0u64, |m, &b| m | 1 << b);
+    /// The split of sieve bits `sieve` (their mask `mask`) and rest `rest`.
+    fn new(sieve: &[usize], mask: u64, rest: u64) -> Pext {
         // Bit `j` of the gathered sieve bits is the `j`-th lowest sieve bit: its bin bit.
         let place: Vec<usize> = (0..64)
             .filter(|&b| mask >> b & 1 == 1)
