@@ -71,6 +71,7 @@ fn main() {
                 row_sets: 1,
                 bins: 24,
                 seed,
+                workers: 1,
             };
             let secs = nqueens::time_join_unit(&q, &unit, probe, &never).expect("never stopped");
             println!(

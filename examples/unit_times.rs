@@ -35,6 +35,7 @@ fn main() {
                 row_sets: 1,
                 bins: 24,
                 seed: id,
+                workers: 1,
             };
             secs.push(
                 nqueens::time_join_unit(&q, &units[id].0, probe, &never).expect("never stopped"),

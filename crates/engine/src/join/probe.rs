@@ -14,6 +14,10 @@ pub struct Probe {
     pub bins: usize,
     /// Chooses which slice.
     pub seed: usize,
+    /// The workers a run deals the unit's blocks of slices to at once (the count's threads):
+    /// a streamed unit's sides are read once by each worker that takes a block of it
+    /// ([`super::SLICES_A_BLOCK`]), where the run's order keeps a unit's blocks together.
+    pub workers: usize,
 }
 
 impl Probe {
@@ -25,6 +29,7 @@ impl Probe {
         row_sets: u32::MAX,
         bins: usize::MAX,
         seed: 0,
+        workers: 1,
     };
 }
 

@@ -296,7 +296,7 @@ impl<'a> Matching<'a> {
         }
         // The modelled cost of the whole matching: every bin's tables built once, every
         // fitting query run against them (less noisy than scaling by the share of pairs).
-        let (whole_build, whole_query) = self.model_parts(self.width);
+        let (whole_build, whole_query) = self.model_parts(self.width, true);
         let scale = |whole: f64, part: f64| {
             if part > 0.0 {
                 whole / part
@@ -343,12 +343,18 @@ impl<'a> Matching<'a> {
     }
 
     /// The modelled cost of the whole matching with tables in chunks of `width` bits, in its
-    /// two parts: the table rows written for every bin, and every fitting query run.
-    fn model_parts(&self, width: usize) -> (f64, f64) {
+    /// two parts: the table rows written for every bin, and every fitting query run. `as_run`
+    /// prices the bins of fewer than [`PAIRWISE_BIN`] patterns as [`Self::bin`] runs and
+    /// models them (no tables, a query a chunk), as a probe's share is priced; the choice of
+    /// the width prices them as if tabled, as it was measured.
+    fn model_parts(&self, width: usize, as_run: bool) -> (f64, f64) {
         self.bins_and_fits()
             .fold((0.0, 0.0), |(build, query), (len, fits)| {
                 if len == 0 || fits == 0 {
                     return (build, query);
+                }
+                if as_run && len < PAIRWISE_BIN {
+                    return (build, query + fits as f64 * query_cost(len, 1));
                 }
                 let shape = Shape::new(self.rest, width, len);
                 (
@@ -381,7 +387,7 @@ impl<'a> Matching<'a> {
                 continue;
             }
             tried = narrowest;
-            let (build, query) = self.model_parts(narrowest);
+            let (build, query) = self.model_parts(narrowest, false);
             let cost = build + query;
             if cost < best.0 {
                 best = (cost, narrowest);
@@ -675,6 +681,7 @@ mod tests {
                 let table: Vec<u64> = (0..t_len).map(|_| draw()).collect();
                 let queries: Vec<u64> = (0..q_len).map(|_| draw()).collect();
                 let want = count_pairwise(&table, &queries);
+                let want_all = want;
                 let whole = Part::fresh(Slice::WHOLE);
                 for sieve in splits(bits) {
                     let split = Some(Split::new(&sieve, mask));
@@ -713,6 +720,21 @@ mod tests {
                 let want = count(&table, &queries, bits, None, &mut t, &NEVER, slice);
                 assert_eq!(Some(c), want);
                 assert!(build > 0.0 && run > 0.0, "{build} {run}");
+                // A probe of the whole matching stands for itself, its smallest bins (matched
+                // without tables) priced alike in the share and in the whole: by every split,
+                // from bins of a pattern or two to bins of hundreds.
+                for sieve in splits(bits) {
+                    let split = Some(Split::new(&sieve, mask));
+                    let probe =
+                        count_bins(sides, bits, split, &mut t, &NEVER, whole, Some(&mut ()));
+                    let (c, (build, run)) = probe.unwrap();
+                    assert_eq!(c, want_all);
+                    assert!((run - 1.0).abs() < 1e-9, "{bits} bits, {sieve:?}: {run}");
+                    assert!(
+                        (build - 1.0).abs() < 1e-9,
+                        "{bits} bits, {sieve:?}: {build}"
+                    );
+                }
                 let stop = AtomicBool::new(true);
                 let got = count(&table, &queries, bits, None, &mut t, &stop, whole);
                 assert_eq!(got, None);

@@ -28,17 +28,22 @@ pub(super) const GROUP_PATTERNS: usize = 1 << 24;
 pub const SLICES_A_BLOCK: usize = 16;
 
 /// How many times a whole unit cut into `of` slices does the reads of a streamed probe that
-/// read its table side once of `groups` ([`count_streamed`]): [`Phase::Reading`], as each
-/// block of [`SLICES_A_BLOCK`] slices a worker takes reads the sides anew, and
-/// [`Phase::Gathering`], the groups of table bins the block's slices match, which lie next to
-/// each other (one, and one more for each group's worth of the unit the block spans).
-pub(super) fn read_scales(groups: usize, of: f64) -> [(Phase, f64); 2] {
+/// read its table side once of `groups` ([`count_streamed`]), the unit's blocks of
+/// [`SLICES_A_BLOCK`] slices dealt to `workers` workers at once, one after another (the
+/// run's order keeps them together). [`Phase::Reading`]: once for each worker that takes a
+/// block of the unit, as each keeps the sorted queries for its next block of it.
+/// [`Phase::Gathering`]: a block reads again each group whose border it crosses, and the one
+/// it starts in unless the worker holds it from its last block, which lay `workers - 1`
+/// blocks before (so a lone worker reads each group once).
+pub(super) fn read_scales(groups: usize, of: f64, workers: usize) -> [(Phase, f64); 2] {
     let block = SLICES_A_BLOCK as f64;
-    let blocks = (of / block).ceil().max(1.0);
-    let groups = groups as f64;
-    let per_block = (1.0 + groups * block / of.max(1.0)).min(groups);
-    let reading = (Phase::Reading, blocks);
-    [reading, (Phase::Gathering, blocks * per_block)]
+    let of = of.max(1.0);
+    let blocks = (of / block).ceil();
+    let readers = blocks.min(workers.max(1) as f64);
+    // The borders of groups one block crosses, on average.
+    let crossed = groups as f64 * block.min(of) / of;
+    let gathers = blocks * (crossed + (crossed * (readers - 1.0)).min(1.0));
+    [(Phase::Reading, readers), (Phase::Gathering, gathers)]
 }
 
 /// [`count`] of a share of two sides too large to hold whole: the queries are held sorted by
@@ -196,9 +201,10 @@ mod tests {
 
     use super::super::tests::streaming;
     use super::super::{
-        Phase, Phases, Probe, Quadrants, SCRATCH, SLICES_A_BLOCK, Slice, Unit, count_unit,
-        count_unit_with, matching, sieve, unit_sides, units,
+        Phase, Phases, Probe, Quadrants, SCRATCH, Slice, Unit, count_unit, count_unit_with,
+        matching, sieve, unit_sides, units,
     };
+    use super::read_scales;
 
     /// The scales a probe settled its row sets with.
     #[derive(Default)]
@@ -246,6 +252,51 @@ mod tests {
     }
 
     #[test]
+    fn a_probe_times_the_ties_of_the_quarter_turns_as_the_units_first_slice_counts_them() {
+        // With the quarter turns, a row set's half-boards at its value (the ties) are
+        // counted with the unit's first slice; a probe of any slice whose seed is a multiple
+        // of 4 times them apart, and stands for a 64th of them four times over.
+        let n = 16;
+        let q = Quadrants::bounded_turning(n, 1 << 20, true);
+        let never = AtomicBool::new(false);
+        let mut checked = 0;
+        let all = units(n);
+        let probed = |unit: &Unit, seed| {
+            let mut settled = Settled::default();
+            let probe = Probe {
+                row_sets: 1,
+                bins: 1,
+                seed,
+                workers: 1,
+            };
+            let got = streaming(Some((0, 1 << 10)), || {
+                SCRATCH.with(|s| {
+                    let how = (Some(probe), &mut settled as &mut dyn Phases);
+                    count_unit_with(&q, unit, &mut s.borrow_mut(), &never, how)
+                })
+            });
+            (got.expect("never stopped").count, settled.0)
+        };
+        for (u, _) in all.iter().step_by(all.len() / 9) {
+            let unit = Unit {
+                slice: Slice { index: 5, of: 64 },
+                ..*u
+            };
+            let (count, settled) = probed(&unit, 0);
+            let [_, ties] = &settled[..] else {
+                continue;
+            };
+            assert_eq!(ties, &[(Phase::Matching, 4.0 / 64.0)], "{u:?}");
+            // A probe of another seed leaves them out; neither counts them.
+            let (other, settled) = probed(&unit, 4 * 7 + 1);
+            assert_eq!(settled.len(), 1, "{u:?}");
+            assert!(count + other <= 2 * count_unit(&q, u).count, "{u:?}");
+            checked += 1;
+        }
+        assert!(checked >= 4, "only {checked} units with ties probed");
+    }
+
+    #[test]
     fn a_probe_matches_the_slice_it_stands_for() {
         // Units streamed in table groups of 2^10 patterns: a probe gathers the bins it
         // matches in one read of the table side and must match exactly the pairs of the
@@ -260,6 +311,7 @@ mod tests {
                     row_sets: 1,
                     bins,
                     seed,
+                    workers: 1,
                 };
                 let (found, scales) = probe_streamed(q, u, probe);
                 let of = |p| scales.iter().find(|s| s.0 == p).map_or(0.0, |s| s.1);
@@ -280,9 +332,10 @@ mod tests {
 
     #[test]
     fn a_probe_of_a_slice_reads_for_its_share_of_the_runs_blocks() {
-        // A run deals the 64 slices of a streamed unit in blocks of 16, each reading the
-        // sides: 4 reads, of which a probe of one slice stands for a 64th, whatever share of
-        // the matching the probe itself matches.
+        // A run deals the 64 slices of a streamed unit in blocks of 16 to its workers, each
+        // of which reads the sides once: as many reads as workers, 4 at most, of which a probe
+        // of one slice stands for a 64th, whatever share of the matching the probe itself
+        // matches.
         let mut checked = 0;
         sieved_units(|n, q, u, _| {
             if u.span != 1 {
@@ -293,23 +346,42 @@ mod tests {
                 slice: Slice { index: 5, of },
                 ..*u
             };
-            for bins in [1, 3] {
+            for (bins, workers, reads) in [(1, 1, 1.0), (3, 2, 2.0), (1, 8, 4.0)] {
                 let probe = Probe {
                     row_sets: 1,
                     bins,
                     seed: 0,
+                    workers,
                 };
                 let (_, scales) = probe_streamed(q, &unit, probe);
                 let reading = scales.iter().find(|s| s.0 == Phase::Reading).map(|s| s.1);
-                let blocks = of.div_ceil(SLICES_A_BLOCK as u64) as f64;
                 assert_eq!(
                     reading,
-                    Some(blocks / of as f64),
-                    "n = {n}, {u:?}, bins {bins}"
+                    Some(reads / of as f64),
+                    "n = {n}, {u:?}, bins {bins}, workers {workers}"
                 );
                 checked += 1;
             }
         });
-        assert!(checked >= 4, "only {checked} probes checked");
+        assert!(checked >= 6, "only {checked} probes checked");
+    }
+
+    #[test]
+    fn a_lone_worker_gathers_each_group_once_and_more_workers_more_often() {
+        let groups = 10;
+        let gathers = |of: f64, workers| read_scales(groups, of, workers)[1].1;
+        // One block: the whole unit, each group once.
+        assert_eq!(gathers(8.0, 1), 10.0);
+        assert_eq!(gathers(8.0, 4), 10.0);
+        // 160 slices in 10 blocks, each crossing one border on average.
+        assert_eq!(gathers(160.0, 1), 10.0);
+        assert_eq!(gathers(160.0, 2), 20.0);
+        // Groups of 1,600 slices: a worker mostly holds the group of its next block.
+        assert!(
+            (gathers(16_000.0, 2) - 20.0).abs() < 1e-9,
+            "{}",
+            gathers(16_000.0, 2)
+        );
+        assert!(gathers(16_000.0, 1000) > 1000.0);
     }
 }

@@ -45,12 +45,12 @@ struct Timing<'t> {
     clock: &'t dyn Clock,
     /// The projected seconds of one subproblem counted with the engines given; `None` if the
     /// stop flag rose first.
-    time: &'t (dyn Fn(&Engines, &Subproblem, &AtomicBool) -> Option<f64> + Sync),
+    time: &'t (dyn Fn(&Engines, &Subproblem, usize, &AtomicBool) -> Option<f64> + Sync),
 }
 
 /// [`Engines::time`]: a subproblem timed on this machine.
-fn measured(engines: &Engines, sub: &Subproblem, stop: &AtomicBool) -> Option<f64> {
-    engines.time(sub, stop)
+fn measured(engines: &Engines, sub: &Subproblem, workers: usize, stop: &AtomicBool) -> Option<f64> {
+    engines.time(sub, workers, stop)
 }
 
 /// The projected cost of a count (or of one shard of it).
@@ -326,7 +326,8 @@ impl Job {
             while !stop.load(Ordering::Relaxed) {
                 let Some((k, id)) = lock().next() else { break };
                 let begun = clock.now();
-                let timed = (s.timing.time)(s.engines, &self.cut.subproblem(id), stop);
+                let timed =
+                    (s.timing.time)(s.engines, &self.cut.subproblem(id), self.threads, stop);
                 let Some(secs) = timed else {
                     lock().abandon(k);
                     continue;
@@ -473,7 +474,7 @@ mod tests {
         cost: &(dyn Fn(&Subproblem) -> f64 + Sync),
     ) -> Estimate {
         let clock = FixedClock::default();
-        let known = |_: &Engines, s: &Subproblem, _: &AtomicBool| {
+        let known = |_: &Engines, s: &Subproblem, _: usize, _: &AtomicBool| {
             let c = cost(s);
             clock.advance(Duration::from_secs_f64(c));
             Some(c)

@@ -202,16 +202,26 @@ pub(super) fn prepare(
 /// estimate come in runs of [`RUN`] consecutive ids (neighbours often share what a thread keeps),
 /// the runs in a fixed pseudo-random order, so that the share of them done is a fair measure of
 /// the work done (neighbouring ids are often alike in cost); subproblems that share what a
-/// thread prepares for them stay together ([`CostModel::shares`]).
+/// thread prepares for them stay together ([`CostModel::shares`]). The slices of one entry
+/// come one after another, whatever their number: a worker whose next block is of the entry
+/// it counted last keeps what it made for it (at n = 28, a read of the unit's sides of some
+/// 3 s of one core), where a block of another entry between them makes it all again.
 fn schedule(cut: &Cut, costs: &CostModel, todo: &[u64], threads: usize) -> Vec<Block> {
     let locality = |s: &Subproblem| costs.shares(s);
+    let together = |s: &Subproblem| {
+        if s.slice.of > 1 {
+            mix(s.entry)
+        } else {
+            mix(s.id / RUN)
+        }
+    };
     let mut order = blocks_of(cut, costs, todo);
     order.sort_by(|a, b| {
         let estimates = b.estimate.total_cmp(&a.estimate);
         let (a, b) = (&a.first, &b.first);
         estimates
             .then(locality(a).cmp(&locality(b)))
-            .then(mix(a.id / RUN).cmp(&mix(b.id / RUN)))
+            .then(together(a).cmp(&together(b)))
             .then(a.id.cmp(&b.id))
     });
     // Every class of subproblems advances at the same pace (the share of its estimate handed
@@ -226,7 +236,10 @@ fn schedule(cut: &Cut, costs: &CostModel, todo: &[u64], threads: usize) -> Vec<B
     }
     // The largest subproblems first: each thread's first subproblem warms its caches, which would
     // make a class's first small subproblem look slow.
-    let warm = (WARM_UP * threads).min(order.len());
+    let mut warm = (WARM_UP * threads).min(order.len());
+    while warm > 0 && warm < order.len() && same_entry(&order[warm - 1], &order[warm]) {
+        warm += 1;
+    }
     let mut positions: Vec<usize> = (0..warm).collect();
     // The shares are never negative, so their bits order as the shares do; ties by the pace
     // class, so the order is the same on every run.
@@ -247,6 +260,15 @@ fn schedule(cut: &Cut, costs: &CostModel, todo: &[u64], threads: usize) -> Vec<B
         let Some(i) = q.2.pop_front() else { continue };
         positions.push(i);
         q.1 += weight(&order[i]);
+        // The rest of a sliced entry's blocks follow it before another class's turn.
+        while let Some(&j) = q.2.front() {
+            if !same_entry(&order[i], &order[j]) {
+                break;
+            }
+            q.2.pop_front();
+            positions.push(j);
+            q.1 += weight(&order[j]);
+        }
         if !q.2.is_empty() {
             heap.push((Reverse((q.1 / q.0).to_bits()), pace));
         }
@@ -337,6 +359,11 @@ fn classes_of(blocks: &[Block]) -> (Vec<usize>, Classes) {
     (classes, totals)
 }
 
+/// Whether blocks `a` and `b` are slices of one entry cut into several.
+fn same_entry(a: &Block, b: &Block) -> bool {
+    a.first.slice.of > 1 && a.first.entry == b.first.entry
+}
+
 /// Consecutive ids kept together by [`schedule`].
 const RUN: u64 = 64;
 
@@ -415,6 +442,19 @@ mod tests {
             let mut ids: Vec<u64> = subproblems(&order).iter().map(|p| p.0.id).collect();
             ids.sort_unstable();
             assert_eq!(ids, todo);
+            // The blocks of an entry follow one another.
+            let mut begun = std::collections::HashSet::new();
+            for (i, b) in order.iter().enumerate() {
+                let new = i == 0 || order[i - 1].first.entry != b.first.entry;
+                assert!(
+                    !new || begun.insert(b.first.entry),
+                    "entry {}",
+                    b.first.entry
+                );
+            }
+            if slices > BLOCK as u64 {
+                assert!(order.len() > begun.len(), "no entry of several blocks");
+            }
             for b in &order {
                 assert!(b.len as usize <= BLOCK);
                 // A block is the slices of one entry that follow one another.

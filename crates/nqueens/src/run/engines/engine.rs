@@ -7,6 +7,14 @@ use std::sync::atomic::AtomicBool;
 use crate::plan::{Slice, Work};
 use crate::run::class::Class;
 
+/// How [`Engine::time`] times a slice: `seed` chooses the share of it a probe counts, and
+/// the count it stands for runs on `workers` threads.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Timed {
+    pub seed: u64,
+    pub workers: usize,
+}
+
 /// What the runner needs of the engine that counts one kind of work. An entry of the plan is
 /// given as its [`Work`], which the adapter's engine takes apart; each method of an adapter
 /// is only ever called with work of its own kind.
@@ -18,9 +26,10 @@ pub(crate) trait Engine: Send + Sync + std::fmt::Debug {
     /// Counts `slice` of `work`: its solutions and nodes, or `None` soon after `stop` rose.
     fn count(&self, work: &Work, slice: Slice, stop: &AtomicBool) -> Option<(u128, u64)>;
 
-    /// The seconds counting `slice` of `work` takes on this thread, measured from outside the
-    /// engine; `None` if `stop` rose first. By default the count, timed whole.
-    fn time(&self, work: &Work, slice: Slice, _seed: u64, stop: &AtomicBool) -> Option<f64> {
+    /// The seconds counting `slice` of `work` takes on this thread, in a count on `workers`
+    /// threads, measured from outside the engine; `None` if `stop` rose first. By default the
+    /// count, timed whole.
+    fn time(&self, work: &Work, slice: Slice, _how: Timed, stop: &AtomicBool) -> Option<f64> {
         let begun = std::time::Instant::now();
         self.count(work, slice, stop)?;
         Some(begun.elapsed().as_secs_f64())

@@ -4,7 +4,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use super::engine::Engine;
+use super::engine::{Engine, Timed};
 use crate::plan::{Plan, Slice, Unit, Work};
 use crate::run::class::Class;
 use nqueens_engine::join::{self, Layout, Quadrants};
@@ -68,12 +68,15 @@ impl Engine for Join {
     /// costs the sample little (`results/estimate-calibration-d0f27bf.md`). A whole probe, like
     /// a share, leaves out the partitions that a run makes once for the units sharing them: a
     /// unit counted whole in the sample's random order paid for them alone and erred high by
-    /// up to 17% at n = 23 (`results/estimate-calibration-fa058cb.md`).
-    fn time(&self, work: &Work, slice: Slice, seed: u64, stop: &AtomicBool) -> Option<f64> {
+    /// up to 17% at n = 23 (`results/estimate-calibration-fa058cb.md`). A streamed unit's
+    /// reads stand for one by each of the count's `how.workers` threads that takes a block of
+    /// it ([`join::Probe::workers`]).
+    fn time(&self, work: &Work, slice: Slice, how: Timed, stop: &AtomicBool) -> Option<f64> {
         let probe = join::Probe {
             row_sets: 4,
             bins: 24,
-            seed: seed as usize,
+            seed: how.seed as usize,
+            workers: how.workers,
         };
         let unit = join_unit(unit_of(work), slice);
         let projected = super::probe::time_unit(self.prepared(), &unit, probe, stop)?;
@@ -241,9 +244,10 @@ const STRATUM_SECONDS: &[(usize, bool, &[f64])] = &[
     ),
 ];
 
-/// From n = 28 most units are streamed : every block of slices a worker takes
-/// reads the unit's sides again (some 15 s of one core), so their slices are cut to about
-/// the slice time for a typical unit of the stratum instead of a third of it.
+/// From n = 28 most units are streamed: each worker that takes a block of a unit's slices
+/// reads the unit's sides again (some 15 s of one core when this was set; 3 to 5 s since
+/// the bins are found by `pext`), so their slices are cut to about the slice time for a
+/// typical unit of the stratum instead of a third of it.
 const STREAMED_FROM: usize = 28;
 
 /// The measured mean seconds of a unit's stratum, where measured.

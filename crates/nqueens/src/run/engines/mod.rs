@@ -15,6 +15,7 @@ mod unique;
 use std::sync::atomic::AtomicBool;
 
 pub(crate) use engine::Engine;
+use engine::Timed;
 pub use probe::time_unit as probe_seconds;
 
 use crate::plan::{Algorithm, Plan, Slice, Subproblem, Work};
@@ -112,9 +113,14 @@ impl Engines {
         })
     }
 
-    /// The seconds counting `sub` takes on this thread ([`Engine::time`]).
-    pub(super) fn time(&self, sub: &Subproblem, stop: &AtomicBool) -> Option<f64> {
-        self.of(&sub.work).time(&sub.work, sub.slice, sub.id, stop)
+    /// The seconds counting `sub` takes on this thread in a count on `workers` threads
+    /// ([`Engine::time`]).
+    pub(super) fn time(&self, sub: &Subproblem, workers: usize, stop: &AtomicBool) -> Option<f64> {
+        let how = Timed {
+            seed: sub.id,
+            workers,
+        };
+        self.of(&sub.work).time(&sub.work, sub.slice, how, stop)
     }
 
     /// Whether [`Engines::time`] counts every subproblem whole.
