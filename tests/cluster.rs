@@ -401,7 +401,8 @@ fn the_dockerfile_builds_locked_and_runs_unprivileged() {
 /// Writes the stand-in for the program that `gnu-parallel.sh` and the Slurm script run in
 /// `dir`: it logs each call (`start I/M | ARGS`) to `dir/calls`; a shard whose index is in the
 /// environment's `FAKE_FAIL` fails (exit 1), one in `finish` writes its result file at once,
-/// the others wait for a signal and log it.
+/// the others wait for a signal and log it. Its traps are set before it logs its start, so
+/// that a signal sent as soon as the start is seen is always caught and logged.
 fn fake_counter(dir: &std::path::Path, finish: &str) -> std::path::PathBuf {
     let path = dir.join("fake-nqueens-count");
     let log = dir.join("calls");
@@ -413,12 +414,13 @@ if [ "$1" = merge ]; then echo merge >> "$log"; exit 1; fi
 shard="${{3%/*}}"
 out=""; prev=""
 for a in "$@"; do [ "$prev" = --out ] && out="$a"; prev="$a"; done
+s=""
+trap 'kill $s 2>/dev/null; echo "INT $3" >> "$log"; exit 130' INT
+trap 'kill $s 2>/dev/null; echo "TERM $3" >> "$log"; exit 143' TERM
 echo "start $3 | $*" >> "$log"
 case " $FAKE_FAIL " in *" $shard "*) echo "shard $3 failed" >&2; exit 1 ;; esac
 case " {finish} " in *" $shard "*) echo "shard $3 counted"; echo result > "$out"; exit 0 ;; esac
 sleep 60 & s=$!
-trap 'kill $s; echo "INT $3" >> "$log"; exit 130' INT
-trap 'kill $s; echo "TERM $3" >> "$log"; exit 143' TERM
 wait $s"#,
             log = log.display()
         ),
