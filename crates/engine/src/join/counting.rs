@@ -66,8 +66,9 @@ fn ties(
 }
 
 /// One probe of a streamed unit in so many (by its seed) times the ties of the quarter turns
-/// and stands for them that many times over: they read both sides again, some 2 to 19 s of
-/// one core at n = 28 against 3 to 7 s for the rest of a probe, for 2 to 8% of a unit's time.
+/// and stands for them that many times over: they read both sides again, 4.3 to 18.7 s of one
+/// core for three n = 28 units against 3.5 to 6 s for the rest of their probes, and 3 to 9% of
+/// those units' counted time (`results/join-log.md`, section 29).
 const TIES_EVERY: usize = 4;
 
 /// [`ties`] of a streamed unit: the half-boards at `c` (few) are held, the others read
@@ -431,7 +432,7 @@ impl<'a> Share<'a> {
     /// sieve scales them apart), and the phases of `more` by their own factors.
     fn settle(&self, phases: &mut dyn Phases, matching: (f64, f64), more: &[(Phase, f64)]) {
         if self.probe.is_some() {
-            let by = f64::from(self.stride) / self.matching.of as f64;
+            let by = self.stands_for();
             let own = [Phase::Matching, Phase::Tables, Phase::Queries];
             let own = own.into_iter().zip([1.0, matching.0, matching.1]);
             let scales: Vec<_> = own
@@ -440,6 +441,12 @@ impl<'a> Share<'a> {
                 .collect();
             phases.settle(&scales);
         }
+    }
+
+    /// How many times the whole unit does a probe's work of one row set of its share: each
+    /// row set stands for `stride` of the share's, and the share for a slice of the unit.
+    fn stands_for(&self) -> f64 {
+        f64::from(self.stride) / self.matching.of as f64
     }
 
     /// Counts the share's `i`-th row set, `rows`, where its sides are too large to hold: read
@@ -488,8 +495,8 @@ impl<'a> Share<'a> {
             } else {
                 // Timed, not counted: the probe's count is its slice's pairs. The ties stand
                 // for the unit's, which its first slice counts, in every TIES_EVERY-th probe.
-                let by = f64::from(self.stride) / self.matching.of as f64;
-                phases.settle(&[(Phase::Matching, by * TIES_EVERY as f64)]);
+                let scale = self.stands_for() * TIES_EVERY as f64;
+                phases.settle(&[(Phase::Matching, scale)]);
             }
         }
         if let Some(west_table) = reusable {

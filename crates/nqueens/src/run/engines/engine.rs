@@ -11,7 +11,9 @@ use crate::run::class::Class;
 /// the count it stands for runs on `workers` threads.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Timed {
+    /// Chooses the share of the slice a probe counts.
     pub seed: u64,
+    /// The threads of the count the time stands for.
     pub workers: usize,
 }
 

@@ -245,8 +245,8 @@ const STRATUM_SECONDS: &[(usize, bool, &[f64])] = &[
 ];
 
 /// From n = 28 most units are streamed: each worker that takes a block of a unit's slices
-/// reads the unit's sides again (some 15 s of one core when this was set; 3 to 5 s since
-/// the bins are found by `pext`), so their slices are cut to about the slice time for a
+/// reads the unit's sides again (some 15 s of one core when this was set; 2.4 to 4.8 s in
+/// the probes of `results/join-log.md`, section 29), so their slices are cut to about the slice time for a
 /// typical unit of the stratum instead of a third of it.
 const STREAMED_FROM: usize = 28;
 
