@@ -189,6 +189,7 @@ impl Scratch {
             release_above(&mut t.rows, limit);
             release_above(&mut t.table, limit);
             release_above(&mut t.queries, limit);
+            release_above(&mut t.narrow, limit);
             release_above(&mut t.table_starts, limit);
             release_above(&mut t.query_starts, limit);
             release_above(&mut t.runs, limit);

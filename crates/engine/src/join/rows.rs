@@ -3,6 +3,40 @@
 //! a query reads them (one row per chunk, ORed). [`super::tables`] chooses between this code
 //! and the vector builds of [`super::x86`], which inline its parts; it imports neither.
 
+/// How a sorted query's rest is held: a `u64`, or a `u32` where the split leaves at most 32
+/// rest bits. A streamed unit's sorted queries are most of what its thread holds (702 of the
+/// 853 MiB of a heavy n = 28 unit's slice), and their rests come to 26 to 29 bits there
+/// (`results/join-log.md`, section 30).
+pub(super) trait Rest: Copy + Default + Send + Sync + 'static {
+    /// The rest's bits.
+    fn wide(self) -> u64;
+    /// A rest of at most this type's bits, as held.
+    fn held(rest: u64) -> Self;
+}
+
+impl Rest for u64 {
+    #[inline(always)]
+    fn wide(self) -> u64 {
+        self
+    }
+    #[inline(always)]
+    fn held(rest: u64) -> u64 {
+        rest
+    }
+}
+
+impl Rest for u32 {
+    #[inline(always)]
+    fn wide(self) -> u64 {
+        u64::from(self)
+    }
+    #[inline(always)]
+    fn held(rest: u64) -> u32 {
+        debug_assert!(rest >> 32 == 0, "a rest of more than 32 bits held in 32");
+        rest as u32
+    }
+}
+
 /// Bits per chunk of a pattern in the tables of an unsieved matching (their 64 rows a chunk
 /// are cheap to build for the few queries of a small side).
 pub(super) const CHUNK: usize = 6;
@@ -57,38 +91,39 @@ impl Shape {
     }
 }
 
-/// Calls `$f::<C>(args)` with the chunk count `$c` as a constant (1 to [`MAX_CHUNKS`]), so that
-/// each matching loop is compiled with its per-chunk loop unrolled; `$f::<S>(args)` calls
-/// `$f::<C, S>(args)`, `S` a literal.
+/// Calls `$f::<C, _>(args)` with the chunk count `$c` as a constant (1 to [`MAX_CHUNKS`]), so
+/// that each matching loop is compiled with its per-chunk loop unrolled, the type of the
+/// queries' rests inferred ([`Rest`]); `$f::<S>(args)` calls `$f::<C, S, _>(args)`, `S` a
+/// literal.
 macro_rules! by_chunks {
     ($c:expr, $f:ident($($arg:expr),* $(,)?)) => {
         match $c {
-            1 => $f::<1>($($arg),*),
-            2 => $f::<2>($($arg),*),
-            3 => $f::<3>($($arg),*),
-            4 => $f::<4>($($arg),*),
-            5 => $f::<5>($($arg),*),
-            6 => $f::<6>($($arg),*),
-            7 => $f::<7>($($arg),*),
-            8 => $f::<8>($($arg),*),
-            9 => $f::<9>($($arg),*),
-            10 => $f::<10>($($arg),*),
-            _ => $f::<{ $crate::join::rows::MAX_CHUNKS }>($($arg),*),
+            1 => $f::<1, _>($($arg),*),
+            2 => $f::<2, _>($($arg),*),
+            3 => $f::<3, _>($($arg),*),
+            4 => $f::<4, _>($($arg),*),
+            5 => $f::<5, _>($($arg),*),
+            6 => $f::<6, _>($($arg),*),
+            7 => $f::<7, _>($($arg),*),
+            8 => $f::<8, _>($($arg),*),
+            9 => $f::<9, _>($($arg),*),
+            10 => $f::<10, _>($($arg),*),
+            _ => $f::<{ $crate::join::rows::MAX_CHUNKS }, _>($($arg),*),
         }
     };
     ($c:expr, $f:ident::<$s:literal>($($arg:expr),* $(,)?)) => {
         match $c {
-            1 => $f::<1, $s>($($arg),*),
-            2 => $f::<2, $s>($($arg),*),
-            3 => $f::<3, $s>($($arg),*),
-            4 => $f::<4, $s>($($arg),*),
-            5 => $f::<5, $s>($($arg),*),
-            6 => $f::<6, $s>($($arg),*),
-            7 => $f::<7, $s>($($arg),*),
-            8 => $f::<8, $s>($($arg),*),
-            9 => $f::<9, $s>($($arg),*),
-            10 => $f::<10, $s>($($arg),*),
-            _ => $f::<{ $crate::join::rows::MAX_CHUNKS }, $s>($($arg),*),
+            1 => $f::<1, $s, _>($($arg),*),
+            2 => $f::<2, $s, _>($($arg),*),
+            3 => $f::<3, $s, _>($($arg),*),
+            4 => $f::<4, $s, _>($($arg),*),
+            5 => $f::<5, $s, _>($($arg),*),
+            6 => $f::<6, $s, _>($($arg),*),
+            7 => $f::<7, $s, _>($($arg),*),
+            8 => $f::<8, $s, _>($($arg),*),
+            9 => $f::<9, $s, _>($($arg),*),
+            10 => $f::<10, $s, _>($($arg),*),
+            _ => $f::<{ $crate::join::rows::MAX_CHUNKS }, $s, _>($($arg),*),
         }
     };
 }
@@ -195,7 +230,7 @@ fn swap_round<const J: usize>(a: &mut [u64; 64], m: u64) {
 
 /// The portable build of the query loop.
 #[inline(always)]
-pub(super) fn query_any(shape: Shape, queries: &[u64], tables: &[u64]) -> u64 {
+pub(super) fn query_any<W: Rest>(shape: Shape, queries: &[W], tables: &[u64]) -> u64 {
     by_chunks!(shape.chunks, query_words(queries, tables, shape))
 }
 
@@ -218,10 +253,14 @@ pub(super) fn row_offsets<const C: usize>(tables: &[u64], p: u64, shape: Shape) 
 /// For each query, ORs one table row per chunk, a word at a time, and counts the candidates
 /// left clear: the portable build of the query loop.
 #[inline(always)]
-pub(super) fn query_words<const C: usize>(queries: &[u64], tables: &[u64], shape: Shape) -> u64 {
+pub(super) fn query_words<const C: usize, W: Rest>(
+    queries: &[W],
+    tables: &[u64],
+    shape: Shape,
+) -> u64 {
     let words = shape.words;
     let mut set = 0u64;
-    for &p in queries {
+    for p in queries.iter().map(|q| q.wide()) {
         let at = row_offsets::<C>(tables, p, shape);
         for w in 0..words {
             let mut x = tables[at[0] + w];

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::deal::{Cursor, Dealer, bin_weight, deal, fitting_queries};
 use super::probe::{Phase, Phases, mark};
-use super::rows::{AHEAD, CHUNK, MAX_WIDTH, Shape, words_for};
+use super::rows::{AHEAD, CHUNK, MAX_WIDTH, Rest, Shape, words_for};
 use super::split::{MAX_SIEVE, Split, Stats};
 use super::tables::{Tables, build_tables, query_few, query_until};
 use crate::Slice;
@@ -94,7 +94,7 @@ fn sort_by_bin(
         if stop.load(Ordering::Relaxed) {
             return None;
         }
-        split.scatter::<true>(step, 0, &mut next, out);
+        split.scatter::<true, u64>(step, 0, &mut next, out);
     }
     Some(())
 }
@@ -252,14 +252,15 @@ pub(super) fn count_bins(
 }
 
 /// The loop over table bins, shared by the sides held whole and the streamed ones: the
-/// sorted queries, where the pairs dealt so far end, and the buffers of the tables.
-pub(super) struct Matching<'a> {
+/// sorted queries (their rests held as `W`), where the pairs dealt so far end, and the
+/// buffers of the tables.
+pub(super) struct Matching<'a, W: Rest = u64> {
     k: usize,
     /// The rest bits of the patterns, and the chunk width of their tables.
     rest: usize,
     width: usize,
     table_starts: &'a [usize],
-    queries: &'a [u64],
+    queries: &'a [W],
     query_starts: &'a [usize],
     dealer: Option<&'a (Dealer, Vec<u64>)>,
     /// The queries fitting each bin mask ([`fitting_queries`]): the dealer's, or made once
@@ -283,7 +284,7 @@ fn query_cost(len: usize, chunks: usize) -> f64 {
     (chunks * (2 + words_for(len).div_ceil(4))) as f64
 }
 
-impl<'a> Matching<'a> {
+impl<'a, W: Rest> Matching<'a, W> {
     /// How many times the whole matching does the work of a probe's share of it, `slice`:
     /// building its table bins' tables and running their queries, each the modelled cost of
     /// the whole over that of the share (a probe builds the tables of a bin for a few of its
@@ -314,10 +315,10 @@ impl<'a> Matching<'a> {
     /// the dealer of the share (if not the whole) and the buffers of the tables and runs.
     pub(super) fn new(
         split: &Split,
-        (table_starts, queries, query_starts): (&'a [usize], &'a [u64], &'a [usize]),
+        (table_starts, queries, query_starts): (&'a [usize], &'a [W], &'a [usize]),
         dealer: Option<&'a (Dealer, Vec<u64>)>,
         (rows, runs): (&'a mut Vec<u64>, &'a mut Vec<(usize, usize)>),
-    ) -> Matching<'a> {
+    ) -> Matching<'a, W> {
         let fitting = match dealer {
             Some((_, f)) => std::borrow::Cow::Borrowed(&f[..]),
             None => std::borrow::Cow::Owned(fitting_queries(query_starts, split.bins())),
@@ -492,7 +493,7 @@ impl<'a> Matching<'a> {
         let dealer = self.dealer;
         let (before, at) = (&mut self.before, &mut self.at);
         // Whether the run `qs` is matched here (and where the next run starts).
-        let mut mine = |qs: &[u64]| match dealer {
+        let mut mine = |qs: &[W]| match dealer {
             None => true,
             Some((d, _)) => {
                 let w = ts.len() as u128 * qs.len() as u128;

@@ -3,6 +3,8 @@
 //! without them and without the bits one side never sets; chosen from figures a side held
 //! whole or read buffer by buffer gives alike (`results/join-log.md`, section 18).
 
+use super::rows::Rest;
+
 /// The most sieve bits: at most 2^`MAX_SIEVE` bins.
 pub(super) const MAX_SIEVE: usize = 20;
 
@@ -134,19 +136,23 @@ impl Split {
     /// `out[next[c - lo]]` and moves that place on; bins whose place is `usize::MAX` are
     /// passed over, as are bins out of the range. `ALL`: every pattern's bin is in the range
     /// and has a place (a whole side sorted), so neither is checked.
-    pub(super) fn scatter<const ALL: bool>(
+    pub(super) fn scatter<const ALL: bool, W: Rest>(
         &self,
         patterns: &[u64],
         lo: usize,
         next: &mut [usize],
-        out: &mut [u64],
+        out: &mut [W],
     ) {
+        assert!(
+            self.rest_bits <= 8 * size_of::<W>(),
+            "rests too wide to hold"
+        );
         #[cfg(target_arch = "x86_64")]
         if let Some(x) = &self.pext {
             // SAFETY: a `Pext` is made only where the processor has `bmi2` (`fast_pext`).
-            return unsafe { x.scatter::<ALL>(patterns, lo, next, out) };
+            return unsafe { x.scatter::<ALL, W>(patterns, lo, next, out) };
         }
-        scatter_with::<ALL>(patterns, (lo, next, out), |p| self.bin(p), |p| self.rest(p));
+        scatter_with::<ALL, W>(patterns, (lo, next, out), |p| self.bin(p), |p| self.rest(p));
     }
 
     /// Bits in a rest.
@@ -165,16 +171,16 @@ fn count_with(patterns: &[u64], starts: &mut [usize], bin: impl Fn(u64) -> usize
 
 /// The loop of [`Split::scatter`], for either way of finding a bin and a rest.
 #[inline(always)]
-fn scatter_with<const ALL: bool>(
+fn scatter_with<const ALL: bool, W: Rest>(
     patterns: &[u64],
-    (lo, next, out): (usize, &mut [usize], &mut [u64]),
+    (lo, next, out): (usize, &mut [usize], &mut [W]),
     bin: impl Fn(u64) -> usize,
     rest: impl Fn(u64) -> u64,
 ) {
     for &p in patterns {
         let c = bin(p).wrapping_sub(lo);
         if ALL || next.get(c).is_some_and(|&at| at != usize::MAX) {
-            out[next[c]] = rest(p);
+            out[next[c]] = W::held(rest(p));
             next[c] += 1;
         }
     }
@@ -270,16 +276,16 @@ impl Pext {
     }
 
     #[target_feature(enable = "bmi2")]
-    fn scatter<const ALL: bool>(
+    fn scatter<const ALL: bool, W: Rest>(
         &self,
         patterns: &[u64],
         lo: usize,
         next: &mut [usize],
-        out: &mut [u64],
+        out: &mut [W],
     ) {
         use std::arch::x86_64::_pext_u64;
         let rest = |p| _pext_u64(p, self.rest);
-        scatter_with::<ALL>(patterns, (lo, next, out), |p| self.bin(p), rest);
+        scatter_with::<ALL, W>(patterns, (lo, next, out), |p| self.bin(p), rest);
     }
 }
 
@@ -465,7 +471,7 @@ mod tests {
                 let mut next = begin.clone();
                 let mut out = vec![0; patterns.len()];
                 let mut want = out.clone();
-                split.scatter::<true>(&patterns, 0, &mut next, &mut out);
+                split.scatter::<true, u64>(&patterns, 0, &mut next, &mut out);
                 let mut some: Vec<usize> = (lo..hi)
                     .map(|c| {
                         if c.is_multiple_of(3) {
@@ -477,7 +483,7 @@ mod tests {
                     .collect();
                 let mut some_out = vec![0; out.len()];
                 let mut some_want = some_out.clone();
-                split.scatter::<false>(&patterns, lo, &mut some, &mut some_out);
+                split.scatter::<false, u64>(&patterns, lo, &mut some, &mut some_out);
                 let mut at = begin.clone();
                 for &p in &patterns {
                     let c = plain.bin(p);

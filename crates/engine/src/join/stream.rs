@@ -7,6 +7,7 @@ use std::sync::atomic::AtomicBool;
 
 use super::deal::deal;
 use super::probe::{Phase, Phases, mark};
+use super::rows::Rest;
 use super::sieve::{Matching, Part};
 use super::split::{Split, Stats};
 use super::tables::Tables;
@@ -65,7 +66,6 @@ pub(super) fn count_streamed(
 ) -> Option<(u64, usize, (f64, f64))> {
     #[cfg(test)]
     super::split::SIEVED.set(super::split::SIEVED.get() + 1);
-    let probing = phases.is_some();
     if !(part.sorted && t.split.is_some()) {
         t.split = None;
         t.group = None;
@@ -73,18 +73,24 @@ pub(super) fn count_streamed(
         let split = Split::choose(ts, qs, bits);
         count_by_bin(table, &split, &mut t.table_starts)?;
         count_by_bin(queries, &split, &mut t.query_starts)?;
-        let (starts, out) = (&t.query_starts, &mut t.queries);
-        out.clear();
-        out.resize(*starts.last().expect("a start per bin and one"), 0);
-        let mut next = starts[..split.bins()].to_vec();
-        queries.each(&mut |buffer| split.scatter::<true>(buffer, 0, &mut next, out))?;
+        // The rests in 32 bits where they fit, the other buffer let go.
+        if narrow(&split) {
+            #[cfg(test)]
+            NARROWED.set(NARROWED.get() + 1);
+            t.queries = Vec::new();
+            sort_by_bin(queries, &split, &t.query_starts, &mut t.narrow)?;
+        } else {
+            t.narrow = Vec::new();
+            sort_by_bin(queries, &split, &t.query_starts, &mut t.queries)?;
+        }
         t.split = Some(split);
     }
     mark(&mut phases, Phase::Matching);
     let Tables {
         rows,
         table: group,
-        queries: sorted_queries,
+        queries: wide,
+        narrow: narrowed,
         table_starts,
         query_starts,
         split,
@@ -92,13 +98,69 @@ pub(super) fn count_streamed(
         group: held,
     } = t;
     let split = split.as_ref().expect("sorted above or by the last call");
-    let bins = split.bins();
-    let dealer = deal(part.slice, table_starts, query_starts, bins);
+    let dealer = deal(part.slice, table_starts, query_starts, split.bins());
+    let buffers = Buffers {
+        starts: (table_starts, query_starts),
+        dealer: dealer.as_ref(),
+        rows,
+        runs,
+        group,
+        held,
+    };
+    let how = (table, split, most, stop);
+    if narrow(split) {
+        match_groups(how, buffers, narrowed, part, phases)
+    } else {
+        match_groups(how, buffers, wide, part, phases)
+    }
+}
+
+/// Whether the sorted queries of `split` are held in 32 bits ([`super::rows::Rest`]).
+fn narrow(split: &Split) -> bool {
+    #[cfg(test)]
+    if WIDE.get() {
+        return false;
+    }
+    split.rest_bits() <= 32
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Tests: a streamed matching's rests held in 64 bits even where they fit 32, so that
+    /// small boards take the path of wide rests.
+    pub(super) static WIDE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Tests: the streamed matchings whose queries were sorted into 32-bit rests.
+    pub(super) static NARROWED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// The buffers a streamed matching runs on: the bin starts of both sides, the dealer of its
+/// share, the tables' rows and runs, and the group of table bins it holds.
+struct Buffers<'a> {
+    starts: (&'a [usize], &'a [usize]),
+    dealer: Option<&'a (super::deal::Dealer, Vec<u64>)>,
+    rows: &'a mut Vec<u64>,
+    runs: &'a mut Vec<(usize, usize)>,
+    group: &'a mut Vec<u64>,
+    held: &'a mut Option<(usize, usize)>,
+}
+
+/// The matching of [`count_streamed`] once the queries are sorted (`sorted`, their rests
+/// held as `W`): the table side gathered a group at a time, or once for a probe.
+fn match_groups<W: Rest>(
+    (table, split, most, stop): (&mut dyn Source, &Split, usize, &AtomicBool),
+    b: Buffers<'_>,
+    sorted: &[W],
+    part: Part,
+    phases: Option<&mut dyn Phases>,
+) -> Option<(u64, usize, (f64, f64))> {
+    let (table_starts, query_starts) = b.starts;
+    let (group, held) = (b.group, b.held);
+    let probing = phases.is_some();
     let mut m = Matching::new(
         split,
-        (table_starts, sorted_queries, query_starts),
-        dealer.as_ref(),
-        (rows, runs),
+        (table_starts, sorted, query_starts),
+        b.dealer,
+        (b.rows, b.runs),
     );
     let ranges = groups(table_starts, most);
     let mut total = 0;
@@ -139,6 +201,23 @@ pub(super) fn count_streamed(
     Some((total, ranges.len(), m.scales(part.slice)))
 }
 
+/// Reads a side again and writes the rests of its patterns into `out`, sorted by bin as
+/// `starts` lays them out.
+fn sort_by_bin<W: Rest>(
+    side: &mut dyn Source,
+    split: &Split,
+    starts: &[usize],
+    out: &mut Vec<W>,
+) -> Option<()> {
+    out.clear();
+    out.resize(
+        *starts.last().expect("a start per bin and one"),
+        W::default(),
+    );
+    let mut next = starts[..split.bins()].to_vec();
+    side.each(&mut |buffer| split.scatter::<true, W>(buffer, 0, &mut next, out))
+}
+
 /// Reads the table side once and gathers the rests of the bins `ranges` (in increasing
 /// order, apart from each other) into `out`: each bin as `starts` lays it out, each range
 /// right after the one before.
@@ -163,7 +242,7 @@ fn gather(
         }
         out.resize(at + starts[r.end] - starts[r.start], 0);
     }
-    table.each(&mut |buffer| split.scatter::<false>(buffer, lo, &mut next, out))
+    table.each(&mut |buffer| split.scatter::<false, u64>(buffer, lo, &mut next, out))
 }
 
 /// The bin counts of a streamed side as starts: bin `c` is `starts[c]..starts[c + 1]`.

@@ -5,7 +5,7 @@
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::rows::{Shape, build_any, query_any};
+use super::rows::{Rest, Shape, build_any, query_any};
 #[cfg(target_arch = "x86_64")]
 use super::x86;
 
@@ -19,6 +19,9 @@ pub struct Tables {
     pub(super) rows: Vec<u64>,
     pub(super) table: Vec<u64>,
     pub(super) queries: Vec<u64>,
+    /// A streamed matching's sorted queries where their rests fit 32 bits
+    /// ([`super::rows::Rest`]).
+    pub(super) narrow: Vec<u32>,
     pub(super) table_starts: Vec<usize>,
     pub(super) query_starts: Vec<usize>,
     /// The sieve both sides were sorted by.
@@ -88,9 +91,9 @@ pub(super) fn isa() -> Isa {
 
 /// [`query`] in steps of [`QUERY_STEP`] queries, giving up (`None`) when `stop` rose between
 /// two (one table against millions of queries takes a minute at n = 28).
-pub(super) fn query_until(
+pub(super) fn query_until<W: Rest>(
     shape: Shape,
-    queries: &[u64],
+    queries: &[W],
     tables: &[u64],
     stop: &AtomicBool,
 ) -> Option<u64> {
@@ -107,7 +110,7 @@ pub(super) fn query_until(
 /// The number of pairs of a query and a table pattern that share no bit, the tables built by
 /// [`build_tables`] in `shape` (the padding bits count as clashing), in the best build this
 /// processor can run.
-pub(super) fn query(shape: Shape, queries: &[u64], tables: &[u64]) -> u64 {
+pub(super) fn query<W: Rest>(shape: Shape, queries: &[W], tables: &[u64]) -> u64 {
     match isa() {
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512 => {
@@ -129,7 +132,12 @@ pub(super) fn query(shape: Shape, queries: &[u64], tables: &[u64]) -> u64 {
 /// queries of `runs` (ranges of `queries`) that share no bit: where `queries` are too large for
 /// the caches ([`super::rows::Shape::ahead`]), 8 a vector and fetched ahead where the
 /// processor can; each pair tested otherwise.
-pub(super) fn query_few(table: &[u64], queries: &[u64], runs: &[(usize, usize)], far: bool) -> u64 {
+pub(super) fn query_few<W: Rest>(
+    table: &[u64],
+    queries: &[W],
+    runs: &[(usize, usize)],
+    far: bool,
+) -> u64 {
     match isa() {
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512 if far => {
@@ -141,10 +149,10 @@ pub(super) fn query_few(table: &[u64], queries: &[u64], runs: &[(usize, usize)],
 }
 
 /// [`query_few`] for any processor: each query against each table pattern.
-pub(super) fn few_any(table: &[u64], queries: &[u64], runs: &[(usize, usize)]) -> u64 {
+pub(super) fn few_any<W: Rest>(table: &[u64], queries: &[W], runs: &[(usize, usize)]) -> u64 {
     let mut total = 0;
     for &(from, to) in runs {
-        for &q in &queries[from..to] {
+        for q in queries[from..to].iter().map(|q| q.wide()) {
             total += table.iter().map(|&p| u64::from(p & q == 0)).sum::<u64>();
         }
     }

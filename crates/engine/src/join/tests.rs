@@ -105,6 +105,8 @@ fn streamed_units_and_their_slices_count_as_held_ones() {
             // Pairs below the value count twice, ties once: an odd count holds ties.
             ties += usize::from(turning && whole.count % 2 == 1);
             for group in [1 << 10, 1 << 25] {
+                // The rests of the sorted queries in 32 bits, then in 64.
+                super::stream::WIDE.set(group == 1 << 25);
                 let got = streaming(Some((0, group)), || count_unit(&q, u));
                 // With the quarter turns only the count is the held unit's, not the
                 // half-boards made.
@@ -134,6 +136,12 @@ fn streamed_units_and_their_slices_count_as_held_ones() {
             }
         }
     }
+    super::stream::WIDE.set(false);
+    let narrowed = super::stream::NARROWED.get();
+    assert!(
+        narrowed >= 4,
+        "only {narrowed} streamed sides held in 32 bits"
+    );
     assert!(
         streamed_big >= 4,
         "only {streamed_big} streamed units were sieved"

@@ -7,18 +7,18 @@ use std::arch::x86_64::{
     _mm256_and_si256, _mm256_loadu_si256, _mm256_maskload_epi64, _mm256_or_si256, _mm256_sad_epu8,
     _mm256_set1_epi8, _mm256_setr_epi8, _mm256_setr_epi64x, _mm256_setzero_si256,
     _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_storeu_si256, _mm512_add_epi64,
-    _mm512_loadu_si512, _mm512_mask_add_epi64, _mm512_mask_storeu_epi64,
-    _mm512_mask_testn_epi64_mask, _mm512_maskz_loadu_epi64, _mm512_or_si512, _mm512_popcnt_epi64,
-    _mm512_reduce_add_epi64, _mm512_set1_epi64, _mm512_setzero_si512, _mm512_storeu_si512,
-    _mm512_testn_epi64_mask,
+    _mm512_castsi512_si256, _mm512_cvtepu32_epi64, _mm512_loadu_si512, _mm512_mask_add_epi64,
+    _mm512_mask_storeu_epi64, _mm512_mask_testn_epi64_mask, _mm512_maskz_loadu_epi32,
+    _mm512_maskz_loadu_epi64, _mm512_or_si512, _mm512_popcnt_epi64, _mm512_reduce_add_epi64,
+    _mm512_set1_epi64, _mm512_setzero_si512, _mm512_storeu_si512, _mm512_testn_epi64_mask,
 };
 
-use super::rows::{AHEAD, Shape, fill_rows, one_bit_rows, row_offsets};
+use super::rows::{AHEAD, Rest, Shape, fill_rows, one_bit_rows, row_offsets};
 
 /// # Safety
 /// The processor must support `avx512f`, `avx512vpopcntdq` and `popcnt`.
 #[target_feature(enable = "avx512f,avx512vpopcntdq,popcnt")]
-pub(super) unsafe fn query_avx512(shape: Shape, q: &[u64], t: &[u64]) -> u64 {
+pub(super) unsafe fn query_avx512<W: Rest>(shape: Shape, q: &[W], t: &[u64]) -> u64 {
     match shape.ahead {
         0 => by_chunks!(shape.chunks, query512::<false>(q, t, shape)),
         _ => by_chunks!(shape.chunks, query512::<true>(q, t, shape)),
@@ -29,14 +29,18 @@ pub(super) unsafe fn query_avx512(shape: Shape, q: &[u64], t: &[u64]) -> u64 {
 /// chunk and vector of 8 words, one `vpopcntq` per vector; the words past the last whole vector
 /// are loaded under a mask.
 #[target_feature(enable = "avx512f,avx512vpopcntdq,popcnt")]
-fn query512<const C: usize, const F: bool>(queries: &[u64], tables: &[u64], shape: Shape) -> u64 {
+fn query512<const C: usize, const F: bool, W: Rest>(
+    queries: &[W],
+    tables: &[u64],
+    shape: Shape,
+) -> u64 {
     let words = shape.words;
     let vectors = words / 8;
     let tail = words % 8;
     let mask = ((1u32 << tail) - 1) as u8;
     let base = tables.as_ptr();
     let mut set = _mm512_setzero_si512();
-    for (i, &p) in queries.iter().enumerate() {
+    for (i, p) in queries.iter().map(|q| q.wide()).enumerate() {
         if F {
             _mm_prefetch::<_MM_HINT_T0>(queries.as_ptr().wrapping_add(i + AHEAD).cast());
         }
@@ -73,7 +77,11 @@ fn query512<const C: usize, const F: bool>(queries: &[u64], tables: &[u64], shap
 /// # Safety
 /// The processor must support `avx512f`.
 #[target_feature(enable = "avx512f")]
-pub(super) unsafe fn few_avx512(table: &[u64], queries: &[u64], runs: &[(usize, usize)]) -> u64 {
+pub(super) unsafe fn few_avx512<W: Rest>(
+    table: &[u64],
+    queries: &[W],
+    runs: &[(usize, usize)],
+) -> u64 {
     few512(table, queries, runs)
 }
 
@@ -81,7 +89,7 @@ pub(super) unsafe fn few_avx512(table: &[u64], queries: &[u64], runs: &[(usize, 
 /// that share no bit: 8 queries a vector, each table pattern tested against them
 /// (`vptestnmq`) and the fitting lanes counted.
 #[target_feature(enable = "avx512f")]
-fn few512(table: &[u64], queries: &[u64], runs: &[(usize, usize)]) -> u64 {
+fn few512<W: Rest>(table: &[u64], queries: &[W], runs: &[(usize, usize)]) -> u64 {
     assert!(table.len() <= 8);
     let ts = std::array::from_fn::<_, 8, _>(|i| {
         _mm512_set1_epi64(table.get(i).copied().unwrap_or(0) as i64)
@@ -93,8 +101,7 @@ fn few512(table: &[u64], queries: &[u64], runs: &[(usize, usize)]) -> u64 {
         let mut blocks = queries[from..to].chunks_exact(8);
         for block in blocks.by_ref() {
             _mm_prefetch::<_MM_HINT_T0>(block.as_ptr().wrapping_add(AHEAD).cast());
-            // SAFETY: `block` is 8 readable words; no alignment needed.
-            let q = unsafe { _mm512_loadu_si512(block.as_ptr().cast()) };
+            let q = rests8(block, 0xff);
             for &t in ts {
                 acc = _mm512_mask_add_epi64(acc, _mm512_testn_epi64_mask(q, t), acc, one);
             }
@@ -102,8 +109,7 @@ fn few512(table: &[u64], queries: &[u64], runs: &[(usize, usize)]) -> u64 {
         let rest = blocks.remainder();
         if !rest.is_empty() {
             let lanes = ((1u32 << rest.len()) - 1) as u8;
-            // SAFETY: the mask reads only the `rest.len()` words of `rest`.
-            let q = unsafe { _mm512_maskz_loadu_epi64(lanes, rest.as_ptr().cast()) };
+            let q = rests8(rest, lanes);
             for &t in ts {
                 let fit = _mm512_mask_testn_epi64_mask(lanes, q, t);
                 acc = _mm512_mask_add_epi64(acc, fit, acc, one);
@@ -111,6 +117,26 @@ fn few512(table: &[u64], queries: &[u64], runs: &[(usize, usize)]) -> u64 {
         }
     }
     _mm512_reduce_add_epi64(acc) as u64
+}
+
+/// The first `lanes` (a mask of low bits) of at most 8 queries' rests as 64-bit lanes, the
+/// others zero: one load of 8 words, or of 8 `u32`s widened.
+#[target_feature(enable = "avx512f")]
+fn rests8<W: Rest>(rests: &[W], lanes: u8) -> __m512i {
+    assert!(rests.len() >= lanes.count_ones() as usize && lanes & lanes.wrapping_add(1) == 0);
+    let at = rests.as_ptr();
+    if size_of::<W>() == 4 {
+        // SAFETY: the mask reads only the first `lanes.count_ones()` of `rests` (checked above
+        // to be low bits and that many), no alignment needed.
+        let half = unsafe { _mm512_maskz_loadu_epi32(u16::from(lanes), at.cast()) };
+        _mm512_cvtepu32_epi64(_mm512_castsi512_si256(half))
+    } else if lanes == 0xff {
+        // SAFETY: 8 readable words (checked above); no alignment needed.
+        unsafe { _mm512_loadu_si512(at.cast()) }
+    } else {
+        // SAFETY: as for 32-bit rests, the words of the mask's lanes alone.
+        unsafe { _mm512_maskz_loadu_epi64(lanes, at.cast()) }
+    }
 }
 
 /// # Safety
@@ -182,7 +208,7 @@ fn fill512(shape: Shape, t: &mut [u64]) {
 /// # Safety
 /// The processor must support `avx2` and `popcnt`.
 #[target_feature(enable = "avx2,popcnt")]
-pub(super) unsafe fn query_avx2(shape: Shape, q: &[u64], t: &[u64]) -> u64 {
+pub(super) unsafe fn query_avx2<W: Rest>(shape: Shape, q: &[W], t: &[u64]) -> u64 {
     match shape.ahead {
         0 => by_chunks!(shape.chunks, query256::<false>(q, t, shape)),
         _ => by_chunks!(shape.chunks, query256::<true>(q, t, shape)),
@@ -196,7 +222,11 @@ pub(super) unsafe fn query_avx2(shape: Shape, q: &[u64], t: &[u64]) -> u64 {
 /// 64-bit lanes, added up once at the end (Muła, Kurz and Lemire, "Faster population counts
 /// using AVX2 instructions", 2018).
 #[target_feature(enable = "avx2,popcnt")]
-fn query256<const C: usize, const F: bool>(queries: &[u64], tables: &[u64], shape: Shape) -> u64 {
+fn query256<const C: usize, const F: bool, W: Rest>(
+    queries: &[W],
+    tables: &[u64],
+    shape: Shape,
+) -> u64 {
     let words = shape.words;
     let vectors = words / 4;
     let base = tables.as_ptr();
@@ -222,7 +252,7 @@ fn query256<const C: usize, const F: bool>(queries: &[u64], tables: &[u64], shap
         0,
     );
     let mut lanes = zero;
-    for (i, &p) in queries.iter().enumerate() {
+    for (i, p) in queries.iter().map(|q| q.wide()).enumerate() {
         if F {
             _mm_prefetch::<_MM_HINT_T0>(queries.as_ptr().wrapping_add(i + AHEAD).cast());
         }
