@@ -190,6 +190,7 @@ impl Scratch {
             release_above(&mut t.table, limit);
             release_above(&mut t.queries, limit);
             release_above(&mut t.narrow, limit);
+            release_above(&mut t.five, limit);
             release_above(&mut t.table_starts, limit);
             release_above(&mut t.query_starts, limit);
             release_above(&mut t.runs, limit);

@@ -433,6 +433,41 @@ mod tests {
         }
     }
 
+    /// Queries whose rests are held in 32 or 40 bits ([`Rest`]) count as those held in 64:
+    /// the best build of the query loop, the portable one and those for a few patterns.
+    #[test]
+    fn rests_held_in_fewer_bits_count_as_in_64() {
+        fn check<W: Rest>(t: &[u64], q: &[u64], shape: Shape, tables: &[u64]) {
+            let held: Vec<W> = q.iter().map(|&r| W::held(r)).collect();
+            assert!(held.iter().zip(q).all(|(h, &r)| h.wide() == r));
+            let want = count_pairwise(t, q);
+            assert_eq!(query(shape, &held, tables), want, "{} bits", W::BITS);
+            assert_eq!(query_any(shape, &held, tables), want, "{} bits", W::BITS);
+            let runs = [(0, 5), (5, 300), (301, q.len())];
+            let few = &t[..7];
+            let want = few_any(few, q, &runs);
+            for far in [false, true] {
+                let got = query_few(few, &held, &runs, far);
+                assert_eq!(got, want, "{} bits, far {far}", W::BITS);
+            }
+        }
+        let mut next = xorshift();
+        for bits in [32, 40] {
+            let mask = (1u64 << bits) - 1;
+            let t: Vec<u64> = (0..300).map(|_| next() & next() & next() & mask).collect();
+            let mut q: Vec<u64> = (0..777).map(|_| next() & next() & mask).collect();
+            q[0] = mask;
+            let shape = Shape::new(bits, 8, t.len());
+            let mut tables = vec![0; shape.size()];
+            build_tables(&t, shape, &mut tables);
+            if bits == 32 {
+                check::<u32>(&t, &q, shape, &tables);
+            }
+            check::<[u8; 5]>(&t, &q, shape, &tables);
+            check::<u64>(&t, &q, shape, &tables);
+        }
+    }
+
     #[test]
     fn the_bit_transpose_swaps_rows_and_columns() {
         let mut next = xorshift();

@@ -3,18 +3,21 @@
 //! a query reads them (one row per chunk, ORed). [`super::tables`] chooses between this code
 //! and the vector builds of [`super::x86`], which inline its parts; it imports neither.
 
-/// How a sorted query's rest is held: a `u64`, or a `u32` where the split leaves at most 32
-/// rest bits. A streamed unit's sorted queries are most of what its thread holds (702 of the
-/// 853 MiB of a heavy n = 28 unit's slice), and their rests come to 26 to 29 bits there
-/// (`results/join-log.md`, section 30).
+/// How a sorted query's rest is held: in 32 or 40 bits where the split leaves that few rest
+/// bits, else in 64. A streamed unit's sorted queries are most of what its thread holds (702
+/// of the 853 MiB of a heavy n = 28 unit's slice), and their rests come to 26 to 35 bits
+/// there (`results/join-log.md`, section 30).
 pub(super) trait Rest: Copy + Default + Send + Sync + 'static {
+    /// The most rest bits it holds.
+    const BITS: usize;
     /// The rest's bits.
     fn wide(self) -> u64;
-    /// A rest of at most this type's bits, as held.
+    /// A rest of at most [`Self::BITS`] bits, as held.
     fn held(rest: u64) -> Self;
 }
 
 impl Rest for u64 {
+    const BITS: usize = 64;
     #[inline(always)]
     fn wide(self) -> u64 {
         self
@@ -26,6 +29,7 @@ impl Rest for u64 {
 }
 
 impl Rest for u32 {
+    const BITS: usize = 32;
     #[inline(always)]
     fn wide(self) -> u64 {
         u64::from(self)
@@ -34,6 +38,21 @@ impl Rest for u32 {
     fn held(rest: u64) -> u32 {
         debug_assert!(rest >> 32 == 0, "a rest of more than 32 bits held in 32");
         rest as u32
+    }
+}
+
+impl Rest for [u8; 5] {
+    const BITS: usize = 40;
+    #[inline(always)]
+    fn wide(self) -> u64 {
+        let [a, b, c, d, e] = self;
+        u64::from_le_bytes([a, b, c, d, e, 0, 0, 0])
+    }
+    #[inline(always)]
+    fn held(rest: u64) -> [u8; 5] {
+        debug_assert!(rest >> 40 == 0, "a rest of more than 40 bits held in 40");
+        let [a, b, c, d, e, ..] = rest.to_le_bytes();
+        [a, b, c, d, e]
     }
 }
 

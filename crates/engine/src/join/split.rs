@@ -143,10 +143,7 @@ impl Split {
         next: &mut [usize],
         out: &mut [W],
     ) {
-        assert!(
-            self.rest_bits <= 8 * size_of::<W>(),
-            "rests too wide to hold"
-        );
+        assert!(self.rest_bits <= W::BITS, "rests too wide to hold");
         #[cfg(target_arch = "x86_64")]
         if let Some(x) = &self.pext {
             // SAFETY: a `Pext` is made only where the processor has `bmi2` (`fast_pext`).

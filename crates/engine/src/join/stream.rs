@@ -73,15 +73,31 @@ pub(super) fn count_streamed(
         let split = Split::choose(ts, qs, bits);
         count_by_bin(table, &split, &mut t.table_starts)?;
         count_by_bin(queries, &split, &mut t.query_starts)?;
-        // The rests in 32 bits where they fit, the other buffer let go.
-        if narrow(&split) {
-            #[cfg(test)]
-            NARROWED.set(NARROWED.get() + 1);
-            t.queries = Vec::new();
-            sort_by_bin(queries, &split, &t.query_starts, &mut t.narrow)?;
-        } else {
-            t.narrow = Vec::new();
-            sort_by_bin(queries, &split, &t.query_starts, &mut t.queries)?;
+        // The rests in as few bits as hold them, the other buffers let go.
+        let starts = &t.query_starts;
+        let (narrow, five, wide) = (&mut t.narrow, &mut t.five, &mut t.queries);
+        #[cfg(test)]
+        HELD_AS.set({
+            let mut as_ = HELD_AS.get();
+            as_[[32, 40, 64]
+                .iter()
+                .position(|&b| b == held_bits(&split))
+                .unwrap()] += 1;
+            as_
+        });
+        match held_bits(&split) {
+            32 => {
+                (*five, *wide) = (Vec::new(), Vec::new());
+                sort_by_bin(queries, &split, starts, narrow)?;
+            }
+            40 => {
+                (*narrow, *wide) = (Vec::new(), Vec::new());
+                sort_by_bin(queries, &split, starts, five)?;
+            }
+            _ => {
+                (*narrow, *five) = (Vec::new(), Vec::new());
+                sort_by_bin(queries, &split, starts, wide)?;
+            }
         }
         t.split = Some(split);
     }
@@ -90,7 +106,8 @@ pub(super) fn count_streamed(
         rows,
         table: group,
         queries: wide,
-        narrow: narrowed,
+        narrow,
+        five,
         table_starts,
         query_starts,
         split,
@@ -108,29 +125,28 @@ pub(super) fn count_streamed(
         held,
     };
     let how = (table, split, most, stop);
-    if narrow(split) {
-        match_groups(how, buffers, narrowed, part, phases)
-    } else {
-        match_groups(how, buffers, wide, part, phases)
+    match held_bits(split) {
+        32 => match_groups(how, buffers, narrow, part, phases),
+        40 => match_groups(how, buffers, five, part, phases),
+        _ => match_groups(how, buffers, wide, part, phases),
     }
 }
 
-/// Whether the sorted queries of `split` are held in 32 bits ([`super::rows::Rest`]).
-fn narrow(split: &Split) -> bool {
+/// The bits each sorted query of `split` is held in ([`super::rows::Rest`]): 32, 40 or 64.
+fn held_bits(split: &Split) -> usize {
+    let bits = split.rest_bits();
     #[cfg(test)]
-    if WIDE.get() {
-        return false;
-    }
-    split.rest_bits() <= 32
+    let bits = bits.max(HELD_BITS.get());
+    [32, 40].into_iter().find(|&b| bits <= b).unwrap_or(64)
 }
 
 #[cfg(test)]
 thread_local! {
-    /// Tests: a streamed matching's rests held in 64 bits even where they fit 32, so that
-    /// small boards take the path of wide rests.
-    pub(super) static WIDE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-    /// Tests: the streamed matchings whose queries were sorted into 32-bit rests.
-    pub(super) static NARROWED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// Tests: a streamed matching's rests held as if they had at least this many bits, so that
+    /// small boards take the paths of 40- and 64-bit rests.
+    pub(super) static HELD_BITS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// Tests: the streamed matchings whose queries were sorted into 32, 40 and 64-bit rests.
+    pub(super) static HELD_AS: std::cell::Cell<[usize; 3]> = const { std::cell::Cell::new([0; 3]) };
 }
 
 /// The buffers a streamed matching runs on: the bin starts of both sides, the dealer of its

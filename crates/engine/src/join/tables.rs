@@ -19,9 +19,10 @@ pub struct Tables {
     pub(super) rows: Vec<u64>,
     pub(super) table: Vec<u64>,
     pub(super) queries: Vec<u64>,
-    /// A streamed matching's sorted queries where their rests fit 32 bits
+    /// A streamed matching's sorted queries where their rests fit 32 bits, or 40
     /// ([`super::rows::Rest`]).
     pub(super) narrow: Vec<u32>,
+    pub(super) five: Vec<[u8; 5]>,
     pub(super) table_starts: Vec<usize>,
     pub(super) query_starts: Vec<usize>,
     /// The sieve both sides were sorted by.

@@ -104,9 +104,9 @@ fn streamed_units_and_their_slices_count_as_held_ones() {
             let whole = count_unit(&q, u);
             // Pairs below the value count twice, ties once: an odd count holds ties.
             ties += usize::from(turning && whole.count % 2 == 1);
-            for group in [1 << 10, 1 << 25] {
-                // The rests of the sorted queries in 32 bits, then in 64.
-                super::stream::WIDE.set(group == 1 << 25);
+            for (group, held) in [(1 << 10, 0), (1 << 25, 33), (1 << 12, 41)] {
+                // The rests of the sorted queries in 32 bits, 40 and 64.
+                super::stream::HELD_BITS.set(held);
                 let got = streaming(Some((0, group)), || count_unit(&q, u));
                 // With the quarter turns only the count is the held unit's, not the
                 // half-boards made.
@@ -136,11 +136,11 @@ fn streamed_units_and_their_slices_count_as_held_ones() {
             }
         }
     }
-    super::stream::WIDE.set(false);
-    let narrowed = super::stream::NARROWED.get();
+    super::stream::HELD_BITS.set(0);
+    let held_as = super::stream::HELD_AS.get();
     assert!(
-        narrowed >= 4,
-        "only {narrowed} streamed sides held in 32 bits"
+        held_as.iter().all(|&n| n >= 4),
+        "streamed sides held in 32, 40 and 64 bits: {held_as:?}"
     );
     assert!(
         streamed_big >= 4,

@@ -120,22 +120,31 @@ fn few512<W: Rest>(table: &[u64], queries: &[W], runs: &[(usize, usize)]) -> u64
 }
 
 /// The first `lanes` (a mask of low bits) of at most 8 queries' rests as 64-bit lanes, the
-/// others zero: one load of 8 words, or of 8 `u32`s widened.
+/// others zero: one load of 8 words, or of 8 `u32`s widened, or 5-byte rests one by one.
 #[target_feature(enable = "avx512f")]
 fn rests8<W: Rest>(rests: &[W], lanes: u8) -> __m512i {
-    assert!(rests.len() >= lanes.count_ones() as usize && lanes & lanes.wrapping_add(1) == 0);
+    let count = lanes.count_ones() as usize;
+    assert!(rests.len() >= count && lanes & lanes.wrapping_add(1) == 0);
     let at = rests.as_ptr();
-    if size_of::<W>() == 4 {
-        // SAFETY: the mask reads only the first `lanes.count_ones()` of `rests` (checked above
-        // to be low bits and that many), no alignment needed.
-        let half = unsafe { _mm512_maskz_loadu_epi32(u16::from(lanes), at.cast()) };
-        _mm512_cvtepu32_epi64(_mm512_castsi512_si256(half))
-    } else if lanes == 0xff {
+    match size_of::<W>() {
+        4 => {
+            // SAFETY: the mask reads only the first `count` of `rests` (checked above to be
+            // low bits and that many); no alignment needed.
+            let half = unsafe { _mm512_maskz_loadu_epi32(u16::from(lanes), at.cast()) };
+            _mm512_cvtepu32_epi64(_mm512_castsi512_si256(half))
+        }
         // SAFETY: 8 readable words (checked above); no alignment needed.
-        unsafe { _mm512_loadu_si512(at.cast()) }
-    } else {
+        8 if lanes == 0xff => unsafe { _mm512_loadu_si512(at.cast()) },
         // SAFETY: as for 32-bit rests, the words of the mask's lanes alone.
-        unsafe { _mm512_maskz_loadu_epi64(lanes, at.cast()) }
+        8 => unsafe { _mm512_maskz_loadu_epi64(lanes, at.cast()) },
+        _ => {
+            let mut wide = [0u64; 8];
+            for (w, r) in wide.iter_mut().zip(&rests[..count]) {
+                *w = r.wide();
+            }
+            // SAFETY: 8 words of a local array.
+            unsafe { _mm512_loadu_si512(wide.as_ptr().cast()) }
+        }
     }
 }
 
