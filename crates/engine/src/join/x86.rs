@@ -7,10 +7,12 @@ use std::arch::x86_64::{
     _mm256_and_si256, _mm256_loadu_si256, _mm256_maskload_epi64, _mm256_or_si256, _mm256_sad_epu8,
     _mm256_set1_epi8, _mm256_setr_epi8, _mm256_setr_epi64x, _mm256_setzero_si256,
     _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_storeu_si256, _mm512_add_epi64,
-    _mm512_castsi512_si256, _mm512_cvtepu32_epi64, _mm512_loadu_si512, _mm512_mask_add_epi64,
-    _mm512_mask_storeu_epi64, _mm512_mask_testn_epi64_mask, _mm512_maskz_loadu_epi32,
-    _mm512_maskz_loadu_epi64, _mm512_or_si512, _mm512_popcnt_epi64, _mm512_reduce_add_epi64,
-    _mm512_set1_epi64, _mm512_setzero_si512, _mm512_storeu_si512, _mm512_testn_epi64_mask,
+    _mm512_and_si512, _mm512_castsi512_si256, _mm512_cvtepu32_epi64, _mm512_i64gather_epi64,
+    _mm512_loadu_si512, _mm512_mask_add_epi64, _mm512_mask_storeu_epi64,
+    _mm512_mask_testn_epi64_mask, _mm512_maskz_loadu_epi32, _mm512_maskz_loadu_epi64,
+    _mm512_or_si512, _mm512_popcnt_epi64, _mm512_reduce_add_epi64, _mm512_set1_epi64,
+    _mm512_setr_epi64, _mm512_setzero_si512, _mm512_srlv_epi64, _mm512_storeu_si512,
+    _mm512_testn_epi64_mask,
 };
 
 use super::rows::{AHEAD, Rest, Shape, fill_rows, one_bit_rows, row_offsets};
@@ -120,7 +122,8 @@ fn few512<W: Rest>(table: &[u64], queries: &[W], runs: &[(usize, usize)]) -> u64
 }
 
 /// The first `lanes` (a mask of low bits) of at most 8 queries' rests as 64-bit lanes, the
-/// others zero: one load of 8 words, or of 8 `u32`s widened, or 5-byte rests one by one.
+/// others zero: one load of 8 words, or of 8 `u32`s widened, or a gather of 8 5-byte rests
+/// (fewer one by one).
 #[target_feature(enable = "avx512f")]
 fn rests8<W: Rest>(rests: &[W], lanes: u8) -> __m512i {
     let count = lanes.count_ones() as usize;
@@ -137,6 +140,16 @@ fn rests8<W: Rest>(rests: &[W], lanes: u8) -> __m512i {
         8 if lanes == 0xff => unsafe { _mm512_loadu_si512(at.cast()) },
         // SAFETY: as for 32-bit rests, the words of the mask's lanes alone.
         8 => unsafe { _mm512_maskz_loadu_epi64(lanes, at.cast()) },
+        5 if lanes == 0xff => {
+            // Lane i reads the 8 bytes from rest i's first (the last lane those from byte 32,
+            // shifted down to rest 7's first), keeping its 40 low bits.
+            let from = _mm512_setr_epi64(0, 5, 10, 15, 20, 25, 30, 32);
+            // SAFETY: 8 rests of 5 bytes are 40 readable bytes (checked above), and each
+            // lane's 8 bytes end at byte 40 or before; no alignment needed.
+            let raw = unsafe { _mm512_i64gather_epi64::<1>(from, at.cast()) };
+            let down = _mm512_srlv_epi64(raw, _mm512_setr_epi64(0, 0, 0, 0, 0, 0, 0, 24));
+            _mm512_and_si512(down, _mm512_set1_epi64((1 << 40) - 1))
+        }
         _ => {
             let mut wide = [0u64; 8];
             for (w, r) in wide.iter_mut().zip(&rests[..count]) {
