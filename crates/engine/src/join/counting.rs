@@ -20,6 +20,7 @@ use super::quadrant::{Lists, View};
 use super::quarter::{self, Band};
 use super::sieve::{self, Part};
 use super::stream::{self, read_scales};
+use super::tables::Sorted;
 use super::units::{free_lines, next_row_set};
 use super::{Found, Geometry, Middle, Quadrants, Slice, Tables, Unit, matching, split};
 
@@ -189,8 +190,11 @@ impl Scratch {
             release_above(&mut t.rows, limit);
             release_above(&mut t.table, limit);
             release_above(&mut t.queries, limit);
-            release_above(&mut t.narrow, limit);
-            release_above(&mut t.five, limit);
+            match &mut t.sorted {
+                Sorted::Narrow(v) => release_above(v, limit),
+                Sorted::Five(v) => release_above(v, limit),
+                Sorted::Wide(v) => release_above(v, limit),
+            }
             release_above(&mut t.table_starts, limit);
             release_above(&mut t.query_starts, limit);
             release_above(&mut t.runs, limit);

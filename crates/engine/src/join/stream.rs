@@ -10,7 +10,7 @@ use super::probe::{Phase, Phases, mark};
 use super::rows::Rest;
 use super::sieve::{Matching, Part};
 use super::split::{Split, Stats};
-use super::tables::Tables;
+use super::tables::{Sorted, Tables};
 
 /// One side of a unit made anew each time it is read, buffer by buffer, always in the same
 /// order ([`count_streamed`]).
@@ -73,46 +73,37 @@ pub(super) fn count_streamed(
         let split = Split::choose(ts, qs, bits);
         count_by_bin(table, &split, &mut t.table_starts)?;
         count_by_bin(queries, &split, &mut t.query_starts)?;
-        // The rests in as few bits as hold them, the other buffers let go.
+        // The rests in as few bits as hold them, the last unit's let go first.
+        t.sorted = Sorted::default();
         let starts = &t.query_starts;
-        let (narrow, five, wide) = (&mut t.narrow, &mut t.five, &mut t.queries);
+        t.sorted = match held_bits(&split) {
+            32 => Sorted::Narrow(sort_by_bin(queries, &split, starts)?),
+            40 => Sorted::Five(sort_by_bin(queries, &split, starts)?),
+            _ => Sorted::Wide(sort_by_bin(queries, &split, starts)?),
+        };
         #[cfg(test)]
         HELD_AS.set({
             let mut as_ = HELD_AS.get();
-            as_[[32, 40, 64]
-                .iter()
-                .position(|&b| b == held_bits(&split))
-                .unwrap()] += 1;
+            as_[match t.sorted {
+                Sorted::Narrow(_) => 0,
+                Sorted::Five(_) => 1,
+                Sorted::Wide(_) => 2,
+            }] += 1;
             as_
         });
-        match held_bits(&split) {
-            32 => {
-                (*five, *wide) = (Vec::new(), Vec::new());
-                sort_by_bin(queries, &split, starts, narrow)?;
-            }
-            40 => {
-                (*narrow, *wide) = (Vec::new(), Vec::new());
-                sort_by_bin(queries, &split, starts, five)?;
-            }
-            _ => {
-                (*narrow, *five) = (Vec::new(), Vec::new());
-                sort_by_bin(queries, &split, starts, wide)?;
-            }
-        }
         t.split = Some(split);
     }
     mark(&mut phases, Phase::Matching);
     let Tables {
         rows,
         table: group,
-        queries: wide,
-        narrow,
-        five,
+        sorted,
         table_starts,
         query_starts,
         split,
         runs,
         group: held,
+        ..
     } = t;
     let split = split.as_ref().expect("sorted above or by the last call");
     let dealer = deal(part.slice, table_starts, query_starts, split.bins());
@@ -125,10 +116,10 @@ pub(super) fn count_streamed(
         held,
     };
     let how = (table, split, most, stop);
-    match held_bits(split) {
-        32 => match_groups(how, buffers, narrow, part, phases),
-        40 => match_groups(how, buffers, five, part, phases),
-        _ => match_groups(how, buffers, wide, part, phases),
+    match sorted {
+        Sorted::Narrow(v) => match_groups(how, buffers, v, part, phases),
+        Sorted::Five(v) => match_groups(how, buffers, v, part, phases),
+        Sorted::Wide(v) => match_groups(how, buffers, v, part, phases),
     }
 }
 
@@ -217,21 +208,13 @@ fn match_groups<W: Rest>(
     Some((total, ranges.len(), m.scales(part.slice)))
 }
 
-/// Reads a side again and writes the rests of its patterns into `out`, sorted by bin as
-/// `starts` lays them out.
-fn sort_by_bin<W: Rest>(
-    side: &mut dyn Source,
-    split: &Split,
-    starts: &[usize],
-    out: &mut Vec<W>,
-) -> Option<()> {
-    out.clear();
-    out.resize(
-        *starts.last().expect("a start per bin and one"),
-        W::default(),
-    );
+/// Reads a side again and returns the rests of its patterns sorted by bin, as `starts` lays
+/// them out.
+fn sort_by_bin<W: Rest>(side: &mut dyn Source, split: &Split, starts: &[usize]) -> Option<Vec<W>> {
+    let mut out = vec![W::default(); *starts.last().expect("a start per bin and one")];
     let mut next = starts[..split.bins()].to_vec();
-    side.each(&mut |buffer| split.scatter::<true, W>(buffer, 0, &mut next, out))
+    side.each(&mut |buffer| split.scatter::<true, W>(buffer, 0, &mut next, &mut out))?;
+    Some(out)
 }
 
 /// Reads the table side once and gathers the rests of the bins `ranges` (in increasing

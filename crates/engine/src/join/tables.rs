@@ -19,10 +19,8 @@ pub struct Tables {
     pub(super) rows: Vec<u64>,
     pub(super) table: Vec<u64>,
     pub(super) queries: Vec<u64>,
-    /// A streamed matching's sorted queries where their rests fit 32 bits, or 40
-    /// ([`super::rows::Rest`]).
-    pub(super) narrow: Vec<u32>,
-    pub(super) five: Vec<[u8; 5]>,
+    /// A streamed matching's sorted queries.
+    pub(super) sorted: Sorted,
     pub(super) table_starts: Vec<usize>,
     pub(super) query_starts: Vec<usize>,
     /// The sieve both sides were sorted by.
@@ -31,6 +29,20 @@ pub struct Tables {
     pub(super) runs: Vec<(usize, usize)>,
     /// A streamed matching: the range of table bins `table` holds.
     pub(super) group: Option<(usize, usize)>,
+}
+
+/// A streamed matching's sorted queries, their rests held in as few bits as hold them
+/// ([`super::rows::Rest`]): 32, 40 or 64.
+pub(super) enum Sorted {
+    Narrow(Vec<u32>),
+    Five(Vec<[u8; 5]>),
+    Wide(Vec<u64>),
+}
+
+impl Default for Sorted {
+    fn default() -> Sorted {
+        Sorted::Wide(Vec::new())
+    }
 }
 
 /// Fills the bit-transposed tables of `table` into `t`, in `shape` (`words` at least
