@@ -148,3 +148,126 @@ fn counted_sample_stops_the_other_counts_when_one_fails() {
         "no report of a failed sample"
     );
 }
+
+/// The program `examples/entry_strata`, built beside the program by `cargo test`; `None` (the
+/// test skipped, a failure under CI) where it was not built.
+fn entry_strata() -> Option<std::path::PathBuf> {
+    let bin = assert_cmd::cargo::cargo_bin("nqueens-count");
+    let path = bin.parent().unwrap().join("examples/entry_strata");
+    if path.exists() {
+        return Some(path);
+    }
+    common::skip("examples/entry_strata is not built (`cargo build --example entry_strata`)");
+    None
+}
+
+/// The post-stratified projection itself, called in the script: each stratum weighed by its
+/// size, not by its share of the sample (1,000 entries of 1 s and 10 of 100 s are 2,000 s,
+/// where the sample's plain mean would say 1,010 × 50.5); a stratum of one counted entry joins
+/// its neighbour, and strata without variance give no margin.
+#[test]
+fn counted_sample_weighs_each_stratum_by_its_size() {
+    if lacks_python() {
+        return;
+    }
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/counted-sample");
+    let code = format!(
+        "import importlib.machinery, importlib.util\n\
+         loader = importlib.machinery.SourceFileLoader('cs', {script:?})\n\
+         cs = importlib.util.module_from_spec(importlib.util.spec_from_loader('cs', loader))\n\
+         loader.exec_module(cs)\n\
+         strata = {{'strata': {{'north 2': 1000, 'north 3': 10, 'north 4': 5, 'other': 2}},\n\
+                   'of': {{str(e): ('north 2' if e < 5 else 'north 3' if e < 10 else 'north 4')\n\
+                          for e in range(11)}}}}\n\
+         counted = [(e, 1.0) for e in range(5)] + [(e, 100.0) for e in range(5, 10)]\n\
+         total, margin, _, groups = cs.post_stratified(counted, strata)\n\
+         print(total, margin, sorted(g[0] for g in groups))\n\
+         total, margin, _, groups = cs.post_stratified(counted + [(10, 100.0)], strata)\n\
+         print(total, margin, sorted(g[0] for g in groups))\n"
+    );
+    let out = std::process::Command::new("python3")
+        .args(["-c", &code])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<&str> = text.lines().collect();
+    // Unsampled 'north 4' and 'other' (7 entries) are merged: 'north 4' into its neighbour
+    // 'north 3' (1,000 + 15 × 100 s), 'other', a family alone with none counted, into the
+    // group of the fewest counted ('north 2', whose entries took 1 s: 2 s more).
+    assert_eq!(
+        lines[0], "2502.0 0.0 [['north 2', 'other'], ['north 3', 'north 4']]",
+        "{text}"
+    );
+    // Counted once more (north 4, 100 s): the same groups, the same total.
+    assert_eq!(lines[1], lines[0], "{text}");
+}
+
+/// `--strata`, where every shard is one entry of the plan, adds the post-stratified
+/// projection and its strata to the report; where M is not the plan's number of entries it
+/// is refused as a usage error before anything is counted.
+#[test]
+fn counted_sample_post_stratifies_entries_counted_one_a_shard() {
+    if lacks_python() {
+        return;
+    }
+    let Some(strata) = entry_strata() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("nqueens-count");
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/counted-sample");
+    let run = |m: &str| {
+        std::process::Command::new(&script)
+            .args([
+                "12",
+                m,
+                "6",
+                "--threads",
+                "1",
+                "--jobs",
+                "2",
+                "--strata",
+                "--bin",
+            ])
+            .arg(&bin)
+            .arg("--strata-bin")
+            .arg(&strata)
+            .arg("--out")
+            .arg(dir.path().join(format!("{m}.md")))
+            .output()
+            .unwrap()
+    };
+    // n = 12's join plan: 252 join units and the unique count's 24 searches.
+    let out = run("276");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = std::fs::read_to_string(dir.path().join("276.md")).unwrap();
+    assert!(
+        report.contains("**Post-stratified by the plan's strata (6 entries): "),
+        "{report}"
+    );
+    // Every stratum of the plan is in one group of the table, and the groups' entries add up
+    // to the plan's.
+    let rows: Vec<Vec<&str>> = report
+        .lines()
+        .filter(|l| l.starts_with("| north") || l.starts_with("| other"))
+        .map(|l| l.split(" | ").collect())
+        .collect();
+    let entries: u64 = rows.iter().map(|r| r[1].parse::<u64>().unwrap()).sum();
+    assert_eq!(entries, 276, "{report}");
+    let out = run("6");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--strata needs one entry a shard: M must be the plan's 276 entries"),
+        "{err}"
+    );
+}
