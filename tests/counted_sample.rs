@@ -164,7 +164,8 @@ fn entry_strata() -> Option<std::path::PathBuf> {
 /// The post-stratified projection itself, called in the script: each stratum weighed by its
 /// size, not by its share of the sample (1,000 entries of 1 s and 10 of 100 s are 2,000 s,
 /// where the sample's plain mean would say 1,010 × 50.5); a stratum of one counted entry joins
-/// its neighbour, and strata without variance give no margin.
+/// its neighbour, and strata without variance give no margin. A next sample's Neyman shares
+/// follow each group's size times its spread.
 #[test]
 fn counted_sample_weighs_each_stratum_by_its_size() {
     if lacks_python() {
@@ -183,7 +184,9 @@ fn counted_sample_weighs_each_stratum_by_its_size() {
          total, margin, _, groups = cs.post_stratified(counted, strata)\n\
          print(total, margin, sorted(g[0] for g in groups))\n\
          total, margin, _, groups = cs.post_stratified(counted + [(10, 100.0)], strata)\n\
-         print(total, margin, sorted(g[0] for g in groups))\n"
+         print(total, margin, sorted(g[0] for g in groups))\n\
+         shares, _ = cs.neyman([[['a'], 100, [1.0, 3.0]], [['b'], 300, [10.0, 20.0]]])\n\
+         print([round(x, 4) for x in shares])\n"
     );
     let out = std::process::Command::new("python3")
         .args(["-c", &code])
@@ -205,6 +208,8 @@ fn counted_sample_weighs_each_stratum_by_its_size() {
     );
     // Counted once more (north 4, 100 s): the same groups, the same total.
     assert_eq!(lines[1], lines[0], "{text}");
+    // Neyman's allocation: sizes times spreads, 100 × √2 against 300 × √50, 1 to 15.
+    assert_eq!(lines[2], "[0.0625, 0.9375]", "{text}");
 }
 
 /// `--strata`, where every shard is one entry of the plan, adds the post-stratified
