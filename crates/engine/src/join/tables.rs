@@ -79,7 +79,9 @@ impl Isa {
         use std::arch::is_x86_feature_detected as has;
         match self {
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx512 => has!("avx512f") && has!("avx512vpopcntdq") && has!("popcnt"),
+            Isa::Avx512 => {
+                has!("avx512f") && has!("avx512vl") && has!("avx512vpopcntdq") && has!("popcnt")
+            }
             #[cfg(target_arch = "x86_64")]
             Isa::Avx2 => has!("avx2") && has!("popcnt"),
             Isa::Portable => true,

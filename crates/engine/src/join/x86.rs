@@ -4,22 +4,22 @@
 
 use std::arch::x86_64::{
     __m256i, __m512i, _MM_HINT_T0, _mm_prefetch, _mm256_add_epi8, _mm256_add_epi64,
-    _mm256_and_si256, _mm256_loadu_si256, _mm256_maskload_epi64, _mm256_or_si256, _mm256_sad_epu8,
-    _mm256_set1_epi8, _mm256_setr_epi8, _mm256_setr_epi64x, _mm256_setzero_si256,
-    _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_storeu_si256, _mm512_add_epi64,
-    _mm512_and_si512, _mm512_castsi512_si256, _mm512_cvtepu32_epi64, _mm512_i64gather_epi64,
-    _mm512_loadu_si512, _mm512_mask_add_epi64, _mm512_mask_storeu_epi64,
-    _mm512_mask_testn_epi64_mask, _mm512_maskz_loadu_epi32, _mm512_maskz_loadu_epi64,
-    _mm512_or_si512, _mm512_popcnt_epi64, _mm512_reduce_add_epi64, _mm512_set1_epi64,
-    _mm512_setr_epi64, _mm512_setzero_si512, _mm512_srlv_epi64, _mm512_storeu_si512,
-    _mm512_testn_epi64_mask,
+    _mm256_and_si256, _mm256_loadu_si256, _mm256_maskload_epi64, _mm256_maskz_loadu_epi64,
+    _mm256_or_si256, _mm256_popcnt_epi64, _mm256_sad_epu8, _mm256_set1_epi8, _mm256_setr_epi8,
+    _mm256_setr_epi64x, _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_srli_epi16,
+    _mm256_storeu_si256, _mm512_add_epi64, _mm512_and_si512, _mm512_castsi512_si256,
+    _mm512_cvtepu32_epi64, _mm512_i64gather_epi64, _mm512_loadu_si512, _mm512_mask_add_epi64,
+    _mm512_mask_storeu_epi64, _mm512_mask_testn_epi64_mask, _mm512_maskz_loadu_epi32,
+    _mm512_maskz_loadu_epi64, _mm512_or_si512, _mm512_popcnt_epi64, _mm512_reduce_add_epi64,
+    _mm512_set1_epi64, _mm512_setr_epi64, _mm512_setzero_si512, _mm512_srlv_epi64,
+    _mm512_storeu_si512, _mm512_testn_epi64_mask, _mm512_zextsi256_si512,
 };
 
 use super::rows::{AHEAD, Rest, Shape, fill_rows, one_bit_rows, row_offsets};
 
 /// # Safety
-/// The processor must support `avx512f`, `avx512vpopcntdq` and `popcnt`.
-#[target_feature(enable = "avx512f,avx512vpopcntdq,popcnt")]
+/// The processor must support `avx512f`, `avx512vl`, `avx512vpopcntdq` and `popcnt`.
+#[target_feature(enable = "avx512f,avx512vl,avx512vpopcntdq,popcnt")]
 pub(super) unsafe fn query_avx512<W: Rest>(shape: Shape, q: &[W], t: &[u64]) -> u64 {
     match shape.ahead {
         0 => by_chunks!(shape.chunks, query512::<false>(q, t, shape)),
@@ -29,8 +29,10 @@ pub(super) unsafe fn query_avx512<W: Rest>(shape: Shape, q: &[W], t: &[u64]) -> 
 
 /// The loop of the portable `query_words` written with 512-bit operations: one load and OR per
 /// chunk and vector of 8 words, one `vpopcntq` per vector; the words past the last whole vector
-/// are loaded under a mask.
-#[target_feature(enable = "avx512f,avx512vpopcntdq,popcnt")]
+/// are loaded under a mask, in a 256-bit vector where they are 4 or fewer. Zen 4 loads two
+/// 256-bit halves a cycle, and the loop is bound by its loads (`results/roofline.md`): a row
+/// of 9 to 12 words then takes 3 halves a chunk instead of 4.
+#[target_feature(enable = "avx512f,avx512vl,avx512vpopcntdq,popcnt")]
 fn query512<const C: usize, const F: bool, W: Rest>(
     queries: &[W],
     tables: &[u64],
@@ -40,6 +42,7 @@ fn query512<const C: usize, const F: bool, W: Rest>(
     let vectors = words / 8;
     let tail = words % 8;
     let mask = ((1u32 << tail) - 1) as u8;
+    let short = (1..=4).contains(&tail);
     let base = tables.as_ptr();
     let mut set = _mm512_setzero_si512();
     for (i, p) in queries.iter().map(|q| q.wide()).enumerate() {
@@ -59,9 +62,20 @@ fn query512<const C: usize, const F: bool, W: Rest>(
             }
             acc = _mm512_add_epi64(acc, _mm512_popcnt_epi64(a));
         }
-        if tail != 0 {
-            // SAFETY: the mask reads only the `tail` words `8 * vectors .. words` of the row,
-            // inside `tables` (checked by `row_offsets`); masked-off words are not touched.
+        if short {
+            // SAFETY: the mask reads only the `tail` (at most 4) words `8 * vectors .. words`
+            // of the row, inside `tables` (checked by `row_offsets`); masked-off words are not
+            // touched.
+            let load = |j: usize| unsafe {
+                _mm256_maskz_loadu_epi64(mask, base.add(at[j] + 8 * vectors).cast())
+            };
+            let mut a: __m256i = load(0);
+            for j in 1..C {
+                a = _mm256_or_si256(a, load(j));
+            }
+            acc = _mm512_add_epi64(acc, _mm512_zextsi256_si512(_mm256_popcnt_epi64(a)));
+        } else if tail != 0 {
+            // SAFETY: as above, for the `tail` words past the last whole vector.
             let load = |j: usize| unsafe {
                 _mm512_maskz_loadu_epi64(mask, base.add(at[j] + 8 * vectors).cast())
             };
