@@ -37,11 +37,15 @@ fn lacks_python() -> bool {
     )
 }
 
+/// The path of `scripts/counted-sample`.
+fn script() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/counted-sample")
+}
+
 /// `scripts/counted-sample 12 4 4 --threads 1 --jobs 2` with program `bin`, its report at
 /// `out`, and `extra` arguments.
 fn counted_sample(bin: &std::path::Path, out: &std::path::Path, extra: &[&str]) -> Output {
-    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/counted-sample");
-    std::process::Command::new(script)
+    std::process::Command::new(script())
         .args(["12", "4", "4", "--threads", "1", "--jobs", "2", "--bin"])
         .arg(bin)
         .arg("--out")
@@ -171,7 +175,7 @@ fn counted_sample_weighs_each_stratum_by_its_size() {
     if lacks_python() {
         return;
     }
-    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/counted-sample");
+    let script = script();
     let code = format!(
         "import importlib.machinery, importlib.util\n\
          loader = importlib.machinery.SourceFileLoader('cs', {script:?})\n\
@@ -225,7 +229,7 @@ fn counted_sample_post_stratifies_entries_counted_one_a_shard() {
     };
     let dir = tempfile::tempdir().unwrap();
     let bin = assert_cmd::cargo::cargo_bin("nqueens-count");
-    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/counted-sample");
+    let script = script();
     let run = |m: &str| {
         std::process::Command::new(&script)
             .args([
