@@ -254,7 +254,8 @@ mod tests {
 
     /// Checks a build of the query loop, `query(chunks, queries, tables, words)`, against
     /// pairwise tests, on patterns of several densities and lengths around the groups of 512
-    /// candidates; `count_fitting` itself too.
+    /// candidates (rows of no whole vector, one and more, each with no tail, a short one and
+    /// a long one); `count_fitting` itself too.
     fn check_query(name: &str, query: impl Fn(Shape, &[u64], &[u64]) -> u64) {
         let mut next = xorshift();
         let mut scratch = Tables::default();
@@ -263,6 +264,8 @@ mod tests {
             (30, 700, 90),
             (34, 512, 33),
             (34, 520, 17),
+            (40, 400, 25),
+            (36, 1024, 12),
             (62, 1025, 40),
             (38, 4100, 20),
         ];

@@ -80,7 +80,12 @@ impl Isa {
         match self {
             #[cfg(target_arch = "x86_64")]
             Isa::Avx512 => {
-                has!("avx512f") && has!("avx512vl") && has!("avx512vpopcntdq") && has!("popcnt")
+                has!("avx512f")
+                    && has!("avx512vl")
+                    && has!("avx512vpopcntdq")
+                    && has!("popcnt")
+                    && has!("bmi1")
+                    && has!("bmi2")
             }
             #[cfg(target_arch = "x86_64")]
             Isa::Avx2 => has!("avx2") && has!("popcnt"),

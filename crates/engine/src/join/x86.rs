@@ -18,8 +18,9 @@ use std::arch::x86_64::{
 use super::rows::{AHEAD, Rest, Shape, fill_rows, one_bit_rows, row_offsets};
 
 /// # Safety
-/// The processor must support `avx512f`, `avx512vl`, `avx512vpopcntdq` and `popcnt`.
-#[target_feature(enable = "avx512f,avx512vl,avx512vpopcntdq,popcnt")]
+/// The processor must support `avx512f`, `avx512vl`, `avx512vpopcntdq`, `popcnt`, `bmi1` and
+/// `bmi2`.
+#[target_feature(enable = "avx512f,avx512vl,avx512vpopcntdq,popcnt,bmi1,bmi2")]
 pub(super) unsafe fn query_avx512<W: Rest>(shape: Shape, q: &[W], t: &[u64]) -> u64 {
     match shape.ahead {
         0 => by_chunks!(shape.chunks, query512::<false>(q, t, shape)),
@@ -27,58 +28,107 @@ pub(super) unsafe fn query_avx512<W: Rest>(shape: Shape, q: &[W], t: &[u64]) -> 
     }
 }
 
+/// How the words past a row's last whole vector of 8 are loaded ([`rows512`]): none, up to
+/// 4 as a 256-bit vector, 5 to 7 as a 512-bit one under a mask; [`ANY`]: found at run time.
+const NO_TAIL: usize = 0;
+const SHORT: usize = 1;
+const LONG: usize = 2;
+/// A [`rows512`] parameter found at run time.
+const ANY: usize = usize::MAX;
+
 /// The loop of the portable `query_words` written with 512-bit operations: one load and OR per
 /// chunk and vector of 8 words, one `vpopcntq` per vector; the words past the last whole vector
 /// are loaded under a mask, in a 256-bit vector where they are 4 or fewer. Zen 4 loads two
 /// 256-bit halves a cycle, and the loop is bound by its loads (`results/roofline.md`): a row
-/// of 9 to 12 words then takes 3 halves a chunk instead of 4.
-#[target_feature(enable = "avx512f,avx512vl,avx512vpopcntdq,popcnt")]
+/// of 9 to 12 words then takes 3 halves a chunk instead of 4. Rows of up to 15 words (most
+/// of a sieved matching's) run a loop compiled for their number of vectors and tail, which
+/// keeps its figures in registers rather than on the stack, where reading them back took
+/// load slots from the tables' rows.
+#[target_feature(enable = "avx512f,avx512vl,avx512vpopcntdq,popcnt,bmi1,bmi2")]
 fn query512<const C: usize, const F: bool, W: Rest>(
     queries: &[W],
     tables: &[u64],
     shape: Shape,
 ) -> u64 {
     let words = shape.words;
-    let vectors = words / 8;
+    let clear = match (words / 8, tail_of(words)) {
+        (0, SHORT) => rows512::<C, F, W, 0, SHORT>(queries, tables, shape),
+        (0, _) => rows512::<C, F, W, 0, LONG>(queries, tables, shape),
+        (1, NO_TAIL) => rows512::<C, F, W, 1, NO_TAIL>(queries, tables, shape),
+        (1, SHORT) => rows512::<C, F, W, 1, SHORT>(queries, tables, shape),
+        (1, _) => rows512::<C, F, W, 1, LONG>(queries, tables, shape),
+        _ => rows512::<C, F, W, ANY, ANY>(queries, tables, shape),
+    };
+    (queries.len() * words * 64) as u64 - clear
+}
+
+/// How the words past the last whole vector of a row of `words` words are loaded.
+#[inline(always)]
+fn tail_of(words: usize) -> usize {
+    match words % 8 {
+        0 => NO_TAIL,
+        1..=4 => SHORT,
+        _ => LONG,
+    }
+}
+
+/// The bits set in the ORed rows of every query ([`query512`]), rows of `V` whole vectors
+/// and a tail loaded as `T` ([`NO_TAIL`], [`SHORT`], [`LONG`]); either [`ANY`]: as `shape`
+/// gives.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512vpopcntdq,popcnt,bmi1,bmi2")]
+fn rows512<const C: usize, const F: bool, W: Rest, const V: usize, const T: usize>(
+    queries: &[W],
+    tables: &[u64],
+    shape: Shape,
+) -> u64 {
+    let words = shape.words;
+    let vectors = if V == ANY { words / 8 } else { V };
+    let kind = if T == ANY { tail_of(words) } else { T };
+    assert!((V == ANY || V == words / 8) && (T == ANY || T == tail_of(words)));
     let tail = words % 8;
     let mask = ((1u32 << tail) - 1) as u8;
-    let short = (1..=4).contains(&tail);
-    let base = tables.as_ptr();
+    let (per, stride, width) = (shape.per_chunk(), shape.words, shape.width);
+    // Every row read, `[j * per + v * stride, .. + words)` for chunk `j` and value `v` below
+    // `2^width`, lies inside `tables`: the last ends at `C * per - stride + words`.
+    assert!(tables.len() + stride >= C * per + words && words <= stride && width < 64);
+    let values = (1u64 << width) - 1;
+    let bases: [*const u64; C] = std::array::from_fn(|j| tables.as_ptr().wrapping_add(j * per));
     let mut set = _mm512_setzero_si512();
-    for (i, p) in queries.iter().map(|q| q.wide()).enumerate() {
+    for (i, q) in queries.iter().enumerate() {
         if F {
             _mm_prefetch::<_MM_HINT_T0>(queries.as_ptr().wrapping_add(i + AHEAD).cast());
         }
-        // Checks that every row `[at[j], at[j] + words)` lies inside `tables`.
-        let at = row_offsets::<C>(tables, p, shape);
+        let p = q.wide();
+        // The first word of the query's row in each chunk (inside `tables`, asserted above).
+        let at: [*const u64; C] = std::array::from_fn(|j| {
+            bases[j].wrapping_add(((p >> (width * j)) & values) as usize * stride)
+        });
         let mut acc = _mm512_setzero_si512();
         for b in 0..vectors {
             // SAFETY: `8 * b + 8 <= words`, so the 8 words at `at[j] + 8 * b` are inside the
-            // row, which is inside `tables` (checked by `row_offsets`); no alignment needed.
-            let load = |j: usize| unsafe { _mm512_loadu_si512(base.add(at[j] + 8 * b).cast()) };
+            // row's words read, inside `tables` (asserted above); no alignment needed.
+            let load = |j: usize| unsafe { _mm512_loadu_si512(at[j].add(8 * b).cast()) };
             let mut a: __m512i = load(0);
             for j in 1..C {
                 a = _mm512_or_si512(a, load(j));
             }
             acc = _mm512_add_epi64(acc, _mm512_popcnt_epi64(a));
         }
-        if short {
+        if kind == SHORT {
             // SAFETY: the mask reads only the `tail` (at most 4) words `8 * vectors .. words`
-            // of the row, inside `tables` (checked by `row_offsets`); masked-off words are not
-            // touched.
-            let load = |j: usize| unsafe {
-                _mm256_maskz_loadu_epi64(mask, base.add(at[j] + 8 * vectors).cast())
-            };
+            // of the row, inside `tables` (asserted above); masked-off words are not touched.
+            let load =
+                |j: usize| unsafe { _mm256_maskz_loadu_epi64(mask, at[j].add(8 * vectors).cast()) };
             let mut a: __m256i = load(0);
             for j in 1..C {
                 a = _mm256_or_si256(a, load(j));
             }
             acc = _mm512_add_epi64(acc, _mm512_zextsi256_si512(_mm256_popcnt_epi64(a)));
-        } else if tail != 0 {
+        } else if kind == LONG {
             // SAFETY: as above, for the `tail` words past the last whole vector.
-            let load = |j: usize| unsafe {
-                _mm512_maskz_loadu_epi64(mask, base.add(at[j] + 8 * vectors).cast())
-            };
+            let load =
+                |j: usize| unsafe { _mm512_maskz_loadu_epi64(mask, at[j].add(8 * vectors).cast()) };
             let mut a: __m512i = load(0);
             for j in 1..C {
                 a = _mm512_or_si512(a, load(j));
@@ -87,7 +137,7 @@ fn query512<const C: usize, const F: bool, W: Rest>(
         }
         set = _mm512_add_epi64(set, acc);
     }
-    (queries.len() * words * 64) as u64 - _mm512_reduce_add_epi64(set) as u64
+    _mm512_reduce_add_epi64(set) as u64
 }
 
 /// # Safety
