@@ -311,14 +311,49 @@ mod tests {
         check_query("portable", query_any);
     }
 
+    #[test]
+    fn queries_matched_run_by_run_count_each_run_once() {
+        let mut next = xorshift();
+        let (bits, mask) = (30, (1u64 << 30) - 1);
+        let t: Vec<u64> = (0..300).map(|_| next() & next() & mask).collect();
+        let q: Vec<u64> = (0..150_000).map(|_| next() & next() & mask).collect();
+        let shape = Shape::new(bits, 8, t.len());
+        let mut tables = vec![0; shape.size()];
+        build_tables(&t, shape, &mut tables);
+        // Short runs batched together, one run longer than a step, runs that are empty
+        // and runs left out between them.
+        let runs = [
+            (0, 0),
+            (3, 10),
+            (10, 400),
+            (500, 501),
+            (600, 80_000),
+            (80_000, 80_007),
+        ];
+        let runs = [&runs[..], &[(90_000, 90_100), (100_000, 149_999)]].concat();
+        let want: u64 = runs
+            .iter()
+            .map(|&(from, to)| query_any(shape, &q[from..to], &tables))
+            .sum();
+        let never = AtomicBool::new(false);
+        let got = query_runs_until(shape, (&q, &runs), &tables, &never);
+        assert_eq!(got, Some(want));
+        assert_eq!(
+            query_runs_until(shape, (&q, &runs), &tables, &AtomicBool::new(true)),
+            None
+        );
+    }
+
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn the_vector_builds_match_pairwise_tests() {
         type Query = unsafe fn(Shape, &[u64], &[u64]) -> u64;
-        let builds: [(Isa, Query); 2] = [
-            (Isa::Avx512, x86::query_avx512),
-            (Isa::Avx2, x86::query_avx2),
-        ];
+        /// The AVX-512 build on one run of all the queries.
+        unsafe fn avx512(shape: Shape, q: &[u64], t: &[u64]) -> u64 {
+            // SAFETY: the caller's (the processor has every feature of the build).
+            unsafe { x86::query_avx512(shape, (q, &[(0, q.len())]), t) }
+        }
+        let builds: [(Isa, Query); 2] = [(Isa::Avx512, avx512), (Isa::Avx2, x86::query_avx2)];
         for (isa, query) in builds {
             if !isa.supported() {
                 crate::tests_support::skip(&format!(

@@ -12,7 +12,7 @@ use super::deal::{Cursor, Dealer, bin_weight, deal, fitting_queries};
 use super::probe::{Phase, Phases, mark};
 use super::rows::{AHEAD, CHUNK, MAX_WIDTH, Rest, Shape, words_for};
 use super::split::{MAX_SIEVE, Split, Stats};
-use super::tables::{Tables, build_tables, query_few, query_until};
+use super::tables::{Tables, build_tables, query_few, query_runs_until};
 use crate::Slice;
 
 pub(super) use super::split::{bins_for, pays};
@@ -492,22 +492,24 @@ impl<'a, W: Rest> Matching<'a, W> {
         let far = self.far();
         let dealer = self.dealer;
         let (before, at) = (&mut self.before, &mut self.at);
-        // Whether the run `qs` is matched here (and where the next run starts).
-        let mut mine = |qs: &[W]| match dealer {
+        // Whether a run of `len` queries is matched here (and where the next run starts).
+        let mut mine = |len: usize| match dealer {
             None => true,
             Some((d, _)) => {
-                let w = ts.len() as u128 * qs.len() as u128;
+                let w = ts.len() as u128 * len as u128;
                 let owned = d.owns(*before, w, at);
                 *before += w;
                 owned
             }
         };
+        self.runs.retain(|&(from, to)| mine(to - from));
+        let owned: usize = self.runs.iter().map(|&(from, to)| to - from).sum();
         if ts.len() < PAIRWISE_BIN {
-            let queries = self.queries;
-            self.runs.retain(|&(from, to)| mine(&queries[from..to]));
-            let owned: usize = self.runs.iter().map(|&(from, to)| to - from).sum();
             self.model.1 += owned as f64 * query_cost(ts.len(), 1);
-            return Some(query_few(ts, queries, self.runs, far));
+            return Some(query_few(ts, self.queries, self.runs, far));
+        }
+        if self.runs.is_empty() {
+            return Some(0);
         }
         let ahead = if far { AHEAD } else { 0 };
         let shape = Shape {
@@ -518,21 +520,13 @@ impl<'a, W: Rest> Matching<'a, W> {
             self.rows.resize(shape.size(), 0);
         }
         let tables = &mut self.rows[..shape.size()];
-        let mut built = false;
-        for &(from, to) in self.runs.iter() {
-            let qs = &self.queries[from..to];
-            if mine(qs) {
-                if !built {
-                    mark(&mut self.phases, Phase::Tables);
-                    build_tables(ts, shape, tables);
-                    mark(&mut self.phases, Phase::Queries);
-                    built = true;
-                    self.model.0 += shape.size() as f64;
-                }
-                total += query_until(shape, qs, tables, stop)?;
-                self.model.1 += qs.len() as f64 * query_cost(ts.len(), shape.chunks);
-            }
-        }
+        mark(&mut self.phases, Phase::Tables);
+        build_tables(ts, shape, tables);
+        mark(&mut self.phases, Phase::Queries);
+        self.model.0 += shape.size() as f64;
+        self.model.1 += owned as f64 * query_cost(ts.len(), shape.chunks);
+        let runs = (self.queries, &self.runs[..]);
+        total += query_runs_until(shape, runs, tables, stop)?;
         Some(total)
     }
 }

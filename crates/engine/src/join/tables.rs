@@ -127,6 +127,63 @@ pub(super) fn query_until<W: Rest>(
     Some(total)
 }
 
+/// [`query_until`] of the queries of `runs` (ranges of `queries`): the runs of fewer than
+/// [`QUERY_STEP`] queries in batches of up to that many, each one call of the query loop (a
+/// table bin of n = 27 meets hundreds of short runs, and each call of the loop costs as much
+/// as some queries), the stop flag looked at between batches.
+pub(super) fn query_runs_until<W: Rest>(
+    shape: Shape,
+    (queries, runs): (&[W], &[(usize, usize)]),
+    tables: &[u64],
+    stop: &AtomicBool,
+) -> Option<u64> {
+    let mut total = 0;
+    let mut i = 0;
+    while i < runs.len() {
+        let (from, to) = runs[i];
+        if to - from >= QUERY_STEP {
+            total += query_until(shape, &queries[from..to], tables, stop)?;
+            i += 1;
+            continue;
+        }
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let (mut end, mut held) = (i, 0);
+        while let Some(&(from, to)) = runs.get(end)
+            && held + (to - from) < QUERY_STEP
+        {
+            held += to - from;
+            end += 1;
+        }
+        total += query_runs(shape, queries, &runs[i..end], tables);
+        i = end;
+    }
+    Some(total)
+}
+
+/// [`query`] of the queries of `runs` (ranges of `queries`), in one call of the query loop
+/// where the processor runs the AVX-512 build.
+fn query_runs<W: Rest>(
+    shape: Shape,
+    queries: &[W],
+    runs: &[(usize, usize)],
+    tables: &[u64],
+) -> u64 {
+    match isa() {
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => {
+            // SAFETY: `isa()` picks `Avx512` only where the processor has every feature
+            // `query_avx512` is compiled for.
+            unsafe { x86::query_avx512(shape, (queries, runs), tables) }
+        }
+        _ => runs
+            .iter()
+            .map(|&(from, to)| query(shape, &queries[from..to], tables))
+            .sum(),
+    }
+}
+
 /// The number of pairs of a query and a table pattern that share no bit, the tables built by
 /// [`build_tables`] in `shape` (the padding bits count as clashing), in the best build this
 /// processor can run.
@@ -136,7 +193,7 @@ pub(super) fn query<W: Rest>(shape: Shape, queries: &[W], tables: &[u64]) -> u64
         Isa::Avx512 => {
             // SAFETY: `isa()` picks `Avx512` only where the processor has every feature
             // `query_avx512` is compiled for.
-            unsafe { x86::query_avx512(shape, queries, tables) }
+            unsafe { x86::query_avx512(shape, (queries, &[(0, queries.len())]), tables) }
         }
         #[cfg(target_arch = "x86_64")]
         Isa::Avx2 => {

@@ -21,7 +21,11 @@ use super::rows::{AHEAD, Rest, Shape, fill_rows, one_bit_rows, row_offsets};
 /// The processor must support `avx512f`, `avx512vl`, `avx512vpopcntdq`, `popcnt`, `bmi1` and
 /// `bmi2`.
 #[target_feature(enable = "avx512f,avx512vl,avx512vpopcntdq,popcnt,bmi1,bmi2")]
-pub(super) unsafe fn query_avx512<W: Rest>(shape: Shape, q: &[W], t: &[u64]) -> u64 {
+pub(super) unsafe fn query_avx512<W: Rest>(
+    shape: Shape,
+    q: (&[W], &[(usize, usize)]),
+    t: &[u64],
+) -> u64 {
     match shape.ahead {
         0 => by_chunks!(shape.chunks, query512::<false>(q, t, shape)),
         _ => by_chunks!(shape.chunks, query512::<true>(q, t, shape)),
@@ -46,11 +50,12 @@ const ANY: usize = usize::MAX;
 /// load slots from the tables' rows.
 #[target_feature(enable = "avx512f,avx512vl,avx512vpopcntdq,popcnt,bmi1,bmi2")]
 fn query512<const C: usize, const F: bool, W: Rest>(
-    queries: &[W],
+    queries: (&[W], &[(usize, usize)]),
     tables: &[u64],
     shape: Shape,
 ) -> u64 {
     let words = shape.words;
+    let count: usize = queries.1.iter().map(|&(from, to)| to - from).sum();
     let clear = match (words / 8, tail_of(words)) {
         (0, SHORT) => rows512::<C, F, W, 0, SHORT>(queries, tables, shape),
         (0, _) => rows512::<C, F, W, 0, LONG>(queries, tables, shape),
@@ -59,7 +64,7 @@ fn query512<const C: usize, const F: bool, W: Rest>(
         (1, _) => rows512::<C, F, W, 1, LONG>(queries, tables, shape),
         _ => rows512::<C, F, W, ANY, ANY>(queries, tables, shape),
     };
-    (queries.len() * words * 64) as u64 - clear
+    (count * words * 64) as u64 - clear
 }
 
 /// How the words past the last whole vector of a row of `words` words are loaded.
@@ -72,13 +77,14 @@ fn tail_of(words: usize) -> usize {
     }
 }
 
-/// The bits set in the ORed rows of every query ([`query512`]), rows of `V` whole vectors
+/// The bits set in the ORed rows of every query of the runs (ranges of the queries,
+/// [`query512`]), rows of `V` whole vectors
 /// and a tail loaded as `T` ([`NO_TAIL`], [`SHORT`], [`LONG`]); either [`ANY`]: as `shape`
 /// gives.
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl,avx512vpopcntdq,popcnt,bmi1,bmi2")]
 fn rows512<const C: usize, const F: bool, W: Rest, const V: usize, const T: usize>(
-    queries: &[W],
+    (queries, runs): (&[W], &[(usize, usize)]),
     tables: &[u64],
     shape: Shape,
 ) -> u64 {
@@ -95,47 +101,51 @@ fn rows512<const C: usize, const F: bool, W: Rest, const V: usize, const T: usiz
     let values = (1u64 << width) - 1;
     let bases: [*const u64; C] = std::array::from_fn(|j| tables.as_ptr().wrapping_add(j * per));
     let mut set = _mm512_setzero_si512();
-    for (i, q) in queries.iter().enumerate() {
-        if F {
-            _mm_prefetch::<_MM_HINT_T0>(queries.as_ptr().wrapping_add(i + AHEAD).cast());
-        }
-        let p = q.wide();
-        // The first word of the query's row in each chunk (inside `tables`, asserted above).
-        let at: [*const u64; C] = std::array::from_fn(|j| {
-            bases[j].wrapping_add(((p >> (width * j)) & values) as usize * stride)
-        });
-        let mut acc = _mm512_setzero_si512();
-        for b in 0..vectors {
-            // SAFETY: `8 * b + 8 <= words`, so the 8 words at `at[j] + 8 * b` are inside the
-            // row's words read, inside `tables` (asserted above); no alignment needed.
-            let load = |j: usize| unsafe { _mm512_loadu_si512(at[j].add(8 * b).cast()) };
-            let mut a: __m512i = load(0);
-            for j in 1..C {
-                a = _mm512_or_si512(a, load(j));
+    for &(from, to) in runs {
+        for (i, q) in (from..).zip(&queries[from..to]) {
+            if F {
+                _mm_prefetch::<_MM_HINT_T0>(queries.as_ptr().wrapping_add(i + AHEAD).cast());
             }
-            acc = _mm512_add_epi64(acc, _mm512_popcnt_epi64(a));
-        }
-        if kind == SHORT {
-            // SAFETY: the mask reads only the `tail` (at most 4) words `8 * vectors .. words`
-            // of the row, inside `tables` (asserted above); masked-off words are not touched.
-            let load =
-                |j: usize| unsafe { _mm256_maskz_loadu_epi64(mask, at[j].add(8 * vectors).cast()) };
-            let mut a: __m256i = load(0);
-            for j in 1..C {
-                a = _mm256_or_si256(a, load(j));
+            let p = q.wide();
+            // The first word of the query's row in each chunk (inside `tables`, asserted above).
+            let at: [*const u64; C] = std::array::from_fn(|j| {
+                bases[j].wrapping_add(((p >> (width * j)) & values) as usize * stride)
+            });
+            let mut acc = _mm512_setzero_si512();
+            for b in 0..vectors {
+                // SAFETY: `8 * b + 8 <= words`, so the 8 words at `at[j] + 8 * b` are inside the
+                // row's words read, inside `tables` (asserted above); no alignment needed.
+                let load = |j: usize| unsafe { _mm512_loadu_si512(at[j].add(8 * b).cast()) };
+                let mut a: __m512i = load(0);
+                for j in 1..C {
+                    a = _mm512_or_si512(a, load(j));
+                }
+                acc = _mm512_add_epi64(acc, _mm512_popcnt_epi64(a));
             }
-            acc = _mm512_add_epi64(acc, _mm512_zextsi256_si512(_mm256_popcnt_epi64(a)));
-        } else if kind == LONG {
-            // SAFETY: as above, for the `tail` words past the last whole vector.
-            let load =
-                |j: usize| unsafe { _mm512_maskz_loadu_epi64(mask, at[j].add(8 * vectors).cast()) };
-            let mut a: __m512i = load(0);
-            for j in 1..C {
-                a = _mm512_or_si512(a, load(j));
+            if kind == SHORT {
+                // SAFETY: the mask reads only the `tail` (at most 4) words `8 * vectors .. words`
+                // of the row, inside `tables` (asserted above); masked-off words are not touched.
+                let load = |j: usize| unsafe {
+                    _mm256_maskz_loadu_epi64(mask, at[j].add(8 * vectors).cast())
+                };
+                let mut a: __m256i = load(0);
+                for j in 1..C {
+                    a = _mm256_or_si256(a, load(j));
+                }
+                acc = _mm512_add_epi64(acc, _mm512_zextsi256_si512(_mm256_popcnt_epi64(a)));
+            } else if kind == LONG {
+                // SAFETY: as above, for the `tail` words past the last whole vector.
+                let load = |j: usize| unsafe {
+                    _mm512_maskz_loadu_epi64(mask, at[j].add(8 * vectors).cast())
+                };
+                let mut a: __m512i = load(0);
+                for j in 1..C {
+                    a = _mm512_or_si512(a, load(j));
+                }
+                acc = _mm512_add_epi64(acc, _mm512_popcnt_epi64(a));
             }
-            acc = _mm512_add_epi64(acc, _mm512_popcnt_epi64(a));
+            set = _mm512_add_epi64(set, acc);
         }
-        set = _mm512_add_epi64(set, acc);
     }
     _mm512_reduce_add_epi64(set) as u64
 }
