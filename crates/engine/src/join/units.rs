@@ -191,15 +191,16 @@ fn push_row_sets(
     let slots = free.count_ones() as usize;
     let flip = |s: u32| reversed(s, n);
     if !reduce {
-        let sets: Vec<u32> = Combinations::new(slots, east_cols)
-            .map(|i| deposit(i, free))
-            .collect();
-        let span = sets.len().div_ceil(units_per_middle(n)).max(1);
-        for chunk in sets.chunks(span) {
+        // Runs of `span` row sets in increasing order, each unit named by its first: found
+        // by rank, not by walking every row set (tens of millions at n = 27, seconds).
+        let total = binomial(slots as u64, east_cols as u64);
+        let span = total.div_ceil(units_per_middle(n) as u64).max(1);
+        let pascal = pascal(slots, east_cols);
+        for first in (0..total).step_by(span as usize) {
             let unit = Unit {
-                east_rows: chunk[0],
+                east_rows: deposit(nth_combination(east_cols, first, &pascal), free),
                 middle,
-                span: chunk.len() as u32,
+                span: span.min(total - first) as u32,
                 slice: Slice::WHOLE,
             };
             out(unit, 1);
@@ -259,6 +260,39 @@ impl Iterator for Combinations {
 /// The number of `k`-subsets of an `m`-set.
 pub(super) fn binomial(m: u64, k: u64) -> u64 {
     (0..k).fold(1u64, |c, i| c * (m - i) / (i + 1))
+}
+
+/// The `rank`-th (from 0) of the `k`-subsets of `0..m` in [`Combinations`] order, increasing
+/// as bit masks (`rank` below `binomial(m, k)`): its highest element is the largest `c` with
+/// `binomial(c, k) <= rank`, and the rest is the `rank - binomial(c, k)`-th `(k - 1)`-subset
+/// (the combinatorial number system). `pascal[c][j]` is `binomial(c, j)` for `c <= m`.
+pub(super) fn nth_combination(k: usize, mut rank: u64, pascal: &[Vec<u64>]) -> u64 {
+    let mut x = 0;
+    for j in (1..=k).rev() {
+        let mut c = j - 1;
+        while pascal.get(c + 1).is_some_and(|row| row[j] <= rank) {
+            c += 1;
+        }
+        x |= 1 << c;
+        rank -= pascal[c][j];
+    }
+    x
+}
+
+/// `binomial(c, j)` for `c` up to `m` and `j` up to `k`, as rows of Pascal's triangle.
+pub(super) fn pascal(m: usize, k: usize) -> Vec<Vec<u64>> {
+    let mut rows: Vec<Vec<u64>> = Vec::with_capacity(m + 1);
+    for c in 0..=m {
+        let row = (0..=k)
+            .map(|j| match j {
+                0 => 1,
+                _ if c == 0 => 0,
+                _ => rows[c - 1][j - 1] + rows[c - 1][j],
+            })
+            .collect();
+        rows.push(row);
+    }
+    rows
 }
 
 /// Spreads the low bits of `x` over the set bits of `mask` (a portable `pdep`).
@@ -344,6 +378,45 @@ mod tests {
                 pairs as u64 * binomial(2 * h as u64 - 1, h as u64),
                 "n = {n}"
             );
+        }
+    }
+
+    #[test]
+    fn a_combination_found_by_rank_is_the_one_walked_to() {
+        for m in 0..=12 {
+            for k in 0..=m {
+                let pascal = pascal(m, k);
+                assert_eq!(pascal[m][k], binomial(m as u64, k as u64));
+                for (rank, x) in Combinations::new(m, k).enumerate() {
+                    let found = nth_combination(k, rank as u64, &pascal);
+                    assert_eq!(found, x, "m {m}, k {k}, {rank}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn runs_of_row_sets_are_those_of_a_walk_over_all() {
+        // n = 25 (4,096 units a pair of middle queens) and 27 (32,768): runs of many row sets.
+        for n in [25, 27] {
+            let geo = Geometry::new(n);
+            for (middle, _) in middles(n).into_iter().take(3) {
+                let free = free_lines(&geo, Some(middle)).rows;
+                let east = geo.h - usize::from(usize::from(middle.row_queen) > geo.h);
+                let sets: Vec<u32> = Combinations::new(free.count_ones() as usize, east)
+                    .map(|i| deposit(i, free))
+                    .collect();
+                let span = sets.len().div_ceil(units_per_middle(n)).max(1);
+                let walked: Vec<(u32, u32)> =
+                    sets.chunks(span).map(|c| (c[0], c.len() as u32)).collect();
+                let mut ranked = Vec::new();
+                push_row_sets(&geo, free, Some(middle), false, &mut |u: Unit, w| {
+                    assert_eq!(w, 1);
+                    ranked.push((u.east_rows, u.span));
+                });
+                assert!(span > 1 && walked.len() > 1);
+                assert_eq!(ranked, walked, "n = {n}, {middle:?}");
+            }
         }
     }
 

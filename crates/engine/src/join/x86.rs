@@ -103,7 +103,8 @@ fn rows512<const C: usize, const F: bool, W: Rest, const V: usize, const T: usiz
     let mut set = _mm512_setzero_si512();
     for &(from, to) in runs {
         for (i, q) in (from..).zip(&queries[from..to]) {
-            if F {
+            // One fetch a cache line of queries: each fetch takes a load slot.
+            if F && i % (64 / size_of::<W>()) == 0 {
                 _mm_prefetch::<_MM_HINT_T0>(queries.as_ptr().wrapping_add(i + AHEAD).cast());
             }
             let p = q.wide();
