@@ -44,7 +44,7 @@ const ANY: usize = usize::MAX;
 /// chunk and vector of 8 words, one `vpopcntq` per vector; the words past the last whole vector
 /// are loaded under a mask, in a 256-bit vector where they are 4 or fewer. Zen 4 loads two
 /// 256-bit halves a cycle, and the loop is bound by its loads (`results/roofline.md`): a row
-/// of 9 to 12 words then takes 3 halves a chunk instead of 4. Rows of up to 15 words (most
+/// of 9 to 12 words then takes 3 halves a chunk instead of 4. Rows of up to 23 words (most
 /// of a sieved matching's) run a loop compiled for their number of vectors and tail, which
 /// keeps its figures in registers rather than on the stack, where reading them back took
 /// load slots from the tables' rows.
@@ -62,6 +62,9 @@ fn query512<const C: usize, const F: bool, W: Rest>(
         (1, NO_TAIL) => rows512::<C, F, W, 1, NO_TAIL>(queries, tables, shape),
         (1, SHORT) => rows512::<C, F, W, 1, SHORT>(queries, tables, shape),
         (1, _) => rows512::<C, F, W, 1, LONG>(queries, tables, shape),
+        (2, NO_TAIL) => rows512::<C, F, W, 2, NO_TAIL>(queries, tables, shape),
+        (2, SHORT) => rows512::<C, F, W, 2, SHORT>(queries, tables, shape),
+        (2, _) => rows512::<C, F, W, 2, LONG>(queries, tables, shape),
         _ => rows512::<C, F, W, ANY, ANY>(queries, tables, shape),
     };
     (count * words * 64) as u64 - clear
