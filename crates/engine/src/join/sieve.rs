@@ -487,7 +487,6 @@ impl<'a, W: Rest> Matching<'a, W> {
     /// The fitting pairs of this share between table bin `a` (patterns `ts`) and the
     /// query bins that fit it.
     fn bin(&mut self, a: usize, ts: &[u64], stop: &AtomicBool) -> Option<u64> {
-        let mut total = 0;
         fitting_runs(a, self.k, self.query_starts, self.runs);
         let far = self.far();
         let dealer = self.dealer;
@@ -525,9 +524,7 @@ impl<'a, W: Rest> Matching<'a, W> {
         mark(&mut self.phases, Phase::Queries);
         self.model.0 += shape.size() as f64;
         self.model.1 += owned as f64 * query_cost(ts.len(), shape.chunks);
-        let runs = (self.queries, &self.runs[..]);
-        total += query_runs_until(shape, runs, tables, stop)?;
-        Some(total)
+        query_runs_until(shape, (self.queries, &self.runs[..]), tables, stop)
     }
 }
 

@@ -193,9 +193,9 @@ fn push_row_sets(
     if !reduce {
         // Runs of `span` row sets in increasing order, each unit named by its first: found
         // by rank, not by walking every row set (tens of millions at n = 27, seconds).
-        let total = binomial(slots as u64, east_cols as u64);
-        let span = total.div_ceil(units_per_middle(n) as u64).max(1);
         let pascal = pascal(slots, east_cols);
+        let total = pascal[slots][east_cols];
+        let span = total.div_ceil(units_per_middle(n) as u64).max(1);
         for first in (0..total).step_by(span as usize) {
             let unit = Unit {
                 east_rows: deposit(nth_combination(east_cols, first, &pascal), free),

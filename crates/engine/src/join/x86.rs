@@ -81,9 +81,9 @@ fn tail_of(words: usize) -> usize {
 }
 
 /// The bits set in the ORed rows of every query of the runs (ranges of the queries,
-/// [`query512`]), rows of `V` whole vectors
-/// and a tail loaded as `T` ([`NO_TAIL`], [`SHORT`], [`LONG`]); either [`ANY`]: as `shape`
-/// gives.
+/// [`query512`]), rows of `V` whole vectors and a tail loaded as `T` ([`NO_TAIL`], [`SHORT`],
+/// [`LONG`]); either [`ANY`]: as `shape` gives. The rows' first words are found as
+/// [`row_offsets`] finds them, from each chunk's base pointer, the bounds checked once.
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl,avx512vpopcntdq,popcnt,bmi1,bmi2")]
 fn rows512<const C: usize, const F: bool, W: Rest, const V: usize, const T: usize>(
